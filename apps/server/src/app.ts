@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { Writable } from 'node:stream';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Config } from './config.js';
+import { appConfigRoutes } from './features/app-config/app-config.routes.js';
+import { authRoutes } from './features/auth/auth.routes.js';
+import { fileRoutes } from './features/files/file.routes.js';
+import { healthRoutes } from './features/health/health.routes.js';
+import { helpRoutes } from './features/help/help.routes.js';
+import { inviteAdminRoutes } from './features/invite/invite.routes.js';
+import { userRoutes } from './features/user/user.routes.js';
+import { authPlugin } from './platform/auth/auth.plugin.js';
+import { createDatabase, type Database } from './platform/db/database.js';
+import { migrateToLatest } from './platform/db/migrations.js';
+import { registerErrorHandler } from './platform/error-handler.js';
+import { tooManyRequests } from './platform/errors.js';
+import { ConsoleSmsProvider } from './platform/sms/sms-provider.js';
+import { LocalDiskStorage } from './platform/storage/storage.js';
+import { registerWebApp } from './platform/web.js';
+import { ensureFirstAdmin, seedDemoContent } from './seed/seed.js';
+import { createServices, type Services } from './services.js';
+
+// Zod's own messages in Chinese, for the rare field without a message of ours.
+z.config(z.locales.zhCN());
+
+export type BuildOptions = {
+  /** Where log lines go (tests read SMS codes from it); stdout when absent. */
+  logStream?: Writable;
+  /** Clock of the SMS code rules, so tests can step past an expiry. */
+  clock?: () => number;
+};
+
+/** Returned in a plain object: a Fastify instance is thenable, so an async function must not return it bare. */
+export type BuiltApp = { app: FastifyInstance; services: Services; db: Database };
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    bodyLimit: 1024 * 1024,
+    // Behind a proxy the client address comes from X-Forwarded-For; rate limits key on it.
+    trustProxy: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app, config.uploadMaxBytes);
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  const db = createDatabase(config.database);
+  app.addHook('onClose', async () => {
+    await db.destroy();
+  });
+  await migrateToLatest(db);
+
+  const services = createServices({
+    db,
+    config,
+    sms: new ConsoleSmsProvider(app.log),
+    storage: new LocalDiskStorage(path.join(config.dataDir, 'files')),
+    clock: options.clock,
+  });
+  await ensureFirstAdmin(db, config, app.log);
+  if (config.seedDemo) await seedDemoContent(db, services);
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: '画坊 API',
+        description: '画坊的全部 /api 接口；每个应答都是 {code, msg, data} 信封。',
+        version: '0.1.0',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, ctx) => tooManyRequests(`操作过于频繁，请 ${Math.ceil(ctx.ttl / 1000)} 秒后再试`),
+  });
+  await app.register(multipart, {
+    limits: { fileSize: config.uploadMaxBytes, files: 9, fields: 10 },
+  });
+  await app.register(authPlugin, { tokens: services.sessions });
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, { db: config.database.kind });
+      await api.register(authRoutes, { auth: services.auth, rateLimit: config.rateLimit });
+      await api.register(userRoutes, { users: services.users });
+      await api.register(fileRoutes, { files: services.files });
+      await api.register(helpRoutes, { help: services.help });
+      await api.register(appConfigRoutes, { appConfig: services.appConfig });
+      await api.register(inviteAdminRoutes, { invites: services.invites });
+    },
+    { prefix: '/api' },
+  );
+  await registerWebApp(app, config.webDistDir);
+
+  return { app, services, db };
+}

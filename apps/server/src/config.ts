@@ -1,0 +1,77 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1')
+  .optional();
+
+/** Every environment variable the server reads, parsed once. README.md § 配置 lists them all. */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
+    .optional(),
+  ADMIN_ACCOUNT: z.string().default('admin'),
+  ADMIN_PASSWORD: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TOKEN_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .default(24 * 7),
+  NEW_USER_CREDITS: z.coerce.number().int().min(0).default(100),
+  UPLOAD_MAX_MB: z.coerce.number().positive().default(10),
+  RATE_LIMIT_LOGIN: z.coerce.number().int().positive().default(20),
+  RATE_LIMIT_SEND_CODE: z.coerce.number().int().positive().default(10),
+  RATE_LIMIT_SIGN_UP: z.coerce.number().int().positive().default(10),
+  SMS_PROVIDER: z.enum(['console']).default('console'),
+  SEED_DEMO: bool.default(true),
+  WEB_DIST_DIR: z.string().optional(),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  admin: { account: string; password: string | undefined };
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  tokenTtlMs: number;
+  newUserCredits: number;
+  uploadMaxBytes: number;
+  /** Requests per minute per client address. */
+  rateLimit: { login: number; sendCode: number; signUp: number };
+  smsProvider: 'console';
+  seedDemo: boolean;
+  webDistDir: string;
+};
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid configuration:\n${lines}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    database: e.DATABASE_URL
+      ? { kind: 'postgres', url: e.DATABASE_URL }
+      : { kind: 'sqlite', file: path.join(dataDir, 'huafang.db') },
+    admin: { account: e.ADMIN_ACCOUNT, password: e.ADMIN_PASSWORD },
+    logLevel: e.LOG_LEVEL,
+    tokenTtlMs: e.TOKEN_TTL_HOURS * 3600_000,
+    newUserCredits: e.NEW_USER_CREDITS,
+    uploadMaxBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024),
+    rateLimit: { login: e.RATE_LIMIT_LOGIN, sendCode: e.RATE_LIMIT_SEND_CODE, signUp: e.RATE_LIMIT_SIGN_UP },
+    smsProvider: e.SMS_PROVIDER,
+    seedDemo: e.SEED_DEMO,
+    webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
+  };
+}

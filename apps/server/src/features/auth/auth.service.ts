@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import {
+  ACCOUNT_PATTERN,
+  BizCode,
+  type LoginResult,
+  MOBILE_PATTERN,
+  MSG,
+  type SignUpBody,
+  type SignUpResult,
+  type SmsScene,
+} from '@huafang/contracts';
+import { hashPassword, verifyPassword } from '../../platform/auth/password.js';
+import type { Database } from '../../platform/db/database.js';
+import { BizError, fail } from '../../platform/errors.js';
+import { isoIn, newId, nowIso } from '../../platform/ids.js';
+import { UserRepository, type UserRow } from '../user/user.repository.js';
+import { RegistrationRepository } from './registration.repository.js';
+import type { SessionService } from './session.service.js';
+import type { SmsCodeService } from './sms-code.service.js';
+
+const REGISTRATION_TTL_MS = 30 * 60_000;
+const RESET_TOKEN_TTL_MS = 10 * 60_000;
+
+export function loginResultOf(token: string, isAdmin: boolean): LoginResult {
+  return { token, admin: isAdmin ? 'true' : 'false', permissions: isAdmin ? ['user', 'admin'] : ['user'] };
+}
+
+/** An account name for users who register by mobile alone, so every user can also log in by account. */
+function generatedAccount(): string {
+  return `hf${randomBytes(6).toString('hex')}`;
+}
+
+export class AuthService {
+  private readonly users: UserRepository;
+  private readonly registrations: RegistrationRepository;
+
+  constructor(
+    private readonly db: Database,
+    private readonly sessions: SessionService,
+    private readonly smsCodes: SmsCodeService,
+    private readonly newUserCredits: number,
+  ) {
+    this.users = new UserRepository(db);
+    this.registrations = new RegistrationRepository(db);
+  }
+
+  async sendCode(mobile: string, scene: SmsScene) {
+    const owner = await this.users.findByMobile(mobile);
+    if (scene === 'bind' && owner) throw fail('该手机号已被其他账号绑定');
+    if ((scene === 'reset' || scene === 'unbind') && !owner) throw fail('该手机号未注册');
+    return this.smsCodes.send(mobile, scene);
+  }
+
+  async loginByMobile(mobile: string, code: string): Promise<LoginResult> {
+    await this.smsCodes.verify(mobile, 'login', code);
+    const user = await this.users.findByMobile(mobile);
+    if (!user) throw await this.unregistered({ mobile }, '该手机号尚未注册，请设置密码完成注册');
+    return this.startSession(user);
+  }
+
+  async loginByAccount(account: string, password: string): Promise<LoginResult> {
+    const user = MOBILE_PATTERN.test(account)
+      ? await this.users.findByMobile(account)
+      : await this.users.findByAccount(account);
+    if (!user) {
+      if (!ACCOUNT_PATTERN.test(account)) throw fail(MSG.wrongCredentials);
+      throw await this.unregistered({ account }, MSG.unregistered);
+    }
+    if (!user.password_hash || !(await verifyPassword(user.password_hash, password))) {
+      throw fail(MSG.wrongCredentials);
+    }
+    return this.startSession(user);
+  }
+
+  async signUp(body: SignUpBody): Promise<SignUpResult> {
+    const now = nowIso();
+    const registration = await this.registrations.findOpen(body.userId, now);
+    if (!registration) throw fail('注册信息已失效，请重新登录后注册');
+    if (registration.account && body.account && body.account !== registration.account) {
+      throw fail('注册账号与登录时填写的账号不一致');
+    }
+    const account = registration.account ?? body.account ?? generatedAccount();
+    if (await this.users.findByAccount(account)) throw fail('该账号已被注册');
+    if (registration.mobile && (await this.users.findByMobile(registration.mobile))) throw fail('该手机号已注册');
+
+    const passwordHash = await hashPassword(body.password);
+    const userId = newId();
+    await this.db.transaction().execute(async (trx) => {
+      if (!(await new RegistrationRepository(trx).complete(registration.id, now))) {
+        throw fail('注册信息已失效，请重新登录后注册');
+      }
+      await new UserRepository(trx).insert({
+        id: userId,
+        account,
+        mobile: registration.mobile,
+        password_hash: passwordHash,
+        nickname: null,
+        avatar_file_id: null,
+        is_admin: 0,
+        invite_code_id: null,
+        code_type: null,
+        credits: this.newUserCredits,
+        disabled: 0,
+        created_at: now,
+        updated_at: now,
+      });
+    });
+    const token = await this.sessions.issue(userId);
+    return { userId, ...loginResultOf(token, false) };
+  }
+
+  async reVerify(mobile: string, code: string): Promise<{ token: string }> {
+    await this.smsCodes.verify(mobile, 'reset', code);
+    const user = await this.users.findByMobile(mobile);
+    if (!user) throw fail('该手机号未注册');
+    return { token: await this.sessions.issue(user.id, 'reset', RESET_TOKEN_TTL_MS) };
+  }
+
+  async rePassword(resetToken: string, password: string): Promise<void> {
+    const userId = await this.sessions.consumeResetToken(resetToken);
+    if (!userId) throw fail('重置凭证无效或已过期，请重新验证手机号');
+    await this.users.update(userId, { password_hash: await hashPassword(password), updated_at: nowIso() });
+    await this.sessions.revokeAllOfUser(userId);
+  }
+
+  logout(sessionId: string) {
+    return this.sessions.revoke(sessionId);
+  }
+
+  private async startSession(user: UserRow): Promise<LoginResult> {
+    if (user.disabled) throw fail('账号已被禁用，请联系客服');
+    return loginResultOf(await this.sessions.issue(user.id), user.is_admin === 1);
+  }
+
+  /** Opens a pending registration and answers body code 405 with its id (spec §4 Login). */
+  private async unregistered(who: { mobile?: string; account?: string }, msg: string): Promise<BizError> {
+    const id = newId();
+    const now = Date.now();
+    await this.registrations.insert({
+      id,
+      mobile: who.mobile ?? null,
+      account: who.account ?? null,
+      expires_at: isoIn(REGISTRATION_TTL_MS, now),
+      completed_at: null,
+      created_at: new Date(now).toISOString(),
+    });
+    return new BizError(BizCode.UNREGISTERED, msg, 200, { userId: id });
+  }
+}

@@ -1,0 +1,31 @@
+import type { Insertable } from 'kysely';
+import type { Database } from '../../platform/db/database.js';
+import type { RegistrationTable } from '../../platform/db/schema.js';
+
+export class RegistrationRepository {
+  constructor(private readonly db: Database) {}
+
+  async insert(row: Insertable<RegistrationTable>): Promise<void> {
+    await this.db.insertInto('registrations').values(row).execute();
+  }
+
+  findOpen(id: string, now: string) {
+    return this.db
+      .selectFrom('registrations')
+      .selectAll()
+      .where('id', '=', id)
+      .where('completed_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+  }
+
+  async complete(id: string, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('registrations')
+      .set({ completed_at: now })
+      .where('id', '=', id)
+      .where('completed_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+}

@@ -1,0 +1,52 @@
+import type { Insertable } from 'kysely';
+import type { Database } from '../../platform/db/database.js';
+import type { SmsCodeTable } from '../../platform/db/schema.js';
+
+export class SmsCodeRepository {
+  constructor(private readonly db: Database) {}
+
+  async insert(row: Insertable<SmsCodeTable>): Promise<void> {
+    await this.db.insertInto('sms_codes').values(row).execute();
+  }
+
+  latestSentTo(mobile: string) {
+    return this.db
+      .selectFrom('sms_codes')
+      .selectAll()
+      .where('mobile', '=', mobile)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  latestOfScene(mobile: string, scene: string) {
+    return this.db
+      .selectFrom('sms_codes')
+      .selectAll()
+      .where('mobile', '=', mobile)
+      .where('scene', '=', scene)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** Counts a wrong try; answers the count after it. */
+  async addAttempt(id: string): Promise<void> {
+    await this.db
+      .updateTable('sms_codes')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Marks the code used; false when someone else used it first. */
+  async markUsed(id: string, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('sms_codes')
+      .set({ used_at: now })
+      .where('id', '=', id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+}

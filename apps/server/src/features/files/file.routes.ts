@@ -1,0 +1,71 @@
+import type { MultipartFile } from '@fastify/multipart';
+import { uploadResultSchema, uploadsResultSchema } from '@huafang/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser } from '../../platform/auth/auth.plugin.js';
+import { ok } from '../../platform/envelope.js';
+import { fail } from '../../platform/errors.js';
+import { reply } from '../../platform/route-schemas.js';
+import type { FileService } from './file.service.js';
+
+const tags = ['文件'];
+export const MAX_FILES_PER_UPLOAD = 9;
+
+function requireFileField(part: MultipartFile | undefined): MultipartFile {
+  if (!part || (part.fieldname !== 'file' && part.fieldname !== 'files'))
+    throw fail('请选择要上传的文件（字段 file）', 400);
+  return part;
+}
+
+export const fileRoutes: FastifyPluginAsyncZod<{ files: FileService }> = async (app, { files }) => {
+  app.post(
+    '/files/upload',
+    {
+      schema: {
+        tags,
+        summary: '上传一张图片（multipart 字段 file）',
+        consumes: ['multipart/form-data'],
+        response: reply(uploadResultSchema),
+      },
+      onRequest: app.requireUser,
+    },
+    async (req) => {
+      const part = requireFileField(await req.file());
+      return ok(await files.uploadImage(currentUser(req).id, await part.toBuffer()), '上传成功');
+    },
+  );
+
+  app.post(
+    '/files/uploads',
+    {
+      schema: {
+        tags,
+        summary: '上传多张图片',
+        consumes: ['multipart/form-data'],
+        response: reply(uploadsResultSchema),
+      },
+      onRequest: app.requireUser,
+    },
+    async (req) => {
+      const userId = currentUser(req).id;
+      const buffers: Buffer[] = [];
+      for await (const part of req.files({ limits: { files: MAX_FILES_PER_UPLOAD } })) {
+        buffers.push(await requireFileField(part).toBuffer());
+      }
+      if (buffers.length === 0) throw fail('请选择要上传的文件（字段 file）', 400);
+      return ok(await files.uploadImages(userId, buffers), '上传成功');
+    },
+  );
+
+  app.get(
+    '/files/:fileId',
+    { schema: { tags, summary: '读取图片', params: z.object({ fileId: z.string().max(64) }) } },
+    async (req, replyTo) => {
+      const file = await files.open(req.params.fileId);
+      return replyTo
+        .header('content-type', file.mime)
+        .header('cache-control', 'private, max-age=86400')
+        .send(file.stream);
+    },
+  );
+};

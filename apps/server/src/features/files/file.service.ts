@@ -1,0 +1,97 @@
+import type { Readable } from 'node:stream';
+import type { UploadResult } from '@huafang/contracts';
+import sharp from 'sharp';
+import type { Database } from '../../platform/db/database.js';
+import { fail, notFound } from '../../platform/errors.js';
+import { newId, nowIso } from '../../platform/ids.js';
+import type { Storage } from '../../platform/storage/storage.js';
+import { FileRepository } from './file.repository.js';
+
+const ACCEPTED_FORMATS = new Set(['png', 'jpeg', 'webp', 'gif']);
+const MAX_SIDE = 4096;
+/** Refuse decompression bombs before decoding: 40 megapixels is far above any real upload. */
+const MAX_INPUT_PIXELS = 40_000_000;
+
+export type PreparedImage = { data: Buffer; width: number; height: number };
+
+export class FileService {
+  private readonly files: FileRepository;
+
+  constructor(
+    db: Database,
+    private readonly storage: Storage,
+  ) {
+    this.files = new FileRepository(db);
+  }
+
+  urlOf(fileId: string): string {
+    return `/api/files/${fileId}`;
+  }
+
+  /**
+   * Accepts an image by its content, not its name, and re-encodes it: re-encoding drops
+   * metadata (location, camera) and anything smuggled after the pixels.
+   */
+  async prepareImage(bytes: Buffer): Promise<PreparedImage> {
+    let format: string | undefined;
+    try {
+      format = (await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata()).format;
+    } catch {
+      format = undefined;
+    }
+    if (!format || !ACCEPTED_FORMATS.has(format)) throw fail('只能上传图片文件（PNG、JPEG、WebP、GIF）');
+    try {
+      const { data, info } = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
+        .rotate()
+        .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: 'inside', withoutEnlargement: true })
+        .webp({ quality: 90 })
+        .toBuffer({ resolveWithObject: true });
+      return { data, width: info.width, height: info.height };
+    } catch {
+      throw fail('图片已损坏或尺寸过大，无法读取');
+    }
+  }
+
+  async store(ownerId: string, image: PreparedImage): Promise<UploadResult> {
+    const id = newId();
+    const storageKey = `uploads/${id}.webp`;
+    await this.storage.put(storageKey, image.data);
+    await this.files.insert({
+      id,
+      owner_id: ownerId,
+      mime: 'image/webp',
+      width: image.width,
+      height: image.height,
+      size: image.data.length,
+      storage_key: storageKey,
+      created_at: nowIso(),
+    });
+    return { fileId: id, url: this.urlOf(id) };
+  }
+
+  async uploadImage(ownerId: string, bytes: Buffer): Promise<UploadResult> {
+    return this.store(ownerId, await this.prepareImage(bytes));
+  }
+
+  /** Several images: all are checked before any is stored, so one bad file stores nothing. */
+  async uploadImages(ownerId: string, buffers: Buffer[]): Promise<UploadResult[]> {
+    const prepared = [];
+    for (const bytes of buffers) prepared.push(await this.prepareImage(bytes));
+    const results = [];
+    for (const image of prepared) results.push(await this.store(ownerId, image));
+    return results;
+  }
+
+  /** Another user's file is "not found" so ids leak nothing. */
+  async requireOwned(ownerId: string, fileId: string, what = '文件'): Promise<void> {
+    const file = await this.files.findById(fileId);
+    if (!file || file.owner_id !== ownerId) throw fail(`${what}文件不存在，请重新上传`);
+  }
+
+  async open(fileId: string): Promise<{ mime: string; stream: Readable }> {
+    const file = await this.files.findById(fileId);
+    const stream = file ? await this.storage.read(file.storage_key) : null;
+    if (!file || !stream) throw notFound('文件不存在');
+    return { mime: file.mime, stream };
+  }
+}

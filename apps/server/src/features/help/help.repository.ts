@@ -1,0 +1,58 @@
+import type { Insertable } from 'kysely';
+import type { Database } from '../../platform/db/database.js';
+import type { HelpRequestTable, HelpTypeTable } from '../../platform/db/schema.js';
+
+export class HelpRepository {
+  constructor(private readonly db: Database) {}
+
+  listTypes() {
+    return this.db.selectFrom('help_types').select(['id', 'name']).orderBy('sort').execute();
+  }
+
+  findType(id: string) {
+    return this.db.selectFrom('help_types').select(['id', 'name']).where('id', '=', id).executeTakeFirst();
+  }
+
+  async insertType(row: Insertable<HelpTypeTable>): Promise<void> {
+    await this.db.insertInto('help_types').values(row).execute();
+  }
+
+  async countTypes(): Promise<number> {
+    const row = await this.db
+      .selectFrom('help_types')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async insertRequest(row: Insertable<HelpRequestTable>): Promise<void> {
+    await this.db.insertInto('help_requests').values(row).execute();
+  }
+
+  async page(offset: number, limit: number) {
+    const [rows, count] = await Promise.all([
+      this.db
+        .selectFrom('help_requests')
+        .innerJoin('help_types', 'help_types.id', 'help_requests.type_id')
+        .leftJoin('users', 'users.id', 'help_requests.user_id')
+        .select([
+          'help_requests.id',
+          'help_types.name as typeName',
+          'help_requests.content',
+          'help_requests.contact',
+          'help_requests.user_id as userId',
+          'users.nickname as userName',
+          'help_requests.created_at as createdAt',
+        ])
+        .orderBy('help_requests.created_at', 'desc')
+        .offset(offset)
+        .limit(limit)
+        .execute(),
+      this.db
+        .selectFrom('help_requests')
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  }
+}

@@ -1,0 +1,43 @@
+import type { Insertable } from 'kysely';
+import type { Database } from '../../platform/db/database.js';
+import type { InviteCodeTable } from '../../platform/db/schema.js';
+
+export class InviteRepository {
+  constructor(private readonly db: Database) {}
+
+  async insert(row: Insertable<InviteCodeTable>): Promise<void> {
+    await this.db.insertInto('invite_codes').values(row).execute();
+  }
+
+  findByCode(code: string) {
+    return this.db.selectFrom('invite_codes').selectAll().where('code', '=', code).executeTakeFirst();
+  }
+
+  /** Takes one use if any is left; false when used up (safe under concurrent redemptions). */
+  async takeUse(id: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('invite_codes')
+      .set((eb) => ({ used_count: eb('used_count', '+', 1) }))
+      .where('id', '=', id)
+      .whereRef('used_count', '<', 'max_uses')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async page(offset: number, limit: number) {
+    const [rows, count] = await Promise.all([
+      this.db
+        .selectFrom('invite_codes')
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .offset(offset)
+        .limit(limit)
+        .execute(),
+      this.db
+        .selectFrom('invite_codes')
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  }
+}

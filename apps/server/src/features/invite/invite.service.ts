@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { type CreateInviteCodeBody, type InviteCodeItem, MSG, type Page, type PageQuery } from '@huafang/contracts';
+import type { Selectable } from 'kysely';
+import type { Database } from '../../platform/db/database.js';
+import type { InviteCodeTable } from '../../platform/db/schema.js';
+import { fail } from '../../platform/errors.js';
+import { newId, nowIso } from '../../platform/ids.js';
+import { UserRepository } from '../user/user.repository.js';
+import { InviteRepository } from './invite.repository.js';
+
+const toItem = (row: Selectable<InviteCodeTable>): InviteCodeItem => ({
+  id: row.id,
+  code: row.code,
+  codeType: row.code_type,
+  maxUses: row.max_uses,
+  usedCount: row.used_count,
+  remark: row.remark,
+  createdAt: row.created_at,
+});
+
+/** Readable codes without look-alike characters (no 0/O, 1/I/L). */
+function generateCode(): string {
+  const alphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+  return Array.from(randomBytes(8), (b) => alphabet[b % alphabet.length]).join('');
+}
+
+export class InviteService {
+  private readonly invites: InviteRepository;
+
+  constructor(private readonly db: Database) {
+    this.invites = new InviteRepository(db);
+  }
+
+  async create(body: CreateInviteCodeBody, adminId: string | null): Promise<InviteCodeItem> {
+    const code = (body.code ?? generateCode()).toUpperCase();
+    if (await this.invites.findByCode(code)) throw fail('邀请码已存在，请换一个');
+    const row = {
+      id: newId(),
+      code,
+      code_type: body.codeType,
+      max_uses: body.maxUses,
+      used_count: 0,
+      remark: body.remark ?? null,
+      created_by: adminId,
+      created_at: nowIso(),
+    };
+    await this.invites.insert(row);
+    return toItem(row);
+  }
+
+  async page(query: PageQuery): Promise<Page<InviteCodeItem>> {
+    const { rows, total } = await this.invites.page((query.current - 1) * query.pageSize, query.pageSize);
+    return { list: rows.map(toItem), current: query.current, pageSize: query.pageSize, total };
+  }
+
+  /**
+   * Attaches an invite to the user. Redeeming the code the user already holds is a no-op,
+   * so the client may send it both with perfectInfo and invite/code.
+   */
+  async redeem(userId: string, rawCode: string, db: Database = this.db): Promise<{ codeType: string }> {
+    const invites = new InviteRepository(db);
+    const users = new UserRepository(db);
+    const invite = await invites.findByCode(rawCode.trim().toUpperCase());
+    if (!invite) throw fail(MSG.inviteInvalid);
+    const user = await users.findById(userId);
+    if (user?.invite_code_id === invite.id) return { codeType: invite.code_type };
+    if (user?.invite_code_id) throw fail('你已使用过邀请码');
+    if (!(await invites.takeUse(invite.id))) throw fail(MSG.inviteInvalid);
+    await users.update(userId, { invite_code_id: invite.id, code_type: invite.code_type, updated_at: nowIso() });
+    return { codeType: invite.code_type };
+  }
+}

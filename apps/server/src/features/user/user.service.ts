@@ -1,0 +1,115 @@
+import { type CurrentUser, maskMobile, type PerfectInfoBody, type UserStatus } from '@huafang/contracts';
+import { hashPassword, verifyPassword } from '../../platform/auth/password.js';
+import type { Database } from '../../platform/db/database.js';
+import { fail, notFound } from '../../platform/errors.js';
+import { nowIso } from '../../platform/ids.js';
+import type { SessionService } from '../auth/session.service.js';
+import type { SmsCodeService } from '../auth/sms-code.service.js';
+import type { FileService } from '../files/file.service.js';
+import type { InviteService } from '../invite/invite.service.js';
+import { UserRepository } from './user.repository.js';
+
+export class UserService {
+  private readonly users: UserRepository;
+
+  constructor(
+    private readonly db: Database,
+    private readonly sessions: SessionService,
+    private readonly smsCodes: SmsCodeService,
+    private readonly invites: InviteService,
+    private readonly files: FileService,
+  ) {
+    this.users = new UserRepository(db);
+  }
+
+  private async getOrFail(userId: string) {
+    const user = await this.users.findById(userId);
+    if (!user) throw notFound('用户不存在');
+    return user;
+  }
+
+  async status(userId: string): Promise<UserStatus> {
+    const user = await this.getOrFail(userId);
+    return { invite: user.invite_code_id !== null, codeType: user.code_type };
+  }
+
+  async current(userId: string): Promise<CurrentUser> {
+    const user = await this.getOrFail(userId);
+    return {
+      userId: user.id,
+      account: user.account,
+      nickname: user.nickname,
+      avatar: user.avatar_file_id ? this.files.urlOf(user.avatar_file_id) : null,
+      mobile: user.mobile ? maskMobile(user.mobile) : null,
+      hasPassword: user.password_hash !== null,
+      invite: user.invite_code_id !== null,
+      codeType: user.code_type,
+      credits: user.credits,
+      admin: user.is_admin === 1 ? 'true' : 'false',
+    };
+  }
+
+  /** Nickname, avatar and invite code together: all saved or, on any bad part, none. */
+  async perfectInfo(userId: string, body: PerfectInfoBody): Promise<UserStatus> {
+    if (body.avatar) await this.files.requireOwned(userId, body.avatar, '头像');
+    await this.db.transaction().execute(async (trx) => {
+      if (body.inviteCode) await this.invites.redeem(userId, body.inviteCode, trx);
+      await new UserRepository(trx).update(userId, {
+        nickname: body.nickname,
+        ...(body.avatar ? { avatar_file_id: body.avatar } : {}),
+        updated_at: nowIso(),
+      });
+    });
+    return this.status(userId);
+  }
+
+  async redeemInvite(userId: string, inviteCode: string): Promise<UserStatus> {
+    await this.db.transaction().execute((trx) => this.invites.redeem(userId, inviteCode, trx));
+    return this.status(userId);
+  }
+
+  async setPassword(userId: string, password: string): Promise<void> {
+    const user = await this.getOrFail(userId);
+    if (user.password_hash) throw fail('你已设置过密码，请使用修改密码');
+    await this.users.update(userId, { password_hash: await hashPassword(password), updated_at: nowIso() });
+  }
+
+  /** Changing the password signs out every device, this one included. */
+  async updatePassword(userId: string, oldPassword: string, newPassword: string): Promise<void> {
+    const user = await this.getOrFail(userId);
+    if (!user.password_hash) throw fail('你还没有设置密码，请先设置密码');
+    if (!(await verifyPassword(user.password_hash, oldPassword))) throw fail('原密码错误');
+    if (oldPassword === newPassword) throw fail('新密码不能与原密码相同');
+    await this.users.update(userId, { password_hash: await hashPassword(newPassword), updated_at: nowIso() });
+    await this.sessions.revokeAllOfUser(userId);
+  }
+
+  async updateNickname(userId: string, nickname: string): Promise<void> {
+    await this.getOrFail(userId);
+    await this.users.update(userId, { nickname, updated_at: nowIso() });
+  }
+
+  async updateAvatar(userId: string, fileId: string): Promise<{ avatar: string }> {
+    await this.files.requireOwned(userId, fileId, '头像');
+    await this.users.update(userId, { avatar_file_id: fileId, updated_at: nowIso() });
+    return { avatar: this.files.urlOf(fileId) };
+  }
+
+  async bindMobile(userId: string, mobile: string, code: string): Promise<void> {
+    const user = await this.getOrFail(userId);
+    if (user.mobile) throw fail('你已绑定手机号，请先解绑');
+    await this.smsCodes.verify(mobile, 'bind', code);
+    const owner = await this.users.findByMobile(mobile);
+    if (owner) throw fail('该手机号已被其他账号绑定');
+    await this.users.update(userId, { mobile, updated_at: nowIso() });
+  }
+
+  /** Without a password the user could not log in again, so unbinding needs one. */
+  async unbindMobile(userId: string, code: string): Promise<void> {
+    const user = await this.getOrFail(userId);
+    if (!user.mobile) throw fail('你还没有绑定手机号');
+    if (!user.password_hash) throw fail('请先设置密码，再解绑手机号');
+    await this.smsCodes.verify(user.mobile, 'unbind', code);
+    await this.users.update(userId, { mobile: null, updated_at: nowIso() });
+  }
+}

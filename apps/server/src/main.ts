@@ -1,0 +1,34 @@
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+
+const SESSION_SWEEP_MS = 60 * 60_000;
+
+const config = loadConfig();
+const { app, services } = await buildApp(config);
+
+const sweep = setInterval(() => {
+  services.sessions.deleteExpired().catch((err) => app.log.error({ err }, 'session sweep failed'));
+}, SESSION_SWEEP_MS);
+sweep.unref();
+
+/** SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close the database, exit. */
+let closing = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`收到 ${signal}，正在停止服务…`);
+    app
+      .close()
+      .then(() => process.exit(0))
+      .catch((err) => {
+        app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      });
+  });
+}
+
+await app.listen({ port: config.port, host: config.host });
+app.log.info(
+  `画坊已启动：http://localhost:${config.port}（数据库 ${config.database.kind}，数据目录 ${config.dataDir}）`,
+);

@@ -1,0 +1,25 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../../config.js';
+import type { DB } from './schema.js';
+
+export type Database = Kysely<DB>;
+export type DbKind = Config['database']['kind'];
+
+export function createDatabase(database: Config['database']): Database {
+  if (database.kind === 'postgres') {
+    return new Kysely<DB>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 10 }) }),
+    });
+  }
+  mkdirSync(path.dirname(database.file), { recursive: true });
+  const sqlite = new SQLite(database.file);
+  // WAL lets readers go on while one writer commits; foreign keys are off by default in SQLite.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+}

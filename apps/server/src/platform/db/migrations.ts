@@ -1,0 +1,120 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+
+/** The one migration list, run at start on SQLite and PostgreSQL alike. Append; never edit a landed one. */
+const migrations: Record<string, Migration> = {
+  '0001_accounts': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('users')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('account', 'varchar(64)', (c) => c.unique())
+        .addColumn('mobile', 'varchar(20)', (c) => c.unique())
+        .addColumn('password_hash', 'text')
+        .addColumn('nickname', 'varchar(64)')
+        .addColumn('avatar_file_id', 'varchar(32)')
+        .addColumn('is_admin', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('invite_code_id', 'varchar(32)')
+        .addColumn('code_type', 'varchar(8)')
+        .addColumn('credits', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('disabled', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('sessions')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('user_id', 'varchar(32)', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('token_hash', 'varchar(64)', (c) => c.notNull().unique())
+        .addColumn('kind', 'varchar(16)', (c) => c.notNull())
+        .addColumn('expires_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('revoked_at', 'varchar(32)')
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('sessions_user_idx').on('sessions').column('user_id').execute();
+
+      await db.schema
+        .createTable('registrations')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('mobile', 'varchar(20)')
+        .addColumn('account', 'varchar(64)')
+        .addColumn('expires_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('completed_at', 'varchar(32)')
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('sms_codes')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('mobile', 'varchar(20)', (c) => c.notNull())
+        .addColumn('scene', 'varchar(16)', (c) => c.notNull())
+        .addColumn('code_hash', 'varchar(64)', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('expires_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('used_at', 'varchar(32)')
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('sms_codes_mobile_idx').on('sms_codes').columns(['mobile', 'created_at']).execute();
+
+      await db.schema
+        .createTable('invite_codes')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('code', 'varchar(32)', (c) => c.notNull().unique())
+        .addColumn('code_type', 'varchar(8)', (c) => c.notNull())
+        .addColumn('max_uses', 'integer', (c) => c.notNull())
+        .addColumn('used_count', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('remark', 'varchar(128)')
+        .addColumn('created_by', 'varchar(32)')
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('files')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('owner_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('mime', 'varchar(32)', (c) => c.notNull())
+        .addColumn('width', 'integer', (c) => c.notNull())
+        .addColumn('height', 'integer', (c) => c.notNull())
+        .addColumn('size', 'integer', (c) => c.notNull())
+        .addColumn('storage_key', 'varchar(128)', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('files_owner_idx').on('files').column('owner_id').execute();
+
+      await db.schema
+        .createTable('help_types')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('name', 'varchar(64)', (c) => c.notNull())
+        .addColumn('sort', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+
+      await db.schema
+        .createTable('help_requests')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('user_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('type_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('content', 'text', (c) => c.notNull())
+        .addColumn('contact', 'varchar(64)')
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('app_configs')
+        .addColumn('key', 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('title', 'varchar(128)', (c) => c.notNull())
+        .addColumn('content', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+    },
+  },
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrateToLatest<T>(db: Kysely<T>): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed`, { cause: error });
+  }
+}

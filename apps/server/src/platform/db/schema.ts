@@ -1,0 +1,106 @@
+/**
+ * Table types shared by SQLite and PostgreSQL. Timestamps are ISO-8601 UTC text and flags are 0/1
+ * integers so one set of queries and migrations serves both dialects.
+ */
+export interface UserTable {
+  id: string;
+  account: string | null;
+  mobile: string | null;
+  password_hash: string | null;
+  nickname: string | null;
+  avatar_file_id: string | null;
+  is_admin: number;
+  invite_code_id: string | null;
+  code_type: string | null;
+  credits: number;
+  disabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  /** 'access' for bearer tokens, 'reset' for the short-lived password-reset token. */
+  kind: string;
+  expires_at: string;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export interface RegistrationTable {
+  id: string;
+  mobile: string | null;
+  account: string | null;
+  expires_at: string;
+  completed_at: string | null;
+  created_at: string;
+}
+
+export interface SmsCodeTable {
+  id: string;
+  mobile: string;
+  scene: string;
+  code_hash: string;
+  attempts: number;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface InviteCodeTable {
+  id: string;
+  code: string;
+  code_type: string;
+  max_uses: number;
+  used_count: number;
+  remark: string | null;
+  created_by: string | null;
+  created_at: string;
+}
+
+export interface FileTable {
+  id: string;
+  owner_id: string;
+  mime: string;
+  width: number;
+  height: number;
+  size: number;
+  storage_key: string;
+  created_at: string;
+}
+
+export interface HelpTypeTable {
+  id: string;
+  name: string;
+  sort: number;
+}
+
+export interface HelpRequestTable {
+  id: string;
+  user_id: string;
+  type_id: string;
+  content: string;
+  contact: string | null;
+  created_at: string;
+}
+
+export interface AppConfigTable {
+  key: string;
+  title: string;
+  content: string;
+  updated_at: string;
+}
+
+export interface DB {
+  users: UserTable;
+  sessions: SessionTable;
+  registrations: RegistrationTable;
+  sms_codes: SmsCodeTable;
+  invite_codes: InviteCodeTable;
+  files: FileTable;
+  help_types: HelpTypeTable;
+  help_requests: HelpRequestTable;
+  app_configs: AppConfigTable;
+}

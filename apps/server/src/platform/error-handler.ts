@@ -1,0 +1,54 @@
+import { BizCode, FIELD_LABELS, MSG } from '@huafang/contracts';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { BizError } from './errors.js';
+
+type ValidationIssue = { instancePath: string; message?: string };
+
+/** "手机号格式不正确" already names its field; a zod default message gets the field's name in front. */
+export function describeValidationIssue(issue: ValidationIssue, context: string | undefined): string {
+  const path = issue.instancePath.split('/').filter(Boolean);
+  const field = path.find((p) => FIELD_LABELS[p]) ?? path[path.length - 1];
+  const label = field ? (FIELD_LABELS[field] ?? field) : context === 'body' ? '请求内容' : '请求参数';
+  const message = issue.message ?? '格式不正确';
+  return message.startsWith(label) || message.startsWith('请') ? message : `${label}：${message}`;
+}
+
+/** Framework errors the user caused, with what to tell them. */
+const CLIENT_ERRORS: Record<string, string> = {
+  FST_ERR_CTP_EMPTY_JSON_BODY: '请求内容不能为空',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: '不支持的请求格式',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: '请求内容长度不正确',
+  FST_ERR_CTP_BODY_TOO_LARGE: '请求内容过大',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: '请以 multipart/form-data 格式上传文件',
+  FST_FILES_LIMIT: '一次上传的文件过多',
+  FST_PARTS_LIMIT: '一次上传的内容过多',
+};
+
+/** The one error mapper: every failure leaves as the envelope; stacks stay in the log. */
+export function registerErrorHandler(app: FastifyInstance, uploadMaxBytes: number): void {
+  app.setErrorHandler((error: FastifyError, req, reply) => {
+    if (error instanceof BizError) {
+      return reply.status(error.httpStatus).send({ code: error.code, msg: error.message, data: error.data ?? null });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const first = error.validation[0];
+      const msg = first ? describeValidationIssue(first, error.validationContext) : '请求参数不正确';
+      return reply.status(400).send({ code: BizCode.FAIL, msg, data: null });
+    }
+    if (error.statusCode === 429) {
+      return reply.status(429).send({ code: BizCode.FAIL, msg: MSG.tooManyRequests, data: null });
+    }
+    if (error.code === 'FST_REQ_FILE_TOO_LARGE') {
+      const mb = Math.round((uploadMaxBytes / 1024 / 1024) * 10) / 10;
+      return reply.status(413).send({ code: BizCode.FAIL, msg: `文件过大，单个文件不能超过 ${mb} MB`, data: null });
+    }
+    const known = error.code ? CLIENT_ERRORS[error.code] : undefined;
+    if (known || (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)) {
+      req.log.info({ err: error }, 'client error');
+      return reply.status(error.statusCode ?? 400).send({ code: BizCode.FAIL, msg: known ?? '请求不正确', data: null });
+    }
+    req.log.error({ err: error }, 'unexpected error');
+    return reply.status(500).send({ code: 500, msg: MSG.serverError, data: { requestId: req.id } });
+  });
+}

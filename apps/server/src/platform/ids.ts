@@ -1,0 +1,14 @@
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+
+/** Opaque, unguessable ids (ARCHITECTURE § Contracts): never sequential. */
+export const newId = () => randomBytes(12).toString('base64url');
+
+export const newSecret = () => randomBytes(32).toString('base64url');
+
+export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+export const sixDigitCode = () => randomInt(0, 1_000_000).toString().padStart(6, '0');
+
+export const nowIso = () => new Date().toISOString();
+
+export const isoIn = (ms: number, from = Date.now()) => new Date(from + ms).toISOString();

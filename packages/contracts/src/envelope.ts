@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+/** Body codes of the response envelope (spec §8). */
+export const BizCode = {
+  OK: 0,
+  FAIL: -1,
+  UNAUTHORIZED: 401,
+  UNREGISTERED: 405,
+  NOT_FOUND: 404,
+  QUOTA_EXHAUSTED: 10004,
+} as const;
+
+export type Envelope<T> = { code: number; msg: string; data?: T };
+
+/** Wraps a data schema in the `{code, msg, data}` envelope every /api answer uses. */
+export function envelopeSchema<T extends z.ZodType>(data: T) {
+  return z.object({ code: z.number().int(), msg: z.string(), data });
+}
+
+export const emptyEnvelopeSchema = z.object({
+  code: z.number().int(),
+  msg: z.string(),
+  data: z.null().optional(),
+});
+
+export const pageQuerySchema = z.object({
+  current: z.coerce.number().int().min(1, '页码必须大于 0').default(1),
+  pageSize: z.coerce.number().int().min(1, '每页条数必须大于 0').max(100, '每页条数不能超过 100').default(10),
+});
+export type PageQuery = z.infer<typeof pageQuerySchema>;
+
+export function pageSchema<T extends z.ZodType>(item: T) {
+  return z.object({
+    list: z.array(item),
+    current: z.number().int(),
+    pageSize: z.number().int(),
+    total: z.number().int(),
+  });
+}
+export type Page<T> = { list: T[]; current: number; pageSize: number; total: number };
+
+export const healthSchema = z.object({
+  status: z.literal('ok'),
+  db: z.enum(['sqlite', 'postgres']),
+});
+export type Health = z.infer<typeof healthSchema>;

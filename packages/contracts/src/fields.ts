@@ -1,0 +1,75 @@
+import { z } from 'zod';
+
+/** Chinese names of payload fields, so a validation message can name the field. */
+export const FIELD_LABELS: Record<string, string> = {
+  mobile: '手机号',
+  code: '验证码',
+  scene: '验证码用途',
+  account: '账号',
+  password: '密码',
+  oldPassword: '原密码',
+  newPassword: '新密码',
+  nickname: '昵称',
+  avatar: '头像',
+  inviteCode: '邀请码',
+  userId: '注册编号',
+  token: '凭证',
+  typeId: '问题类型',
+  content: '内容',
+  contact: '联系方式',
+  title: '标题',
+  codeType: '邀请码类型',
+  maxUses: '可用次数',
+  remark: '备注',
+  current: '页码',
+  pageSize: '每页条数',
+  type: '类型',
+  file: '文件',
+};
+
+export const MOBILE_PATTERN = /^1[3-9]\d{9}$/;
+
+export const mobileSchema = z
+  .string({ error: '请输入手机号' })
+  .trim()
+  .regex(MOBILE_PATTERN, '手机号格式不正确，请输入 11 位中国大陆手机号');
+
+export const smsCodeSchema = z
+  .string({ error: '请输入验证码' })
+  .trim()
+  .regex(/^\d{6}$/, '验证码为 6 位数字');
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 32;
+export const passwordSchema = z
+  .string({ error: '请输入密码' })
+  .min(PASSWORD_MIN, `密码长度至少 ${PASSWORD_MIN} 位`)
+  .max(PASSWORD_MAX, `密码长度不能超过 ${PASSWORD_MAX} 位`)
+  .regex(/^[\x21-\x7e]+$/, '密码只能包含字母、数字和英文符号，不能有空格')
+  .refine((v) => /[A-Za-z]/.test(v) && /\d/.test(v), '密码必须同时包含字母和数字');
+
+export const ACCOUNT_PATTERN = /^[A-Za-z][A-Za-z0-9_]{3,19}$/;
+export const accountSchema = z
+  .string({ error: '请输入账号' })
+  .trim()
+  .regex(ACCOUNT_PATTERN, '账号须为 4–20 位字母、数字或下划线，并以字母开头');
+
+export const NICKNAME_MIN = 2;
+export const NICKNAME_MAX = 16;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\ufeff]/;
+export const nicknameSchema = z
+  .string({ error: '请输入昵称' })
+  .trim()
+  .min(NICKNAME_MIN, `昵称长度至少 ${NICKNAME_MIN} 个字符`)
+  .max(NICKNAME_MAX, `昵称长度不能超过 ${NICKNAME_MAX} 个字符`)
+  .refine((v) => !CONTROL_CHARS.test(v), '昵称不能包含控制字符或不可见字符');
+
+export const inviteCodeSchema = z
+  .string({ error: '请输入邀请码' })
+  .trim()
+  .min(4, '邀请码格式不正确')
+  .max(32, '邀请码格式不正确');
+
+/** Opaque ids: random url-safe strings. */
+export const idSchema = z.string({ error: '缺少编号' }).trim().min(1, '缺少编号').max(64, '编号格式不正确');

@@ -1,0 +1,51 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One runner for every suite. The server integration suite runs twice, once per database,
+ * so every account rule is proven on SQLite and on PostgreSQL alike.
+ */
+const serverIntegration = ['apps/server/test/**/*.test.ts'];
+const serverUnit = ['apps/server/test/unit/**/*.test.ts'];
+
+export default defineConfig({
+  test: {
+    reporters: ['default'],
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/contracts/test/**/*.test.ts', ...serverUnit, 'apps/web/src/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'server-sqlite',
+          include: serverIntegration,
+          exclude: serverUnit,
+          env: { TEST_DB: 'sqlite' },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'server-postgres',
+          include: serverIntegration,
+          exclude: serverUnit,
+          env: { TEST_DB: 'postgres' },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['apps/web/e2e/**/*.e2e.test.ts'],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
