@@ -7,7 +7,6 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Config } from './config.js';
 import { appConfigRoutes } from './features/app-config/app-config.routes.js';
 import { authRoutes } from './features/auth/auth.routes.js';
@@ -26,9 +25,6 @@ import { LocalDiskStorage } from './platform/storage/storage.js';
 import { registerWebApp } from './platform/web.js';
 import { ensureFirstAdmin, seedDemoContent } from './seed/seed.js';
 import { createServices, type Services } from './services.js';
-
-// Zod's own messages in Chinese, for the rare field without a message of ours.
-z.config(z.locales.zhCN());
 
 export type BuildOptions = {
   /** Where log lines go (tests read SMS codes from it); stdout when absent. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountSchema, idSchema, mobileSchema, passwordSchema, smsCodeSchema } from './fields.js';
+import { accountSchema, idOf, mobileSchema, passwordSchema, smsCodeSchema } from './fields.js';
 
 /** What a code is sent for; each scene's codes only verify that scene. */
 export const smsSceneSchema = z.enum(['login', 'bind', 'unbind', 'reset'], { error: '验证码用途不正确' });
@@ -39,7 +39,7 @@ export const unregisteredSchema = z.object({ userId: z.string() });
 export type Unregistered = z.infer<typeof unregisteredSchema>;
 
 export const signUpBodySchema = z.object({
-  userId: idSchema,
+  userId: idOf('注册编号'),
   password: passwordSchema,
   account: accountSchema.optional(),
 });

@@ -41,12 +41,15 @@ export const smsCodeSchema = z
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 32;
-export const passwordSchema = z
-  .string({ error: '请输入密码' })
-  .min(PASSWORD_MIN, `密码长度至少 ${PASSWORD_MIN} 位`)
-  .max(PASSWORD_MAX, `密码长度不能超过 ${PASSWORD_MAX} 位`)
-  .regex(/^[\x21-\x7e]+$/, '密码只能包含字母、数字和英文符号，不能有空格')
-  .refine((v) => /[A-Za-z]/.test(v) && /\d/.test(v), '密码必须同时包含字母和数字');
+/** Password rules; `label` names the field (密码, 新密码) in the messages. */
+export const passwordOf = (label: string) =>
+  z
+    .string({ error: `请输入${label}` })
+    .min(PASSWORD_MIN, `${label}长度至少 ${PASSWORD_MIN} 位`)
+    .max(PASSWORD_MAX, `${label}长度不能超过 ${PASSWORD_MAX} 位`)
+    .regex(/^[\x21-\x7e]+$/, `${label}只能包含字母、数字和英文符号，不能有空格`)
+    .refine((v) => /[A-Za-z]/.test(v) && /\d/.test(v), `${label}必须同时包含字母和数字`);
+export const passwordSchema = passwordOf('密码');
 
 export const ACCOUNT_PATTERN = /^[A-Za-z][A-Za-z0-9_]{3,19}$/;
 export const accountSchema = z
@@ -71,5 +74,10 @@ export const inviteCodeSchema = z
   .min(4, '邀请码格式不正确')
   .max(32, '邀请码格式不正确');
 
-/** Opaque ids: random url-safe strings. */
-export const idSchema = z.string({ error: '缺少编号' }).trim().min(1, '缺少编号').max(64, '编号格式不正确');
+/** Opaque ids: random url-safe strings; `label` names the field in messages. */
+export const idOf = (label: string) =>
+  z
+    .string({ error: `缺少${label}` })
+    .trim()
+    .min(1, `缺少${label}`)
+    .max(64, `${label}格式不正确`);

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { pageSchema } from './envelope.js';
-import { idSchema } from './fields.js';
+import { idOf } from './fields.js';
 
 export const helpTypeSchema = z.object({ id: z.string(), name: z.string() });
 export type HelpType = z.infer<typeof helpTypeSchema>;
 
 export const HELP_CONTENT_MAX = 1000;
 export const helpBodySchema = z.object({
-  typeId: idSchema,
+  typeId: idOf('问题类型'),
   content: z
     .string({ error: '请填写问题描述' })
     .trim()

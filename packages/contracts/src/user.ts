@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { adminFlagSchema } from './auth.js';
-import { idSchema, inviteCodeSchema, mobileSchema, nicknameSchema, passwordSchema, smsCodeSchema } from './fields.js';
+import {
+  idOf,
+  inviteCodeSchema,
+  mobileSchema,
+  nicknameSchema,
+  passwordOf,
+  passwordSchema,
+  smsCodeSchema,
+} from './fields.js';
 
 export const userStatusSchema = z.object({
   invite: z.boolean(),
@@ -26,7 +34,7 @@ export type CurrentUser = z.infer<typeof currentUserSchema>;
 export const perfectInfoBodySchema = z.object({
   nickname: nicknameSchema,
   /** fileId of an uploaded image. */
-  avatar: idSchema.optional(),
+  avatar: idOf('头像').optional(),
   inviteCode: inviteCodeSchema.optional(),
 });
 export type PerfectInfoBody = z.infer<typeof perfectInfoBodySchema>;
@@ -35,10 +43,10 @@ export const inviteCodeBodySchema = z.object({ inviteCode: inviteCodeSchema });
 export const setPasswordBodySchema = z.object({ password: passwordSchema });
 export const updatePwdBodySchema = z.object({
   oldPassword: z.string({ error: '请输入原密码' }).min(1, '请输入原密码').max(128, '原密码错误'),
-  newPassword: passwordSchema,
+  newPassword: passwordOf('新密码'),
 });
 export const updateNicknameBodySchema = z.object({ nickname: nicknameSchema });
-export const updateAvatarBodySchema = z.object({ avatar: idSchema });
+export const updateAvatarBodySchema = z.object({ avatar: idOf('头像') });
 export const bindMobileBodySchema = z.object({ mobile: mobileSchema, code: smsCodeSchema });
 export const unbindMobileBodySchema = z.object({ code: smsCodeSchema });
 

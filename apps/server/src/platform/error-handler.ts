@@ -1,17 +1,30 @@
 import { BizCode, FIELD_LABELS, MSG } from '@huafang/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { BizError } from './errors.js';
 
 type ValidationIssue = { instancePath: string; message?: string };
 
-/** "手机号格式不正确" already names its field; a zod default message gets the field's name in front. */
+/** Marks zod's own (generic) messages; the contracts' messages already name their field. */
+const GENERIC_MARK = '\u2063';
+const zhCN = z.locales.zhCN();
+z.config({
+  localeError: (issue) => {
+    const generic = zhCN.localeError?.(issue);
+    const message = typeof generic === 'string' ? generic : generic?.message;
+    return `${GENERIC_MARK}${message ?? '格式不正确'}`;
+  },
+});
+
+/** A Chinese message naming the field: the contract's own, or zod's generic one after the field's name. */
 export function describeValidationIssue(issue: ValidationIssue, context: string | undefined): string {
+  const message = issue.message ?? `${GENERIC_MARK}格式不正确`;
+  if (!message.startsWith(GENERIC_MARK)) return message;
   const path = issue.instancePath.split('/').filter(Boolean);
-  const field = path.find((p) => FIELD_LABELS[p]) ?? path[path.length - 1];
+  const field = [...path].reverse().find((p) => FIELD_LABELS[p]) ?? path[path.length - 1];
   const label = field ? (FIELD_LABELS[field] ?? field) : context === 'body' ? '请求内容' : '请求参数';
-  const message = issue.message ?? '格式不正确';
-  return message.startsWith(label) || message.startsWith('请') ? message : `${label}：${message}`;
+  return `${label}：${message.slice(GENERIC_MARK.length)}`;
 }
 
 /** Framework errors the user caused, with what to tell them. */

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeServer } from '../helpers/suite.js';
+import { createTestApp, registerUser, TEST_DB, type TestApp } from '../helpers/test-app.js';
+
+describeServer('platform: health, envelope, errors, docs', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp();
+    app.app.get('/api/test/boom', async () => {
+      throw new Error('secret internal detail');
+    });
+  });
+  afterAll(() => app.close());
+
+  it('reports health with the database kind', async () => {
+    const res = await app.call('GET', '/api/health');
+    expect(res.body).toEqual({ code: 0, msg: 'ok', data: { status: 'ok', db: TEST_DB } });
+  });
+
+  it('answers an unknown /api route with 404 接口不存在', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/nope'],
+      ['POST', '/api/user/nothing'],
+      ['DELETE', '/api'],
+    ]) {
+      const res = await app.call(method as string, url as string);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ code: 404, msg: '接口不存在', data: null });
+    }
+  });
+
+  it('turns an unexpected error into 500 服务器错误 with a request id; the stack stays in the log', async () => {
+    const res = await app.app.inject({ method: 'GET', url: '/api/test/boom' });
+    const body = res.json();
+    expect(res.statusCode).toBe(500);
+    expect(body).toMatchObject({ code: 500, msg: '服务器错误', data: { requestId: expect.any(String) } });
+    expect(res.headers['x-request-id']).toBe(body.data.requestId);
+    expect(res.body).not.toContain('secret internal detail');
+    expect(res.body).not.toContain('at ');
+    const logged = app.logLines.find((l) => l.includes(body.data.requestId) && l.includes('secret internal detail'));
+    expect(logged).toContain('"stack"');
+  });
+
+  it('answers malformed JSON and a missing body with -1 and a Chinese message', async () => {
+    const broken = await app.app.inject({
+      method: 'POST',
+      url: '/api/auth/account',
+      payload: '{"account": ',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toMatchObject({ code: -1 });
+    expect(broken.json().msg).toMatch(/[\u4e00-\u9fa5]/);
+
+    const empty = await app.call('POST', '/api/auth/account');
+    expect(empty.status).toBe(400);
+    expect(empty.body.code).toBe(-1);
+    expect(empty.body.msg).toMatch(/[\u4e00-\u9fa5]/);
+  });
+
+  it('names the field in validation messages, for zod defaults too', async () => {
+    const res = await app.call('POST', '/api/auth/account', { body: { account: 12, password: 'x' } });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe(-1);
+    expect(res.body.msg).toBe('请输入账号');
+    const admin = await app.call('POST', '/api/auth/account', { body: { account: 'admin', password: 'Admin12345' } });
+    const page = await app.call('GET', '/api/admin/help?pageSize=abc', { token: admin.body.data.token });
+    expect(page.status).toBe(400);
+    expect(page.body.msg).toMatch(/^每页条数：/);
+  });
+
+  it('serves the OpenAPI document and its UI', async () => {
+    const json = await app.app.inject({ method: 'GET', url: '/api/docs/json' });
+    const doc = json.json();
+    expect(doc.info.title).toBe('画坊 API');
+    for (const path of [
+      '/api/auth/sendCode',
+      '/api/auth/signUp',
+      '/api/user/currentUser',
+      '/api/files/upload',
+      '/api/help',
+    ]) {
+      expect(Object.keys(doc.paths)).toContain(path);
+    }
+    const ui = await app.app.inject({ method: 'GET', url: '/api/docs/' });
+    expect(ui.statusCode).toBe(200);
+    expect(ui.headers['content-type']).toContain('text/html');
+  });
+
+  it('serves the agreements in Chinese and lets admins edit them', async () => {
+    for (const type of ['privacy', 'service', 'questionnaire']) {
+      const res = await app.call('GET', `/api/app/configs/agreement/${type}`);
+      expect(res.body.code).toBe(0);
+      expect(res.body.data.title).toMatch(/画坊/);
+      expect(res.body.data.content.length).toBeGreaterThan(100);
+    }
+    const unknown = await app.call('GET', '/api/app/configs/agreement/cookies');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.msg).toContain('协议类型不正确');
+
+    const admin = await app.call('POST', '/api/auth/account', { body: { account: 'admin', password: 'Admin12345' } });
+    const put = await app.call('PUT', '/api/admin/agreement/service', {
+      token: admin.body.data.token,
+      body: { title: '新服务协议', content: '第一条：友善创作。' },
+    });
+    expect(put.body).toMatchObject({ code: 0, msg: '设置成功' });
+    expect((await app.call('GET', '/api/app/configs/agreement/service')).body.data).toEqual({
+      title: '新服务协议',
+      content: '第一条：友善创作。',
+    });
+  });
+
+  it('takes help requests from users and lists them for admins', async () => {
+    const types = await app.call('GET', '/api/help/type');
+    expect(types.body.data.map((t: { name: string }) => t.name)).toContain('账号与登录');
+    const user = await registerUser(app, { nickname: '求助者' });
+    const typeId = types.body.data[0].id;
+
+    const tooShort = await app.call('POST', '/api/help', { token: user.token, body: { typeId, content: '短' } });
+    expect(tooShort.status).toBe(400);
+    expect(tooShort.body.msg).toBe('问题描述至少 5 个字');
+    const badType = await app.call('POST', '/api/help', {
+      token: user.token,
+      body: { typeId: 'nope', content: '生成一直在排队怎么办' },
+    });
+    expect(badType.body).toMatchObject({ code: -1, msg: '问题类型不存在，请重新选择' });
+    expect((await app.call('POST', '/api/help', { body: { typeId, content: '没有登录的反馈' } })).status).toBe(401);
+
+    const sent = await app.call('POST', '/api/help', {
+      token: user.token,
+      body: { typeId, content: '生成一直在排队怎么办', contact: 'wx: huafang' },
+    });
+    expect(sent.body).toMatchObject({ code: 0, msg: '提交成功，我们会尽快响应' });
+
+    const admin = await app.call('POST', '/api/auth/account', { body: { account: 'admin', password: 'Admin12345' } });
+    const list = await app.call('GET', '/api/admin/help?current=1&pageSize=10', { token: admin.body.data.token });
+    expect(list.body.data.list[0]).toMatchObject({
+      content: '生成一直在排队怎么办',
+      contact: 'wx: huafang',
+      userName: '求助者',
+      typeName: types.body.data[0].name,
+    });
+  });
+
+  it('seeds the first admin and the demo content only once across restarts', async () => {
+    const { buildApp } = await import('../../src/app.js');
+    const again = await buildApp(app.config, { logStream: new (await import('node:stream')).PassThrough() });
+    await again.app.ready();
+    const admins = await again.db.selectFrom('users').select('id').where('is_admin', '=', 1).execute();
+    expect(admins).toHaveLength(1);
+    const types = await again.db.selectFrom('help_types').select('id').execute();
+    expect(types).toHaveLength(5);
+    await again.app.close();
+  });
+});
