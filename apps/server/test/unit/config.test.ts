@@ -1,0 +1,24 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+
+describe('config: environment variables parsed once', () => {
+  it('defaults to the embedded mode: port 3000, SQLite under ./data', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.dataDir).toBe(path.resolve('./data'));
+    expect(config.database).toEqual({ kind: 'sqlite', file: path.resolve('./data/huafang.db') });
+    expect(config.admin).toEqual({ account: 'admin', password: undefined });
+  });
+
+  it('switches to PostgreSQL when DATABASE_URL is a postgres URL', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://u@db:5432/huafang' });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/huafang' });
+  });
+
+  it('refuses bad values with a message naming the variable', () => {
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
+  });
+});
