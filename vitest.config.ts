@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config';
  */
 const serverIntegration = ['apps/server/test/**/*.test.ts'];
 const serverUnit = ['apps/server/test/unit/**/*.test.ts'];
+const serverProcess = ['apps/server/test/process/**/*.test.ts'];
 
 export default defineConfig({
   test: {
@@ -21,7 +22,7 @@ export default defineConfig({
         test: {
           name: 'server-sqlite',
           include: serverIntegration,
-          exclude: serverUnit,
+          exclude: [...serverUnit, ...serverProcess],
           env: { TEST_DB: 'sqlite' },
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -31,11 +32,14 @@ export default defineConfig({
         test: {
           name: 'server-postgres',
           include: serverIntegration,
-          exclude: serverUnit,
+          exclude: [...serverUnit, ...serverProcess],
           env: { TEST_DB: 'postgres' },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
+      },
+      {
+        test: { name: 'server-process', include: serverProcess, testTimeout: 60_000, hookTimeout: 60_000 },
       },
       {
         test: {

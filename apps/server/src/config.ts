@@ -16,7 +16,11 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
     .optional(),
   ADMIN_ACCOUNT: z.string().default('admin'),
-  ADMIN_PASSWORD: z.string().optional(),
+  // An empty value counts as unset, so `ADMIN_PASSWORD=` still generates one.
+  ADMIN_PASSWORD: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TOKEN_TTL_HOURS: z.coerce
     .number()
