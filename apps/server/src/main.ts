@@ -1,14 +1,14 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 
-const SESSION_SWEEP_MS = 60 * 60_000;
+const SWEEP_INTERVAL_MS = 60 * 60_000;
 
 const config = loadConfig();
 const { app, services } = await buildApp(config);
 
 const sweep = setInterval(() => {
-  services.sessions.deleteExpired().catch((err) => app.log.error({ err }, 'session sweep failed'));
-}, SESSION_SWEEP_MS);
+  services.auth.sweepExpired().catch((err) => app.log.error({ err }, 'sweep of expired records failed'));
+}, SWEEP_INTERVAL_MS);
 sweep.unref();
 
 /** SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close the database, exit. */

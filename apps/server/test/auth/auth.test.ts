@@ -219,6 +219,23 @@ describeServer('auth: codes, login, registration, tokens', () => {
     expect(login.body.code).toBe(0);
   });
 
+  it('sweeps expired tokens, codes and pending registrations, keeping live ones', async () => {
+    const user = await registerUser(app);
+    const count = async (table: 'sessions' | 'sms_codes' | 'registrations') =>
+      Number((await app.db.selectFrom(table).select(app.db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const past = new Date(Date.now() - 1000).toISOString();
+    await app.db.updateTable('sessions').set({ expires_at: past }).where('user_id', '!=', user.userId).execute();
+    await app.db.updateTable('registrations').set({ expires_at: past }).execute();
+    await app.services.auth.sweepExpired();
+    expect(await count('registrations')).toBe(0);
+    const left = await app.db.selectFrom('sessions').select('user_id').execute();
+    expect(left.every((s) => s.user_id === user.userId)).toBe(true);
+    expect((await app.call('GET', '/api/user/currentUser', { token: user.token })).status).toBe(200);
+    app.advanceClock(10 * 60_000);
+    await app.services.auth.sweepExpired();
+    expect(await count('sms_codes')).toBe(0);
+  });
+
   it('refuses a reset code for an unregistered mobile', async () => {
     const res = await send(uniqueMobile(), 'reset');
     expect(res.body).toMatchObject({ code: -1, msg: '该手机号未注册' });

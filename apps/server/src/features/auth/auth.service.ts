@@ -123,6 +123,13 @@ export class AuthService {
     await this.sessions.revokeAllOfUser(userId);
   }
 
+  /** Housekeeping: drops expired tokens, codes and pending registrations. */
+  async sweepExpired(): Promise<void> {
+    await this.sessions.deleteExpired();
+    await this.smsCodes.deleteExpired();
+    await this.registrations.deleteExpired(nowIso());
+  }
+
   logout(sessionId: string) {
     return this.sessions.revoke(sessionId);
   }

@@ -19,6 +19,10 @@ export class RegistrationRepository {
       .executeTakeFirst();
   }
 
+  async deleteExpired(now: string): Promise<void> {
+    await this.db.deleteFrom('registrations').where('expires_at', '<', now).execute();
+  }
+
   async complete(id: string, now: string): Promise<boolean> {
     const result = await this.db
       .updateTable('registrations')

@@ -30,7 +30,11 @@ export class SmsCodeRepository {
       .executeTakeFirst();
   }
 
-  /** Counts a wrong try; answers the count after it. */
+  async deleteExpired(now: string): Promise<void> {
+    await this.db.deleteFrom('sms_codes').where('expires_at', '<', now).execute();
+  }
+
+  /** Counts a wrong try. */
   async addAttempt(id: string): Promise<void> {
     await this.db
       .updateTable('sms_codes')

@@ -44,6 +44,11 @@ export class SmsCodeService {
     return { resendAfter: SMS_RESEND_INTERVAL_MS / 1000 };
   }
 
+  /** Expired codes are useless; the 60 s resend rule only needs the newest live one. */
+  deleteExpired() {
+    return this.codes.deleteExpired(new Date(this.clock()).toISOString());
+  }
+
   /** Consumes the newest code of this scene or throws a Chinese message saying why not. */
   async verify(mobile: string, scene: SmsScene, code: string): Promise<void> {
     const row = await this.codes.latestOfScene(mobile, scene);
