@@ -32,6 +32,7 @@ const envSchema = z.object({
   RATE_LIMIT_SEND_CODE: z.coerce.number().int().positive().default(10),
   RATE_LIMIT_SIGN_UP: z.coerce.number().int().positive().default(10),
   SMS_PROVIDER: z.enum(['console']).default('console'),
+  SMS_RESEND_SECONDS: z.coerce.number().int().min(1).default(60),
   SEED_DEMO: bool.default(true),
   WEB_DIST_DIR: z.string().optional(),
 });
@@ -49,6 +50,8 @@ export type Config = {
   /** Requests per minute per client address. */
   rateLimit: { login: number; sendCode: number; signUp: number };
   smsProvider: 'console';
+  /** At most one code per mobile in this interval. */
+  smsResendMs: number;
   seedDemo: boolean;
   webDistDir: string;
 };
@@ -75,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadMaxBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024),
     rateLimit: { login: e.RATE_LIMIT_LOGIN, sendCode: e.RATE_LIMIT_SEND_CODE, signUp: e.RATE_LIMIT_SIGN_UP },
     smsProvider: e.SMS_PROVIDER,
+    smsResendMs: e.SMS_RESEND_SECONDS * 1000,
     seedDemo: e.SEED_DEMO,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
   };

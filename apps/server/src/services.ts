@@ -23,7 +23,7 @@ export function createServices(deps: {
 }) {
   const { db, config } = deps;
   const sessions = new SessionService(db, config.tokenTtlMs);
-  const smsCodes = new SmsCodeService(db, deps.sms, deps.clock);
+  const smsCodes = new SmsCodeService(db, deps.sms, config.smsResendMs, deps.clock);
   const files = new FileService(db, deps.storage);
   const invites = new InviteService(db);
   return {

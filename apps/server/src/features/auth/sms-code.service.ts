@@ -6,16 +6,16 @@ import type { SmsProvider } from '../../platform/sms/sms-provider.js';
 import { SmsCodeRepository } from './sms-code.repository.js';
 
 export const SMS_CODE_TTL_MS = 5 * 60_000;
-export const SMS_RESEND_INTERVAL_MS = 60_000;
 export const SMS_MAX_WRONG_TRIES = 5;
 
-/** Verification codes: 6 digits, valid 5 minutes, single use, at most 5 wrong tries, one send per 60 s. */
+/** Verification codes: 6 digits, valid 5 minutes, single use, at most 5 wrong tries, one send per interval (60 s). */
 export class SmsCodeService {
   private readonly codes: SmsCodeRepository;
 
   constructor(
     db: Database,
     private readonly provider: SmsProvider,
+    private readonly resendIntervalMs: number,
     private readonly clock: () => number = Date.now,
   ) {
     this.codes = new SmsCodeRepository(db);
@@ -25,7 +25,7 @@ export class SmsCodeService {
     const now = this.clock();
     const last = await this.codes.latestSentTo(mobile);
     if (last) {
-      const wait = Date.parse(last.created_at) + SMS_RESEND_INTERVAL_MS - now;
+      const wait = Date.parse(last.created_at) + this.resendIntervalMs - now;
       if (wait > 0) throw tooManyRequests(`验证码发送过于频繁，请 ${Math.ceil(wait / 1000)} 秒后再试`);
     }
     const code = sixDigitCode();
@@ -41,7 +41,7 @@ export class SmsCodeService {
       created_at: new Date(now).toISOString(),
     });
     await this.provider.sendCode(mobile, code);
-    return { resendAfter: SMS_RESEND_INTERVAL_MS / 1000 };
+    return { resendAfter: Math.ceil(this.resendIntervalMs / 1000) };
   }
 
   /** Expired codes are useless; the 60 s resend rule only needs the newest live one. */

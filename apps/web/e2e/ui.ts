@@ -1,0 +1,49 @@
+import type { Locator, Page } from 'playwright-core';
+
+/** An open antd dialog, found by its title (or, for the untitled login dialog, by its text). */
+export function dialog(page: Page, title: string): Locator {
+  return page
+    .locator('.ant-modal')
+    .filter({ has: page.locator('.ant-modal-title', { hasText: title }) })
+    .filter({ visible: true });
+}
+
+export function loginDialog(page: Page): Locator {
+  return page.locator('.ant-modal').filter({ hasText: '登录画坊' }).filter({ visible: true });
+}
+
+export function toast(page: Page, text: string): Locator {
+  return page.locator('.ant-message-notice').filter({ hasText: text });
+}
+
+export async function visible(locator: Locator, timeout = 15_000): Promise<void> {
+  await locator.first().waitFor({ state: 'visible', timeout });
+}
+
+export async function hidden(locator: Locator, timeout = 15_000): Promise<void> {
+  await locator.first().waitFor({ state: 'hidden', timeout });
+}
+
+export function pathname(page: Page): string {
+  return new URL(page.url()).pathname;
+}
+
+/** Opens the login dialog from the header of the current page. */
+export async function openLogin(page: Page): Promise<Locator> {
+  await page.locator('.hf-header-right').getByRole('button', { name: '登录' }).click();
+  const login = loginDialog(page);
+  await visible(login);
+  return login;
+}
+
+export async function loginWithAccount(page: Page, account: string, password: string): Promise<void> {
+  const login = loginDialog(page);
+  await login.getByRole('tab', { name: '账号登录' }).click();
+  await login.getByPlaceholder('请输入账号').fill(account);
+  await login.getByPlaceholder('请输入密码').fill(password);
+  await login.getByRole('button', { name: '登录', exact: true }).click();
+}
+
+export async function storedToken(page: Page): Promise<string | null> {
+  return page.evaluate(() => window.localStorage.getItem('Authorization'));
+}

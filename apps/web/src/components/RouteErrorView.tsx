@@ -1,0 +1,29 @@
+import { Button, Result } from 'antd';
+import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { isChunkLoadError } from '../lazy-chunk';
+import { ChunkErrorView } from './ChunkErrorView';
+
+/** Errors thrown while loading or rendering a route; a chunk failure inside a page gets the chunk view. */
+export function RouteErrorView() {
+  const error = useRouteError();
+  const reload = () => window.location.reload();
+
+  if (isChunkLoadError(error)) return <ChunkErrorView error={error} />;
+
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <Result
+      status={notFound ? '404' : '500'}
+      title={notFound ? '404' : '页面出错了'}
+      subTitle={notFound ? '抱歉，你访问的页面不存在' : '页面遇到了意外错误，请重试'}
+      extra={[
+        <Button key="retry" type="primary" onClick={reload}>
+          重试
+        </Button>,
+        <Link key="home" to="/">
+          <Button>返回首页</Button>
+        </Link>,
+      ]}
+    />
+  );
+}

@@ -1,0 +1,46 @@
+import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { type AccountLoginBody, accountLoginBodySchema } from '@huafang/contracts';
+import { Button, Form, Input } from 'antd';
+import { useState } from 'react';
+import { accountLogin } from '../../services/auth';
+import { useSession } from '../../stores/session';
+import { useAccountFlow } from './use-account-flow';
+import { zodRule } from './zod-rule';
+
+/** 账号登录 tab of the login dialog. */
+export function AccountLoginForm() {
+  const [form] = Form.useForm<AccountLoginBody>();
+  const [submitting, setSubmitting] = useState(false);
+  const flow = useAccountFlow();
+  const openDialog = useSession((state) => state.openDialog);
+
+  async function onFinish(values: AccountLoginBody) {
+    setSubmitting(true);
+    try {
+      await flow.completeLogin(await accountLogin({ account: values.account.trim(), password: values.password }));
+    } catch (error) {
+      flow.handleUnregistered(error, { showMessage: false });
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <Form form={form} onFinish={onFinish} size="large" autoComplete="on">
+      <Form.Item name="account" rules={[zodRule(accountLoginBodySchema.shape.account)]}>
+        <Input prefix={<UserOutlined />} placeholder="请输入账号" autoFocus autoComplete="username" />
+      </Form.Item>
+      <Form.Item name="password" rules={[zodRule(accountLoginBodySchema.shape.password)]}>
+        <Input.Password prefix={<LockOutlined />} placeholder="请输入密码" autoComplete="current-password" />
+      </Form.Item>
+      <div className="hf-form-extra">
+        <Button type="link" size="small" onClick={() => openDialog('resetPassword')}>
+          忘记密码
+        </Button>
+      </div>
+      <Button type="primary" htmlType="submit" block loading={submitting}>
+        登录
+      </Button>
+    </Form>
+  );
+}

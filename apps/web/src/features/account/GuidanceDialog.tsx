@@ -1,0 +1,36 @@
+import { Button, Modal, Steps } from 'antd';
+import { useSession } from '../../stores/session';
+
+/** The draw guidance title for invite code type 01; the full guided tour arrives with the draw page. */
+export function GuidanceDialog() {
+  const open = useSession((state) => state.dialogs.guidanceTitle);
+  const closeDialog = useSession((state) => state.closeDialog);
+  const close = () => closeDialog('guidanceTitle');
+
+  return (
+    <Modal
+      open={open}
+      title="新手引导"
+      onCancel={close}
+      footer={
+        <Button type="primary" onClick={close} autoFocus>
+          开始创作
+        </Button>
+      }
+      width={460}
+      centered
+    >
+      <p>欢迎来到画坊！三步完成你的第一幅作品：</p>
+      <Steps
+        orientation="vertical"
+        size="small"
+        current={-1}
+        items={[
+          { title: '选择任务', content: '在左侧选择一个任务和模板，参数会自动填好' },
+          { title: '编辑提示词', content: '用中文描述画面，也可以从词库里挑选' },
+          { title: '点击生成', content: '稍等片刻即可看到结果，满意的作品可以发布到灵感广场' },
+        ]}
+      />
+    </Modal>
+  );
+}

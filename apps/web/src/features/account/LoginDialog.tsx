@@ -1,0 +1,39 @@
+import { Alert, Modal, Tabs } from 'antd';
+import { useSession } from '../../stores/session';
+import { AccountLoginForm } from './AccountLoginForm';
+import { AgreementNote } from './AgreementNote';
+import { MobileLoginForm } from './MobileLoginForm';
+
+export function LoginDialog() {
+  const open = useSession((state) => state.dialogs.login);
+  const closeDialog = useSession((state) => state.closeDialog);
+  const notice = useSession((state) => state.loginNotice);
+  const setLoginNotice = useSession((state) => state.setLoginNotice);
+
+  function close() {
+    closeDialog('login');
+    setLoginNotice(null);
+  }
+
+  return (
+    <Modal open={open} onCancel={close} footer={null} width={420} destroyOnHidden centered>
+      <div className="hf-dialog-brand">
+        <span className="hf-logo-mark">画</span>
+        <div>
+          <div className="hf-dialog-brand-title">登录画坊</div>
+          <div className="hf-dialog-brand-sub">用文字描绘你的想象</div>
+        </div>
+      </div>
+      {notice && <Alert type="warning" showIcon title={notice} className="hf-login-notice" />}
+      <Tabs
+        centered
+        destroyOnHidden
+        items={[
+          { key: 'account', label: '账号登录', children: <AccountLoginForm /> },
+          { key: 'mobile', label: '手机登录', children: <MobileLoginForm /> },
+        ]}
+      />
+      <AgreementNote />
+    </Modal>
+  );
+}

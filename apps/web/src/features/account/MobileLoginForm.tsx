@@ -1,0 +1,45 @@
+import { MobileOutlined } from '@ant-design/icons';
+import { type MobileLoginBody, mobileSchema } from '@huafang/contracts';
+import { Button, Form, Input } from 'antd';
+import { useState } from 'react';
+import { mobileLogin } from '../../services/auth';
+import { SmsCodeField } from './SmsCodeField';
+import { useAccountFlow } from './use-account-flow';
+import { zodRule } from './zod-rule';
+
+/** 手机登录 tab: a new mobile is answered with 405 and continues to registration. */
+export function MobileLoginForm() {
+  const [form] = Form.useForm<MobileLoginBody>();
+  const [submitting, setSubmitting] = useState(false);
+  const flow = useAccountFlow();
+
+  async function onFinish(values: MobileLoginBody) {
+    setSubmitting(true);
+    try {
+      await flow.completeLogin(await mobileLogin({ mobile: values.mobile.trim(), code: values.code.trim() }));
+    } catch (error) {
+      flow.handleUnregistered(error, { showMessage: true });
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <Form form={form} onFinish={onFinish} size="large">
+      <Form.Item name="mobile" rules={[zodRule(mobileSchema)]}>
+        <Input
+          prefix={<MobileOutlined />}
+          placeholder="请输入手机号"
+          maxLength={11}
+          inputMode="tel"
+          autoComplete="tel"
+          autoFocus
+        />
+      </Form.Item>
+      <SmsCodeField form={form} scene="login" />
+      <Button type="primary" htmlType="submit" block loading={submitting}>
+        登录
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,78 @@
+import { inviteCodeSchema, nicknameSchema, type UploadResult } from '@huafang/contracts';
+import { Button, Form, Input, Modal } from 'antd';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { perfectInfo } from '../../services/user';
+import { useSession } from '../../stores/session';
+import { AvatarUploader } from './AvatarUploader';
+import { loadCurrentUser } from './current-user';
+import { useAccountFlow } from './use-account-flow';
+import { optionalText, zodRule } from './zod-rule';
+
+interface ProfileValues {
+  nickname: string;
+  avatar?: UploadResult;
+  inviteCode?: string;
+}
+
+/** 完善资料 after registration; with an invite code it continues as accepting the invite (spec §4). */
+export function NicknameDialog() {
+  const open = useSession((state) => state.dialogs.nickname);
+  const closeDialog = useSession((state) => state.closeDialog);
+  const [form] = Form.useForm<ProfileValues>();
+  const [submitting, setSubmitting] = useState(false);
+  const flow = useAccountFlow();
+  const navigate = useNavigate();
+
+  async function onFinish(values: ProfileValues) {
+    const inviteCode = optionalText(values.inviteCode);
+    setSubmitting(true);
+    try {
+      await perfectInfo({ nickname: values.nickname.trim(), avatar: values.avatar?.fileId, inviteCode });
+      if (inviteCode) {
+        await flow.acceptInvite(inviteCode);
+      } else {
+        await loadCurrentUser();
+        useSession.getState().closeAllDialogs();
+        navigate('/omnibus');
+      }
+    } catch {
+      // The request layer has shown the failure; the dialog stays for another try.
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <Modal
+      open={open}
+      title="完善资料"
+      onCancel={() => closeDialog('nickname')}
+      footer={null}
+      width={440}
+      mask={{ closable: false }}
+      destroyOnHidden
+      centered
+    >
+      <Form form={form} layout="vertical" onFinish={onFinish} requiredMark={false}>
+        <Form.Item name="avatar" label="头像（选填）" className="hf-center-item">
+          <AvatarUploader />
+        </Form.Item>
+        <Form.Item name="nickname" label="昵称" rules={[zodRule(nicknameSchema)]}>
+          <Input placeholder="2–16 个字符" maxLength={16} showCount autoFocus />
+        </Form.Item>
+        <Form.Item
+          name="inviteCode"
+          label="邀请码（选填）"
+          extra="填写邀请码可直接开始创作"
+          rules={[zodRule(inviteCodeSchema, { optional: true })]}
+        >
+          <Input placeholder="请输入邀请码" maxLength={32} />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" block loading={submitting}>
+          完成
+        </Button>
+      </Form>
+    </Modal>
+  );
+}

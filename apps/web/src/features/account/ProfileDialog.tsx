@@ -1,0 +1,50 @@
+import { UserOutlined } from '@ant-design/icons';
+import { Avatar, Button, Descriptions, Modal, Space, Tag } from 'antd';
+import { type DialogName, useSession } from '../../stores/session';
+
+/** 个人信息: a read-only summary with shortcuts to the edit dialogs. */
+export function ProfileDialog() {
+  const open = useSession((state) => state.dialogs.profile);
+  const user = useSession((state) => state.userData);
+  const closeDialog = useSession((state) => state.closeDialog);
+  const openDialog = useSession((state) => state.openDialog);
+
+  const edit = (name: DialogName, label: string) => (
+    <Button type="link" size="small" onClick={() => openDialog(name)}>
+      {label}
+    </Button>
+  );
+
+  return (
+    <Modal open={open} title="个人信息" onCancel={() => closeDialog('profile')} footer={null} width={480} centered>
+      {user && (
+        <>
+          <Space className="hf-profile-head" size={16}>
+            <Avatar size={64} src={user.avatar ?? undefined} icon={<UserOutlined />} />
+            <div>
+              <div className="hf-profile-name">{user.nickname ?? '未设置昵称'}</div>
+              <Space size={4}>
+                {user.admin === 'true' && <Tag color="purple">管理员</Tag>}
+                <Tag color={user.invite ? 'green' : 'default'}>{user.invite ? '已受邀' : '未填写邀请码'}</Tag>
+              </Space>
+            </div>
+          </Space>
+          <Descriptions column={1} size="small" bordered>
+            <Descriptions.Item label="昵称">
+              {user.nickname ?? '—'} {edit('editNickname', '修改')}
+            </Descriptions.Item>
+            <Descriptions.Item label="账号">{user.account ?? '未设置'}</Descriptions.Item>
+            <Descriptions.Item label="手机号">
+              {user.mobile ?? '未绑定'}{' '}
+              {edit(user.mobile ? 'unbindMobile' : 'bindMobile', user.mobile ? '解绑' : '绑定')}
+            </Descriptions.Item>
+            <Descriptions.Item label="登录密码">
+              {user.hasPassword ? '已设置' : '未设置'} {edit('password', user.hasPassword ? '修改' : '设置')}
+            </Descriptions.Item>
+            <Descriptions.Item label="剩余点数">{user.credits} 点</Descriptions.Item>
+          </Descriptions>
+        </>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,55 @@
+import { type SmsScene, smsCodeSchema } from '@huafang/contracts';
+import { Button, Form, type FormInstance, Input, Space } from 'antd';
+import { useState } from 'react';
+import { sendCode } from '../../services/auth';
+import { resendLabel, resendSeconds, useCountdown } from './sms-countdown';
+import { zodRule } from './zod-rule';
+
+interface SmsCodeFieldProps {
+  form: FormInstance;
+  scene: SmsScene;
+  /** The form field holding the mobile the code goes to. */
+  mobileField?: string;
+  /** Dialogs with labelled fields pass 验证码; the compact login form shows placeholders only. */
+  label?: string;
+}
+
+/** 验证码 input with 获取验证码 and the resend countdown. */
+export function SmsCodeField({ form, scene, mobileField = 'mobile', label }: SmsCodeFieldProps) {
+  const { remaining, start } = useCountdown();
+  const [sending, setSending] = useState(false);
+
+  async function onSend() {
+    let mobile: string;
+    try {
+      mobile = (await form.validateFields([mobileField]))[mobileField];
+    } catch {
+      // The form already shows why the mobile is not acceptable.
+      return;
+    }
+    setSending(true);
+    try {
+      const { resendAfter } = await sendCode({ mobile: mobile.trim(), scene });
+      // The countdown on the button is the confirmation: a toast here would hold the one-toast slot and
+      // swallow the server's message on the login that follows within 3 s.
+      start(resendSeconds(resendAfter));
+    } catch {
+      // The request layer has shown the failure.
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <Form.Item label={label} required={Boolean(label)}>
+      <Space.Compact block>
+        <Form.Item name="code" noStyle rules={[zodRule(smsCodeSchema)]}>
+          <Input placeholder="6 位验证码" maxLength={6} inputMode="numeric" autoComplete="one-time-code" />
+        </Form.Item>
+        <Button onClick={onSend} loading={sending} disabled={remaining > 0} style={{ minWidth: 116 }}>
+          {resendLabel(remaining)}
+        </Button>
+      </Space.Compact>
+    </Form.Item>
+  );
+}

@@ -1,0 +1,74 @@
+import { type CreateInviteCodeBody, createInviteCodeBodySchema } from '@huafang/contracts';
+import { Button, Form, Input, InputNumber, Modal, Select, Space } from 'antd';
+import { useState } from 'react';
+import { createInviteCode } from '../../services/admin';
+import { toast } from '../../services/notices';
+import { optionalText, zodRule } from '../account/zod-rule';
+import { INVITE_CODE_TYPES } from './invite-code-types';
+
+interface CreateInviteCodeDialogProps {
+  open: boolean;
+  onClose: () => void;
+  onCreated: (code: string) => void;
+}
+
+const { shape } = createInviteCodeBodySchema;
+
+export function CreateInviteCodeDialog({ open, onClose, onCreated }: CreateInviteCodeDialogProps) {
+  const [submitting, setSubmitting] = useState(false);
+
+  async function onFinish(values: CreateInviteCodeBody) {
+    setSubmitting(true);
+    try {
+      const created = await createInviteCode({
+        code: optionalText(values.code),
+        codeType: values.codeType,
+        maxUses: values.maxUses,
+        remark: optionalText(values.remark),
+      });
+      toast(`邀请码 ${created.code} 已创建`, 'success');
+      onCreated(created.code);
+    } catch {
+      // The request layer has shown the failure.
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <Modal open={open} title="新建邀请码" onCancel={onClose} footer={null} width={460} destroyOnHidden>
+      <Form<CreateInviteCodeBody>
+        layout="vertical"
+        onFinish={onFinish}
+        initialValues={{ codeType: '01', maxUses: 10 }}
+        requiredMark={false}
+      >
+        <Form.Item
+          name="code"
+          label="邀请码（选填）"
+          extra="留空则自动生成"
+          rules={[zodRule(shape.code, { optional: true })]}
+        >
+          <Input placeholder="4–32 位字母或数字" maxLength={32} autoFocus />
+        </Form.Item>
+        <Form.Item name="codeType" label="类型" rules={[zodRule(shape.codeType)]}>
+          <Select
+            options={INVITE_CODE_TYPES.map((type) => ({ value: type.value, label: `${type.value} ${type.label}` }))}
+          />
+        </Form.Item>
+        <Form.Item name="maxUses" label="可用次数" rules={[zodRule(shape.maxUses)]}>
+          <InputNumber min={1} max={100_000} precision={0} style={{ width: '100%' }} />
+        </Form.Item>
+        <Form.Item name="remark" label="备注（选填）" rules={[zodRule(shape.remark, { optional: true })]}>
+          <Input placeholder="例如：线下活动" maxLength={100} />
+        </Form.Item>
+        <Space className="hf-dialog-actions">
+          <Button onClick={onClose}>取消</Button>
+          <Button type="primary" htmlType="submit" loading={submitting}>
+            创建
+          </Button>
+        </Space>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,81 @@
+import { ThunderboltOutlined } from '@ant-design/icons';
+import { Button, Layout, Menu, type MenuProps } from 'antd';
+import { Link, useLocation } from 'react-router';
+import { useAccess } from '../access';
+import { toast } from '../services/notices';
+import { useSession } from '../stores/session';
+import { UserMenu } from './UserMenu';
+
+const NAV: { path: string; label: string }[] = [
+  { path: '/', label: '首页' },
+  { path: '/omnibus', label: '灵感广场' },
+  { path: '/tasks', label: '任务' },
+  { path: '/draw', label: '创作' },
+  { path: '/chuangyi', label: '自由创作' },
+  { path: '/myGallery', label: '我的作品' },
+];
+
+/** The nav entry a path belongs to: the longest matching prefix, so /tasks/1 lights up 任务. */
+function activeKey(pathname: string, paths: string[]): string[] {
+  const match = paths
+    .filter((path) => (path === '/' ? pathname === '/' : pathname === path || pathname.startsWith(`${path}/`)))
+    .sort((a, b) => b.length - a.length)[0];
+  return match ? [match] : [];
+}
+
+interface AppHeaderProps {
+  /** The home page lays the header over its hero. */
+  transparent?: boolean;
+}
+
+export function AppHeader({ transparent = false }: AppHeaderProps) {
+  const { pathname } = useLocation();
+  const { canReadDashboard } = useAccess();
+  const loggedIn = useSession((state) => Boolean(state.token));
+  const credits = useSession((state) => state.userData?.credits);
+  const openDialog = useSession((state) => state.openDialog);
+
+  const nav = canReadDashboard ? [...NAV, { path: '/admin', label: '管理后台' }] : NAV;
+  const items: MenuProps['items'] = nav.map(({ path, label }) => ({
+    key: path,
+    label: <Link to={path}>{label}</Link>,
+  }));
+
+  return (
+    <Layout.Header className={transparent ? 'hf-header hf-header-transparent' : 'hf-header'}>
+      <Link to="/" className="hf-logo" aria-label="画坊首页">
+        <span className="hf-logo-mark">画</span>
+        <span className="hf-logo-text">画坊</span>
+      </Link>
+      <Menu
+        mode="horizontal"
+        className="hf-nav"
+        selectedKeys={activeKey(
+          pathname,
+          nav.map((item) => item.path),
+        )}
+        items={items}
+        disabledOverflow
+      />
+      <div className="hf-header-right">
+        {loggedIn ? (
+          <>
+            <Button
+              className="hf-credits"
+              shape="round"
+              icon={<ThunderboltOutlined />}
+              onClick={() => toast('套餐商店即将上线，敬请期待', 'info')}
+            >
+              剩余 {credits ?? '—'} 点
+            </Button>
+            <UserMenu />
+          </>
+        ) : (
+          <Button type="primary" shape="round" onClick={() => openDialog('login')}>
+            登录
+          </Button>
+        )}
+      </div>
+    </Layout.Header>
+  );
+}

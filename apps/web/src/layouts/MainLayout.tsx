@@ -1,0 +1,31 @@
+import { Layout } from 'antd';
+import { Outlet } from 'react-router';
+import { useAccess } from '../access';
+import { AppHeader } from './AppHeader';
+import { SideMenu, type SideMenuKind } from './SideMenu';
+
+interface MainLayoutProps {
+  side?: SideMenuKind;
+}
+
+/** Header + side menu (spec §2 main layout). The admin menu is only drawn for those who may use it. */
+export function MainLayout({ side }: MainLayoutProps) {
+  const { canReadDashboard } = useAccess();
+  const showSide = side === 'tasks' || (side === 'admin' && canReadDashboard);
+
+  return (
+    <Layout className="hf-app">
+      <AppHeader />
+      <Layout hasSider={showSide}>
+        {showSide && side && (
+          <Layout.Sider width={220} theme="light" className="hf-sider" breakpoint="lg" collapsedWidth={0}>
+            <SideMenu kind={side} />
+          </Layout.Sider>
+        )}
+        <Layout.Content className="hf-content">
+          <Outlet />
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

@@ -1,0 +1,63 @@
+import type { HelpRequest } from '@huafang/contracts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { formatDateTime } from '../../features/admin/format';
+import { fetchHelpRequests } from '../../services/admin';
+
+const COLUMNS: TableColumnsType<HelpRequest> = [
+  { title: '问题类型', dataIndex: 'typeName', width: 120, render: (name: string) => <Tag>{name}</Tag> },
+  {
+    title: '问题描述',
+    dataIndex: 'content',
+    render: (content: string) => (
+      <Typography.Paragraph
+        ellipsis={{ rows: 2, expandable: 'collapsible', symbol: (open) => (open ? '收起' : '展开') }}
+      >
+        {content}
+      </Typography.Paragraph>
+    ),
+  },
+  { title: '联系方式', dataIndex: 'contact', width: 160, render: (contact: string | null) => contact || '—' },
+  {
+    title: '用户',
+    key: 'user',
+    width: 140,
+    render: (_value, item) => item.userName || item.userId,
+  },
+  { title: '提交时间', dataIndex: 'createdAt', width: 170, render: formatDateTime },
+];
+
+export default function HelpRequestsPage() {
+  const [page, setPage] = useState({ current: 1, pageSize: 10 });
+  const query = useQuery({
+    queryKey: ['admin', 'help', page],
+    queryFn: () => fetchHelpRequests(page),
+    placeholderData: keepPreviousData,
+  });
+
+  return (
+    <div className="hf-page">
+      <Typography.Title level={3} className="hf-page-title">
+        帮助反馈
+      </Typography.Title>
+      <div className="hf-panel">
+        <Table<HelpRequest>
+          rowKey="id"
+          columns={COLUMNS}
+          dataSource={query.data?.list}
+          loading={query.isFetching}
+          locale={{ emptyText: '暂无用户反馈' }}
+          pagination={{
+            current: page.current,
+            pageSize: page.pageSize,
+            total: query.data?.total ?? 0,
+            showSizeChanger: true,
+            showTotal: (total) => `共 ${total} 条`,
+            onChange: (current, pageSize) => setPage({ current, pageSize }),
+          }}
+        />
+      </div>
+    </div>
+  );
+}

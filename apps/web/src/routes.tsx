@@ -1,0 +1,130 @@
+import type { AgreementType } from '@huafang/contracts';
+import type { ComponentType, ReactNode } from 'react';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { ChunkErrorView } from './components/ChunkErrorView';
+import { PageLoading } from './components/PageLoading';
+import { RequireAccess } from './components/RequireAccess';
+import { RequireLogin } from './components/RequireLogin';
+import { RootLayout, type RouteHandle } from './components/RootLayout';
+import { RouteErrorView } from './components/RouteErrorView';
+import { ADMIN_SECTIONS } from './features/admin/admin-sections';
+import { DrawLayout } from './layouts/DrawLayout';
+import { MainLayout } from './layouts/MainLayout';
+import { isChunkLoadError, loadChunk } from './lazy-chunk';
+import { LOGIN_LANDING } from './services/navigation';
+
+type PageModule = { default: ComponentType };
+type PageRoute = Pick<RouteObject, 'lazy' | 'errorElement' | 'handle'>;
+
+/**
+ * Loads a page chunk for a route. A failure resolves to the chunk error view instead of rejecting: the router
+ * renders nothing for a route whose `lazy` rejected, while this keeps the layout and offers 重试 in its place.
+ */
+async function lazyElement<T>(chunk: string, loader: () => Promise<T>, render: (module: T) => ReactNode) {
+  try {
+    return { element: render(await loadChunk(chunk, loader)) };
+  } catch (error) {
+    if (isChunkLoadError(error)) return { element: <ChunkErrorView error={error} /> };
+    throw error;
+  }
+}
+
+/** A lazily loaded page; a failed chunk shows "Loading chunk <name> failed" with 重试 in place of the page. */
+function page(chunk: string, loader: () => Promise<PageModule>, title?: string): PageRoute {
+  return {
+    lazy: () => lazyElement(chunk, loader, ({ default: Page }) => <Page />),
+    errorElement: <RouteErrorView />,
+    handle: { title } satisfies RouteHandle,
+  };
+}
+
+function agreementRoute(path: string, type: AgreementType): RouteObject {
+  return {
+    path,
+    errorElement: <RouteErrorView />,
+    lazy: () =>
+      lazyElement(
+        'agreement',
+        () => import('./pages/agreement/AgreementPage'),
+        ({ default: AgreementPage }) => <AgreementPage type={type} />,
+      ),
+  };
+}
+
+const READY_ADMIN_PAGES: Record<string, () => Promise<PageModule>> = {
+  inviteCodes: () => import('./pages/admin/InviteCodesPage'),
+  help: () => import('./pages/admin/HelpRequestsPage'),
+  agreement: () => import('./pages/admin/AgreementConfigPage'),
+};
+const adminPlaceholder = () => import('./pages/admin/AdminPlaceholderPage');
+
+const adminChildren: RouteObject[] = ADMIN_SECTIONS.map((section) => {
+  const route = page(
+    `admin-${section.path || 'task-config'}`,
+    READY_ADMIN_PAGES[section.path] ?? adminPlaceholder,
+    section.label,
+  );
+  return section.path ? { path: section.path, ...route } : { index: true, ...route };
+});
+
+/** The route table of spec §2, in one place. */
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    errorElement: <RouteErrorView />,
+    hydrateFallbackElement: <PageLoading />,
+    children: [
+      { path: '/', ...page('home', () => import('./pages/home/HomePage'), '首页') },
+      { path: '/login', element: <Navigate to={LOGIN_LANDING} replace /> },
+      agreementRoute('/questionnaire', 'questionnaire'),
+      agreementRoute('/privacyAgreement', 'privacy'),
+      agreementRoute('/servicePolicy', 'service'),
+      {
+        element: <MainLayout />,
+        children: [{ path: '/omnibus', ...page('omnibus', () => import('./pages/omnibus/OmnibusPage'), '灵感广场') }],
+      },
+      {
+        element: <RequireLogin />,
+        children: [
+          {
+            path: '/tasks',
+            element: <MainLayout side="tasks" />,
+            children: [
+              { index: true, ...page('tasks', () => import('./pages/tasks/TasksPage'), '任务') },
+              { path: ':id', ...page('task-detail', () => import('./pages/tasks/TaskDetailPage'), '任务详情') },
+            ],
+          },
+          {
+            element: <DrawLayout />,
+            children: [{ path: '/draw', ...page('draw', () => import('./pages/draw/DrawPage'), '创作') }],
+          },
+          {
+            element: <MainLayout />,
+            children: [
+              {
+                path: '/myGallery',
+                ...page('my-gallery', () => import('./pages/my-gallery/MyGalleryPage'), '我的作品'),
+              },
+              { path: '/chuangyi', ...page('chuangyi', () => import('./pages/chuangyi/ChuangyiPage')) },
+            ],
+          },
+          {
+            element: <MainLayout side="admin" />,
+            children: [
+              {
+                element: <RequireAccess access="canReadDashboard" />,
+                children: [
+                  { path: '/admin', children: adminChildren },
+                  { path: '/model', ...page('model', () => import('./pages/model/ModelPage'), '模型管理') },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      { path: '*', ...page('not-found', () => import('./pages/not-found/NotFoundPage'), '页面不存在') },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes, { basename: '/' });

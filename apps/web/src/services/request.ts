@@ -1,0 +1,159 @@
+import { MSG, REQUEST_CACHE_TTL_MS, REQUEST_TIMEOUT_MS } from '@huafang/contracts';
+import { useSession } from '../stores/session';
+import { interpretResponse } from './envelope';
+import { LOGIN_PATH, navigateTo } from './navigation';
+import { errorNotice, toast } from './notices';
+import { buildUrl, type QueryParams, requestCache } from './request-cache';
+import { RequestError } from './request-error';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RequestOptions {
+  method?: HttpMethod;
+  params?: QueryParams;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as multipart; the browser sets the boundary header. */
+  form?: FormData;
+  /** GET only: reuse an answer for REQUEST_CACHE_TTL_MS. */
+  cache?: boolean;
+  /** GET only: reuse an answer for this many ms (implies caching). */
+  ttl?: number;
+  signal?: AbortSignal;
+}
+
+export interface EnvelopeResult<T> {
+  data: T;
+  msg: string;
+}
+
+const NETWORK_ERROR_TEXT = '网络异常，无法连接服务器，请检查网络后重试';
+const TIMEOUT_TEXT = '请求超时，请稍后重试';
+
+function cacheTtl(options: RequestOptions): number {
+  if (options.ttl !== undefined) return options.ttl;
+  return options.cache ? REQUEST_CACHE_TTL_MS : 0;
+}
+
+function buildInit(method: HttpMethod, options: RequestOptions, signal: AbortSignal): RequestInit {
+  const headers = new Headers({ Accept: 'application/json' });
+  const token = useSession.getState().token;
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  let body: BodyInit | undefined;
+  if (options.form) body = options.form;
+  else if (options.body !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    body = JSON.stringify(options.body);
+  }
+  return { method, headers, body, credentials: 'include', signal };
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Spec §4: a rejected session clears the stored keys and returns to the login page. */
+function endSession(msg: string): void {
+  const session = useSession.getState();
+  const hadSession = Boolean(session.token);
+  session.signOut();
+  if (hadSession) session.setLoginNotice(msg || MSG.unauthorized);
+  navigateTo(LOGIN_PATH);
+}
+
+async function send(url: string, method: HttpMethod, options: RequestOptions): Promise<Response> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('timeout', 'TimeoutError')), REQUEST_TIMEOUT_MS);
+  const abortFromCaller = () => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', abortFromCaller, { once: true });
+  try {
+    return await fetch(url, buildInit(method, options, controller.signal));
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    const timedOut = controller.signal.aborted;
+    const text = timedOut ? TIMEOUT_TEXT : NETWORK_ERROR_TEXT;
+    errorNotice(text);
+    throw new RequestError({ message: text, code: null, status: 0, notified: true });
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', abortFromCaller);
+  }
+}
+
+/**
+ * The one request layer (spec §4, §8, §9). Resolves `{data, msg}` only for body code 0; every other answer
+ * has been shown to the user (or is left to the caller for 405 and 10004) and rejects with RequestError.
+ */
+export async function requestEnvelope<T>(path: string, options: RequestOptions = {}): Promise<EnvelopeResult<T>> {
+  const method = options.method ?? 'GET';
+  const url = buildUrl(path, options.params);
+  const ttl = method === 'GET' ? cacheTtl(options) : 0;
+  if (ttl > 0) {
+    const hit = requestCache.get(url, Date.now());
+    if (hit) return hit.value as EnvelopeResult<T>;
+  }
+
+  const response = await send(url, method, options);
+  const body = await readBody(response);
+  const outcome = interpretResponse(response.status, response.statusText, body);
+
+  switch (outcome.kind) {
+    case 'ok': {
+      const result = { data: outcome.data as T, msg: outcome.msg };
+      if (ttl > 0) requestCache.set(url, result, ttl, Date.now());
+      return result;
+    }
+    case 'unauthorized':
+      endSession(outcome.msg);
+      throw new RequestError({ message: outcome.msg || MSG.unauthorized, code: 401, status: 401, notified: true });
+    case 'handled':
+      throw new RequestError({
+        message: outcome.msg,
+        code: outcome.code,
+        status: response.status,
+        data: outcome.data,
+        notified: false,
+      });
+    case 'toast':
+      toast(outcome.msg);
+      throw new RequestError({
+        message: outcome.msg,
+        code: outcome.code,
+        status: response.status,
+        data: outcome.data,
+        notified: true,
+      });
+    case 'http':
+      errorNotice(outcome.description);
+      throw new RequestError({
+        message: outcome.description,
+        code: outcome.code,
+        status: outcome.status,
+        data: outcome.data,
+        notified: true,
+      });
+  }
+}
+
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return (await requestEnvelope<T>(path, options)).data;
+}
+
+type BodyOptions = Omit<RequestOptions, 'method' | 'body'>;
+
+export const http = {
+  get: <T>(path: string, params?: QueryParams, options?: Omit<RequestOptions, 'method' | 'params'>) =>
+    request<T>(path, { ...options, method: 'GET', params }),
+  post: <T>(path: string, body?: unknown, options?: BodyOptions) =>
+    request<T>(path, { ...options, method: 'POST', body }),
+  put: <T>(path: string, body?: unknown, options?: BodyOptions) =>
+    request<T>(path, { ...options, method: 'PUT', body }),
+  delete: <T>(path: string, body?: unknown, options?: BodyOptions) =>
+    request<T>(path, { ...options, method: 'DELETE', body }),
+};

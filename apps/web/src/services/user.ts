@@ -1,0 +1,44 @@
+import type { CurrentUser, PerfectInfoBody, UserStatus } from '@huafang/contracts';
+import { http } from './request';
+
+export function fetchUserStatus() {
+  return http.get<UserStatus>('/api/user/status');
+}
+
+export function fetchCurrentUser() {
+  return http.get<CurrentUser>('/api/user/currentUser');
+}
+
+export function perfectInfo(body: PerfectInfoBody) {
+  return http.post<null>('/api/user/perfectInfo', body);
+}
+
+export function acceptInviteCode(inviteCode: string) {
+  return http.post<UserStatus | null>('/api/user/invite/code', { inviteCode });
+}
+
+export function setPassword(password: string) {
+  return http.post<null>('/api/user/set/password', { password });
+}
+
+/** The server revokes every token of the user, the current one included. */
+export function updatePassword(oldPassword: string, newPassword: string) {
+  return http.post<null>('/api/user/update/pwd', { oldPassword, newPassword });
+}
+
+export function updateNickname(nickname: string) {
+  return http.post<null>('/api/user/update/nickname', { nickname });
+}
+
+/** `avatar` is the fileId returned by the upload. */
+export function updateAvatar(avatar: string) {
+  return http.post<null>('/api/user/update/avatar', { avatar });
+}
+
+export function bindMobile(mobile: string, code: string) {
+  return http.post<null>('/api/user/bind/mobile', { mobile, code });
+}
+
+export function unbindMobile(code: string) {
+  return http.post<null>('/api/user/unbind/mobile', { code });
+}

@@ -1,0 +1,15 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  plugins: [react()],
+  base: '/',
+  server: {
+    proxy: { '/api': 'http://localhost:3000' },
+  },
+  build: {
+    outDir: 'dist',
+    // antd is one large vendor chunk by design; the warning would only be noise.
+    chunkSizeWarningLimit: 1500,
+  },
+});
