@@ -45,8 +45,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
-    // Behind a proxy the client address comes from X-Forwarded-For; rate limits key on it.
-    trustProxy: true,
+    // Rate limits key on the client address; only a trusted proxy may set it through X-Forwarded-For.
+    trustProxy: config.trustProxy,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

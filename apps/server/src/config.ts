@@ -34,6 +34,7 @@ const envSchema = z.object({
   SMS_PROVIDER: z.enum(['console']).default('console'),
   SMS_RESEND_SECONDS: z.coerce.number().int().min(1).default(60),
   SEED_DEMO: bool.default(true),
+  TRUST_PROXY: bool.default(false),
   WEB_DIST_DIR: z.string().optional(),
 });
 
@@ -53,6 +54,8 @@ export type Config = {
   /** At most one code per mobile in this interval. */
   smsResendMs: number;
   seedDemo: boolean;
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
+  trustProxy: boolean;
   webDistDir: string;
 };
 
@@ -80,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsProvider: e.SMS_PROVIDER,
     smsResendMs: e.SMS_RESEND_SECONDS * 1000,
     seedDemo: e.SEED_DEMO,
+    trustProxy: e.TRUST_PROXY,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
   };
 }

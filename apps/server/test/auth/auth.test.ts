@@ -257,6 +257,14 @@ describeServer('auth: rate limits', () => {
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe(-1);
     expect(limited.body.msg).toMatch(/^操作过于频繁，请 \d+ 秒后再试$/);
+    // A made-up X-Forwarded-For does not buy a fresh allowance unless TRUST_PROXY is set.
+    const spoofed = await app.app.inject({
+      method: 'POST',
+      url: '/api/auth/account',
+      headers: { 'x-forwarded-for': '203.0.113.9' },
+      payload: { account: 'nobody_here', password: 'x1234567' },
+    });
+    expect(spoofed.statusCode).toBe(429);
   });
 
   it('limits code sending per address, whatever the mobile', async () => {

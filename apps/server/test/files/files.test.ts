@@ -18,6 +18,9 @@ describeServer('files: image upload', () => {
   });
   afterAll(() => app.close());
 
+  const countFiles = async () =>
+    Number((await app.db.selectFrom('files').select(app.db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+
   async function upload(url: string, files: Parameters<typeof multipartBody>[0], token: string | null = user.token) {
     const body = multipartBody(files);
     const res = await app.app.inject({
@@ -50,10 +53,7 @@ describeServer('files: image upload', () => {
   });
 
   it('refuses an oversized file with HTTP 413 and stores nothing', async () => {
-    const before = await app.db
-      .selectFrom('files')
-      .select(app.db.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
+    const before = await countFiles();
     const noisy = await sharp(Buffer.from(Array.from({ length: 400 * 400 * 3 }, (_, i) => (i * 7919) % 251)), {
       raw: { width: 400, height: 400, channels: 3 },
     })
@@ -63,11 +63,8 @@ describeServer('files: image upload', () => {
     const res = await upload('/api/files/upload', [{ filename: 'big.png', contentType: 'image/png', bytes: noisy }]);
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ code: -1, msg: '文件过大，单个文件不能超过 0.2 MB' });
-    const after = await app.db
-      .selectFrom('files')
-      .select(app.db.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    expect(Number(after.n)).toBe(Number(before.n));
+    const after = await countFiles();
+    expect(after).toBe(before);
   });
 
   it('uploads several files; one bad file among them stores none', async () => {
@@ -78,20 +75,14 @@ describeServer('files: image upload', () => {
     expect(good.body.code).toBe(0);
     expect(good.body.data).toHaveLength(2);
 
-    const before = await app.db
-      .selectFrom('files')
-      .select(app.db.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
+    const before = await countFiles();
     const mixed = await upload('/api/files/uploads', [
       { filename: 'a.png', contentType: 'image/png', bytes: await png(10, 10) },
       { filename: 'b.txt', contentType: 'text/plain', bytes: Buffer.from('hello') },
     ]);
     expect(mixed.body.code).toBe(-1);
-    const after = await app.db
-      .selectFrom('files')
-      .select(app.db.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    expect(Number(after.n)).toBe(Number(before.n));
+    const after = await countFiles();
+    expect(after).toBe(before);
   });
 
   it('needs a login to upload', async () => {

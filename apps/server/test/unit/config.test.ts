@@ -16,6 +16,11 @@ describe('config: environment variables parsed once', () => {
     expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/huafang' });
   });
 
+  it('trusts X-Forwarded-For only when told to', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+  });
+
   it('refuses bad values with a message naming the variable', () => {
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
