@@ -14,13 +14,3 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
     return false;
   }
 }
-
-/**
- * A fixed hash to verify against when the account is unknown, so a wrong account
- * and a wrong password take the same time.
- */
-let decoyHash: Promise<string> | undefined;
-export function decoyPasswordHash(): Promise<string> {
-  decoyHash ??= hashPassword('decoy-password-0');
-  return decoyHash;
-}
