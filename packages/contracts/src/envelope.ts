@@ -10,18 +10,15 @@ export const BizCode = {
   QUOTA_EXHAUSTED: 10004,
 } as const;
 
-export type Envelope<T> = { code: number; msg: string; data?: T };
-
-/** Wraps a data schema in the `{code, msg, data}` envelope every /api answer uses. */
+/**
+ * The `{code, msg, data}` envelope of every /api answer: `data` on success, `null` when the answer is a
+ * user-facing failure (body code -1) or carries nothing.
+ */
 export function envelopeSchema<T extends z.ZodType>(data: T) {
-  return z.object({ code: z.number().int(), msg: z.string(), data });
+  return z.object({ code: z.number().int(), msg: z.string(), data: z.union([data, z.null()]) });
 }
 
-export const emptyEnvelopeSchema = z.object({
-  code: z.number().int(),
-  msg: z.string(),
-  data: z.null().optional(),
-});
+export const emptyEnvelopeSchema = z.object({ code: z.number().int(), msg: z.string(), data: z.null() });
 
 export const pageQuerySchema = z.object({
   current: z.coerce.number().int().min(1, '页码必须大于 0').default(1),

@@ -1,14 +1,10 @@
-import { z } from 'zod';
+import { emptyEnvelopeSchema, envelopeSchema } from '@huafang/contracts';
+import type { z } from 'zod';
 
-/**
- * Response schema of a route: the envelope with `data` on success, or `data: null` when the
- * answer is a user-facing failure (body code -1) sent with HTTP 200.
- */
-export function reply<T extends z.ZodType>(data: T) {
-  return { 200: z.object({ code: z.number().int(), msg: z.string(), data: z.union([data, z.null()]) }) };
-}
+/** Response schema of a route: the shared envelope, with HTTP 200 answers validated and stripped by it. */
+export const reply = <T extends z.ZodType>(data: T) => ({ 200: envelopeSchema(data) });
 
-export const replyEmpty = { 200: z.object({ code: z.number().int(), msg: z.string(), data: z.null() }) };
+export const replyEmpty = { 200: emptyEnvelopeSchema };
 
 /** Rate-limit settings of one route: at most `max` requests a minute from one address. */
 export const perMinute = (max: number) => ({ rateLimit: { max, timeWindow: 60_000 } });
