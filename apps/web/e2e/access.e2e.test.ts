@@ -1,37 +1,15 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN,
-  createInviteCode,
-  launchBrowser,
-  newPage,
-  registerUserViaApi,
-  screenshot,
-  startServer,
-  type TestServer,
-} from './harness';
-import { dialog, loginWithAccount, openLogin, visible } from './ui';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, createInviteCode, newPage, registerInvitedUser, screenshot, setupJourney } from './harness';
+import { dialog, logInFromHome, visible } from './ui';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const journey = setupJourney();
 
 describe('model management access (canReadDashboard)', () => {
   it('shows a non-admin the 403 page instead of 模型管理', async () => {
-    const user = await registerUserViaApi(server, { inviteCode: await createInviteCode(server) });
+    const { server, browser } = journey;
+    const user = await registerInvitedUser(server);
     const { context, page } = await newPage(browser);
-    await page.goto(`${server.baseUrl}/`);
-    await openLogin(page);
-    await loginWithAccount(page, user.account, user.password);
+    await logInFromHome(page, server.baseUrl, user.account, user.password);
     await page.waitForURL('**/draw');
 
     await page.goto(`${server.baseUrl}/model`);
@@ -46,11 +24,10 @@ describe('model management access (canReadDashboard)', () => {
   });
 
   it('shows an admin 模型管理 and the invite codes', async () => {
+    const { server, browser } = journey;
     const inviteCode = await createInviteCode(server);
     const { context, page } = await newPage(browser);
-    await page.goto(`${server.baseUrl}/`);
-    await openLogin(page);
-    await loginWithAccount(page, ADMIN.account, ADMIN.password);
+    await logInFromHome(page, server.baseUrl, ADMIN.account, ADMIN.password);
     // The seeded admin has no invite yet, so the invite step comes first; declining goes to /omnibus.
     const invite = dialog(page, '填写邀请码');
     await visible(invite);

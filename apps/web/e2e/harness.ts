@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { onTestFailed } from 'vitest';
+import { afterAll, beforeAll, onTestFailed } from 'vitest';
 
 /** The repository root, found from this file so the suite runs from any working directory. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -142,6 +142,40 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 }
 
+export interface Journey {
+  readonly server: TestServer;
+  readonly browser: Browser;
+}
+
+/** One server and one browser for a test file: started before its first test, stopped after its last. */
+export function setupJourney(): Journey {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the journey has not started: read it inside hooks and tests');
+    return value;
+  };
+  return {
+    get server() {
+      return started(server);
+    },
+    get browser() {
+      return started(browser);
+    },
+  };
+}
+
 export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
   const page = await context.newPage();
@@ -227,6 +261,8 @@ export interface RegisteredUser {
   password: string;
   nickname: string;
   token: string;
+  /** When the registration code went to `mobile`; see waitForSmsResend. */
+  codeSentAt: number;
 }
 
 /** Registers a user the way the app does (sendCode → mobile 405 → signUp → perfectInfo), without a browser. */
@@ -240,6 +276,7 @@ export async function registerUserViaApi(
   const nickname = `测试${randomSuffix(4)}`;
 
   const codePromise = server.waitForSmsCode(mobile);
+  const codeSentAt = Date.now();
   expectOk(await api(server, 'POST', '/api/auth/sendCode', { body: { mobile, scene: 'login' } }), 'sendCode');
   const code = await codePromise;
   const login = await api<{ userId: string }>(server, 'POST', '/api/auth/mobile', { body: { mobile, code } });
@@ -257,5 +294,15 @@ export async function registerUserViaApi(
     }),
     'perfectInfo',
   );
-  return { mobile, account, password, nickname, token: signUp.token };
+  return { mobile, account, password, nickname, token: signUp.token, codeSentAt };
+}
+
+/** A registered user who accepted a fresh invite, so a login lands on /draw. */
+export async function registerInvitedUser(server: TestServer): Promise<RegisteredUser> {
+  return registerUserViaApi(server, { inviteCode: await createInviteCode(server) });
+}
+
+/** Waits until the server sends `user`'s mobile another code (one per SMS_RESEND_SECONDS). */
+export async function waitForSmsResend(user: RegisteredUser): Promise<void> {
+  await sleep(Math.max(0, user.codeSentAt + (SMS_RESEND_SECONDS + 1) * 1000 - Date.now()));
 }

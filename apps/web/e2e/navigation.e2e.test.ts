@@ -1,23 +1,12 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, screenshot, startServer, type TestServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import { newPage, screenshot, setupJourney } from './harness';
 import { loginDialog, pathname, visible } from './ui';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const journey = setupJourney();
 
 describe('routes', () => {
   it('/login redirects to / and opens the login dialog', async () => {
+    const { server, browser } = journey;
     const { context, page } = await newPage(browser);
     await page.goto(`${server.baseUrl}/login`);
     await visible(loginDialog(page));
@@ -27,6 +16,7 @@ describe('routes', () => {
   });
 
   it('asks to log in before starting from the home prompt box', async () => {
+    const { server, browser } = journey;
     const { context, page } = await newPage(browser);
     await page.goto(`${server.baseUrl}/`);
     await page.getByPlaceholder('描述你想要的画面…').fill('水墨山水');
@@ -37,6 +27,7 @@ describe('routes', () => {
   });
 
   it('opens agreements in a new tab as a centred document', async () => {
+    const { server, browser } = journey;
     const { context, page } = await newPage(browser);
     await page.goto(`${server.baseUrl}/`);
     const [tab] = await Promise.all([
@@ -51,6 +42,7 @@ describe('routes', () => {
   });
 
   it('shows 404 for an unknown route', async () => {
+    const { server, browser } = journey;
     const { context, page } = await newPage(browser);
     await page.goto(`${server.baseUrl}/no/such/page`);
     await visible(page.getByText('抱歉，你访问的页面不存在'));
@@ -58,6 +50,7 @@ describe('routes', () => {
   });
 
   it('shows "Loading chunk N failed" when a page chunk cannot load, and 重试 recovers', async () => {
+    const { server, browser } = journey;
     const { context, page } = await newPage(browser);
     await page.route(/\/assets\/OmnibusPage-[^/]*\.js$/, (route) => route.abort());
     await page.goto(`${server.baseUrl}/omnibus`);

@@ -1,45 +1,40 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
-  createInviteCode,
-  launchBrowser,
   newPage,
   type RegisteredUser,
   randomSuffix,
-  registerUserViaApi,
-  SMS_RESEND_SECONDS,
-  startServer,
-  type TestServer,
+  registerInvitedUser,
+  setupJourney,
+  waitForSmsResend,
 } from './harness';
-import { dialog, hidden, loginDialog, loginWithAccount, openLogin, pathname, storedToken, visible } from './ui';
+import {
+  dialog,
+  hidden,
+  logInFromHome,
+  loginDialog,
+  loginWithAccount,
+  openLogin,
+  pathname,
+  storedToken,
+  visible,
+} from './ui';
 
-let server: TestServer;
-let browser: Browser;
+const journey = setupJourney();
 /** Registered first: the server allows one code per mobile per 60 s, and 忘记密码 needs a second one. */
 let forgetfulUser: RegisteredUser;
-let forgetfulCodeSentAt: number;
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  forgetfulCodeSentAt = Date.now();
-  forgetfulUser = await registerUserViaApi(server, { inviteCode: await createInviteCode(server) });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  forgetfulUser = await registerInvitedUser(journey.server);
 });
 
 describe('password login and password change', () => {
   it('signs out everywhere after 修改密码, and the old token no longer works', async () => {
-    const user = await registerUserViaApi(server, { inviteCode: await createInviteCode(server) });
+    const { server, browser } = journey;
+    const user = await registerInvitedUser(server);
     const { context, page } = await newPage(browser);
 
-    await page.goto(`${server.baseUrl}/`);
-    await openLogin(page);
-    await loginWithAccount(page, user.account, user.password);
+    await logInFromHome(page, server.baseUrl, user.account, user.password);
     await page.waitForURL('**/draw');
     await visible(page.locator('.hf-user-name', { hasText: user.nickname }));
     const oldToken = await storedToken(page);
@@ -87,15 +82,14 @@ describe('password login and password change', () => {
   });
 
   it('resets a forgotten password with a code to the mobile', async () => {
+    const { server, browser } = journey;
     const { context, page } = await newPage(browser);
     await page.goto(`${server.baseUrl}/`);
     const login = await openLogin(page);
     await login.getByRole('button', { name: '忘记密码' }).click();
     const reset = dialog(page, '找回密码');
     await visible(reset);
-    await new Promise((resolve) =>
-      setTimeout(resolve, Math.max(0, forgetfulCodeSentAt + (SMS_RESEND_SECONDS + 1) * 1000 - Date.now())),
-    );
+    await waitForSmsResend(forgetfulUser);
 
     await reset.getByPlaceholder('请输入注册时的手机号').fill(forgetfulUser.mobile);
     const code = server.waitForSmsCode(forgetfulUser.mobile);

@@ -1,22 +1,19 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN,
   adminToken,
   api,
-  createInviteCode,
-  launchBrowser,
   newPage,
   type RegisteredUser,
   randomMobile,
   randomSuffix,
-  registerUserViaApi,
-  SMS_RESEND_SECONDS,
+  registerInvitedUser,
   screenshot,
-  startServer,
-  type TestServer,
+  setupJourney,
+  waitForSmsResend,
 } from './harness';
-import { dialog, hidden, loginWithAccount, openLogin, storedToken, toast, visible } from './ui';
+import { dialog, hidden, logInFromHome, storedToken, toast, visible } from './ui';
 
 /** A 1×1 PNG, enough for the server to accept and re-encode it. */
 const PNG_1PX = Buffer.from(
@@ -24,22 +21,12 @@ const PNG_1PX = Buffer.from(
   'base64',
 );
 
-let server: TestServer;
-let browser: Browser;
+const journey = setupJourney();
 /** Registered first: the server allows one code per mobile per 60 s, and the unbind test needs a second one. */
 let rebindUser: RegisteredUser;
-let rebindCodeSentAt: number;
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  rebindCodeSentAt = Date.now();
-  rebindUser = await registerUserViaApi(server, { inviteCode: await createInviteCode(server) });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  rebindUser = await registerInvitedUser(journey.server);
 });
 
 /** Waits for a toast and for it to leave: the app shows one toast at a time and drops others meanwhile. */
@@ -49,9 +36,7 @@ async function seeToast(page: Page, text: string) {
 }
 
 async function loginAs(page: Page, account: string, password: string) {
-  await page.goto(`${server.baseUrl}/`);
-  await openLogin(page);
-  await loginWithAccount(page, account, password);
+  await logInFromHome(page, journey.server.baseUrl, account, password);
   await seeToast(page, '登录成功');
 }
 
@@ -60,7 +45,7 @@ async function bindNewMobile(page: Page): Promise<string> {
   await visible(bind);
   const mobile = randomMobile();
   await bind.getByPlaceholder('请输入手机号').fill(mobile);
-  const code = server.waitForSmsCode(mobile);
+  const code = journey.server.waitForSmsCode(mobile);
   await bind.getByRole('button', { name: '获取验证码' }).click();
   await visible(bind.getByRole('button', { name: /秒后重发/ }));
   await bind.getByPlaceholder('6 位验证码').fill(await code);
@@ -79,7 +64,8 @@ async function openMenuItem(page: Page, name: string | RegExp) {
 
 describe('account menu', () => {
   it('edits nickname and avatar and sends feedback', async () => {
-    const user = await registerUserViaApi(server, { inviteCode: await createInviteCode(server) });
+    const { server, browser } = journey;
+    const user = await registerInvitedUser(server);
     const { context, page } = await newPage(browser);
     await loginAs(page, user.account, user.password);
     await page.waitForURL('**/draw');
@@ -130,6 +116,7 @@ describe('account menu', () => {
   });
 
   it('binds a mobile for an account without one', async () => {
+    const { server, browser } = journey;
     const { context, page } = await newPage(browser);
     await loginAs(page, ADMIN.account, ADMIN.password);
     await dialog(page, '填写邀请码').getByRole('button', { name: '暂不填写' }).click();
@@ -147,12 +134,11 @@ describe('account menu', () => {
   });
 
   it('unbinds with a code sent to the full current mobile, then binds another', async () => {
+    const { server, browser } = journey;
     const { context, page } = await newPage(browser);
     await loginAs(page, rebindUser.account, rebindUser.password);
     await page.waitForURL('**/draw');
-    await new Promise((resolve) =>
-      setTimeout(resolve, Math.max(0, rebindCodeSentAt + (SMS_RESEND_SECONDS + 1) * 1000 - Date.now())),
-    );
+    await waitForSmsResend(rebindUser);
 
     await openMenuItem(page, '解绑手机');
     const unbind = dialog(page, '解绑手机');

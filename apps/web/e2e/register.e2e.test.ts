@@ -1,32 +1,13 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createInviteCode,
-  launchBrowser,
-  newPage,
-  randomMobile,
-  randomSuffix,
-  screenshot,
-  startServer,
-  type TestServer,
-} from './harness';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { createInviteCode, newPage, randomMobile, randomSuffix, screenshot, setupJourney } from './harness';
 import { dialog, hidden, loginDialog, openLogin, pathname, toast, visible } from './ui';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const journey = setupJourney();
 
 /** Mobile login of a new number up to the 完善资料 dialog; returns that dialog. */
 async function registerByMobile(page: Page, mobile: string, shots: boolean) {
+  const { server } = journey;
   await page.goto(`${server.baseUrl}/`);
   await visible(page.getByText('让每一个想象，都跃然纸上'));
   if (shots) await screenshot(page, 'home');
@@ -62,8 +43,8 @@ async function registerByMobile(page: Page, mobile: string, shots: boolean) {
 
 describe('new user by mobile', () => {
   it('registers with an invite code and lands on /draw with the nickname in the header', async () => {
-    const inviteCode = await createInviteCode(server);
-    const { context, page } = await newPage(browser);
+    const inviteCode = await createInviteCode(journey.server);
+    const { context, page } = await newPage(journey.browser);
     const mobile = randomMobile();
     const nickname = `小画${randomSuffix(3)}`;
 
@@ -89,7 +70,7 @@ describe('new user by mobile', () => {
   });
 
   it('registers without an invite code and lands on /omnibus', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(journey.browser);
     const nickname = `路人${randomSuffix(3)}`;
 
     const profile = await registerByMobile(page, randomMobile(), false);

@@ -44,6 +44,13 @@ export async function loginWithAccount(page: Page, account: string, password: st
   await login.getByRole('button', { name: '登录', exact: true }).click();
 }
 
+/** From the home page, through the header's 登录 button and the 账号登录 tab. */
+export async function logInFromHome(page: Page, baseUrl: string, account: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/`);
+  await openLogin(page);
+  await loginWithAccount(page, account, password);
+}
+
 export async function storedToken(page: Page): Promise<string | null> {
   return page.evaluate(() => window.localStorage.getItem('Authorization'));
 }

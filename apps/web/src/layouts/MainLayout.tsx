@@ -1,7 +1,6 @@
 import { Layout } from 'antd';
-import { Outlet } from 'react-router';
 import { useAccess } from '../access';
-import { AppHeader } from './AppHeader';
+import { AppShell } from './AppShell';
 import { SideMenu, type SideMenuKind } from './SideMenu';
 
 interface MainLayoutProps {
@@ -13,19 +12,10 @@ export function MainLayout({ side }: MainLayoutProps) {
   const { canReadDashboard } = useAccess();
   const showSide = side === 'tasks' || (side === 'admin' && canReadDashboard);
 
-  return (
-    <Layout className="hf-app">
-      <AppHeader />
-      <Layout hasSider={showSide}>
-        {showSide && side && (
-          <Layout.Sider width={220} theme="light" className="hf-sider" breakpoint="lg" collapsedWidth={0}>
-            <SideMenu kind={side} />
-          </Layout.Sider>
-        )}
-        <Layout.Content className="hf-content">
-          <Outlet />
-        </Layout.Content>
-      </Layout>
-    </Layout>
+  const sider = showSide && side && (
+    <Layout.Sider width={220} theme="light" className="hf-sider" breakpoint="lg" collapsedWidth={0}>
+      <SideMenu kind={side} />
+    </Layout.Sider>
   );
+  return <AppShell sider={sider} />;
 }

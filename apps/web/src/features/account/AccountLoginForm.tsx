@@ -1,29 +1,27 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { type AccountLoginBody, accountLoginBodySchema } from '@huafang/contracts';
 import { Button, Form, Input } from 'antd';
-import { useState } from 'react';
 import { accountLogin } from '../../services/auth';
 import { useSession } from '../../stores/session';
 import { useAccountFlow } from './use-account-flow';
+import { useSubmit } from './use-submit';
 import { zodRule } from './zod-rule';
 
 /** 账号登录 tab of the login dialog. */
 export function AccountLoginForm() {
   const [form] = Form.useForm<AccountLoginBody>();
-  const [submitting, setSubmitting] = useState(false);
+  const { submitting, submit } = useSubmit();
   const flow = useAccountFlow();
   const openDialog = useSession((state) => state.openDialog);
 
-  async function onFinish(values: AccountLoginBody) {
-    setSubmitting(true);
-    try {
-      await flow.completeLogin(await accountLogin({ account: values.account.trim(), password: values.password }));
-    } catch (error) {
-      flow.handleUnregistered(error, { showMessage: false });
-    } finally {
-      setSubmitting(false);
-    }
-  }
+  const onFinish = (values: AccountLoginBody) =>
+    submit(async () => {
+      try {
+        await flow.completeLogin(await accountLogin({ account: values.account.trim(), password: values.password }));
+      } catch (error) {
+        if (!flow.handleUnregistered(error, { showMessage: false })) throw error;
+      }
+    });
 
   return (
     <Form form={form} onFinish={onFinish} size="large" autoComplete="on">

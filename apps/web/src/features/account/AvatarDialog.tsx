@@ -1,43 +1,30 @@
 import { MSG, type UploadResult } from '@huafang/contracts';
-import { Button, Form, Modal, Typography } from 'antd';
-import { useState } from 'react';
+import { Button, Form, Typography } from 'antd';
 import { toast } from '../../services/notices';
 import { updateAvatar } from '../../services/user';
 import { useSession } from '../../stores/session';
+import { AccountModal } from './AccountModal';
 import { AVATAR_MAX_MB, AvatarUploader } from './AvatarUploader';
 import { loadCurrentUser } from './current-user';
+import { useSubmit } from './use-submit';
 
 export function AvatarDialog() {
-  const open = useSession((state) => state.dialogs.avatar);
   const currentUrl = useSession((state) => state.userData?.avatar ?? null);
   const closeDialog = useSession((state) => state.closeDialog);
-  const [submitting, setSubmitting] = useState(false);
+  const { submitting, submit } = useSubmit();
 
-  async function onFinish(values: { avatar?: UploadResult }) {
-    if (!values.avatar) return;
-    setSubmitting(true);
-    try {
-      await updateAvatar(values.avatar.fileId);
+  async function onFinish({ avatar }: { avatar?: UploadResult }) {
+    if (!avatar) return;
+    await submit(async () => {
+      await updateAvatar(avatar.fileId);
       toast(MSG.set, 'success');
       closeDialog('avatar');
       await loadCurrentUser();
-    } catch {
-      // The request layer has shown the failure.
-    } finally {
-      setSubmitting(false);
-    }
+    });
   }
 
   return (
-    <Modal
-      open={open}
-      title="修改头像"
-      onCancel={() => closeDialog('avatar')}
-      footer={null}
-      width={400}
-      destroyOnHidden
-      centered
-    >
+    <AccountModal name="avatar" title="修改头像" width={400}>
       <Form layout="vertical" onFinish={onFinish} requiredMark={false}>
         <Form.Item
           name="avatar"
@@ -54,6 +41,6 @@ export function AvatarDialog() {
           保存
         </Button>
       </Form>
-    </Modal>
+    </AccountModal>
   );
 }

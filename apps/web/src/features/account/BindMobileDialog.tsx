@@ -1,43 +1,29 @@
 import { MSG, mobileSchema } from '@huafang/contracts';
-import { Button, Form, Input, Modal } from 'antd';
-import { useState } from 'react';
+import { Button, Form, Input } from 'antd';
 import { toast } from '../../services/notices';
 import { bindMobile } from '../../services/user';
 import { useSession } from '../../stores/session';
+import { AccountModal } from './AccountModal';
 import { loadCurrentUser } from './current-user';
 import { SmsCodeField } from './SmsCodeField';
+import { useSubmit } from './use-submit';
 import { zodRule } from './zod-rule';
 
 export function BindMobileDialog() {
-  const open = useSession((state) => state.dialogs.bindMobile);
   const closeDialog = useSession((state) => state.closeDialog);
   const [form] = Form.useForm<{ mobile: string; code: string }>();
-  const [submitting, setSubmitting] = useState(false);
+  const { submitting, submit } = useSubmit();
 
-  async function onFinish(values: { mobile: string; code: string }) {
-    setSubmitting(true);
-    try {
+  const onFinish = (values: { mobile: string; code: string }) =>
+    submit(async () => {
       await bindMobile(values.mobile.trim(), values.code.trim());
       toast(MSG.bound, 'success');
       closeDialog('bindMobile');
       await loadCurrentUser();
-    } catch {
-      // The request layer has shown the failure.
-    } finally {
-      setSubmitting(false);
-    }
-  }
+    });
 
   return (
-    <Modal
-      open={open}
-      title="绑定手机"
-      onCancel={() => closeDialog('bindMobile')}
-      footer={null}
-      width={420}
-      destroyOnHidden
-      centered
-    >
+    <AccountModal name="bindMobile" title="绑定手机" width={420}>
       <Form form={form} layout="vertical" onFinish={onFinish} requiredMark={false}>
         <Form.Item name="mobile" label="手机号" rules={[zodRule(mobileSchema)]}>
           <Input placeholder="请输入手机号" maxLength={11} inputMode="tel" autoFocus />
@@ -47,6 +33,6 @@ export function BindMobileDialog() {
           绑定
         </Button>
       </Form>
-    </Modal>
+    </AccountModal>
   );
 }

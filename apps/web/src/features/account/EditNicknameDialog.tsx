@@ -1,42 +1,28 @@
 import { MSG, nicknameSchema } from '@huafang/contracts';
-import { Button, Form, Input, Modal } from 'antd';
-import { useState } from 'react';
+import { Button, Form, Input } from 'antd';
 import { toast } from '../../services/notices';
 import { updateNickname } from '../../services/user';
 import { useSession } from '../../stores/session';
+import { AccountModal } from './AccountModal';
 import { loadCurrentUser } from './current-user';
+import { useSubmit } from './use-submit';
 import { zodRule } from './zod-rule';
 
 export function EditNicknameDialog() {
-  const open = useSession((state) => state.dialogs.editNickname);
   const nickname = useSession((state) => state.userData?.nickname ?? '');
   const closeDialog = useSession((state) => state.closeDialog);
-  const [submitting, setSubmitting] = useState(false);
+  const { submitting, submit } = useSubmit();
 
-  async function onFinish(values: { nickname: string }) {
-    setSubmitting(true);
-    try {
+  const onFinish = (values: { nickname: string }) =>
+    submit(async () => {
       await updateNickname(values.nickname.trim());
       toast(MSG.set, 'success');
       closeDialog('editNickname');
       await loadCurrentUser();
-    } catch {
-      // The request layer has shown the failure.
-    } finally {
-      setSubmitting(false);
-    }
-  }
+    });
 
   return (
-    <Modal
-      open={open}
-      title="修改昵称"
-      onCancel={() => closeDialog('editNickname')}
-      footer={null}
-      width={420}
-      destroyOnHidden
-      centered
-    >
+    <AccountModal name="editNickname" title="修改昵称" width={420}>
       <Form layout="vertical" onFinish={onFinish} initialValues={{ nickname }} requiredMark={false}>
         <Form.Item name="nickname" label="新昵称" rules={[zodRule(nicknameSchema)]}>
           <Input placeholder="2–16 个字符" maxLength={16} showCount autoFocus />
@@ -45,6 +31,6 @@ export function EditNicknameDialog() {
           保存
         </Button>
       </Form>
-    </Modal>
+    </AccountModal>
   );
 }

@@ -1,24 +1,23 @@
-import { Button, Modal, Steps } from 'antd';
+import { Button, Steps } from 'antd';
 import { useSession } from '../../stores/session';
+import { AccountModal } from './AccountModal';
 
 /** The draw guidance title for invite code type 01; the full guided tour arrives with the draw page. */
 export function GuidanceDialog() {
-  const open = useSession((state) => state.dialogs.guidanceTitle);
   const closeDialog = useSession((state) => state.closeDialog);
   const close = () => closeDialog('guidanceTitle');
 
   return (
-    <Modal
-      open={open}
+    <AccountModal
+      name="guidanceTitle"
       title="新手引导"
-      onCancel={close}
       footer={
         <Button type="primary" onClick={close} autoFocus>
           开始创作
         </Button>
       }
       width={460}
-      centered
+      destroyOnHidden={false}
     >
       <p>欢迎来到画坊！三步完成你的第一幅作品：</p>
       <Steps
@@ -31,6 +30,6 @@ export function GuidanceDialog() {
           { title: '点击生成', content: '稍等片刻即可看到结果，满意的作品可以发布到灵感广场' },
         ]}
       />
-    </Modal>
+    </AccountModal>
   );
 }

@@ -1,10 +1,11 @@
 import { HELP_CONTENT_MAX, helpBodySchema } from '@huafang/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Form, Input, Modal, Select } from 'antd';
-import { useState } from 'react';
+import { Button, Form, Input, Select } from 'antd';
 import { fetchHelpTypes, submitHelp } from '../../services/help';
 import { toast } from '../../services/notices';
 import { useSession } from '../../stores/session';
+import { AccountModal } from './AccountModal';
+import { useSubmit } from './use-submit';
 import { optionalText, zodRule } from './zod-rule';
 
 interface HelpValues {
@@ -17,12 +18,11 @@ interface HelpValues {
 export function HelpDialog() {
   const open = useSession((state) => state.dialogs.help);
   const closeDialog = useSession((state) => state.closeDialog);
-  const [submitting, setSubmitting] = useState(false);
+  const { submitting, submit } = useSubmit();
   const types = useQuery({ queryKey: ['helpTypes'], queryFn: fetchHelpTypes, enabled: open });
 
-  async function onFinish(values: HelpValues) {
-    setSubmitting(true);
-    try {
+  const onFinish = (values: HelpValues) =>
+    submit(async () => {
       const msg = await submitHelp({
         typeId: values.typeId,
         content: values.content.trim(),
@@ -30,22 +30,10 @@ export function HelpDialog() {
       });
       toast(msg, 'success');
       closeDialog('help');
-    } catch {
-      // The request layer has shown the failure.
-    } finally {
-      setSubmitting(false);
-    }
-  }
+    });
 
   return (
-    <Modal
-      open={open}
-      title="帮助与反馈"
-      onCancel={() => closeDialog('help')}
-      footer={null}
-      width={480}
-      destroyOnHidden
-    >
+    <AccountModal name="help" title="帮助与反馈" width={480} centered={false}>
       <Form layout="vertical" onFinish={onFinish} requiredMark={false}>
         <Form.Item name="typeId" label="问题类型" rules={[{ required: true, message: '请选择问题类型' }]}>
           <Select
@@ -75,6 +63,6 @@ export function HelpDialog() {
           提交
         </Button>
       </Form>
-    </Modal>
+    </AccountModal>
   );
 }

@@ -1,39 +1,20 @@
 import { inviteCodeSchema } from '@huafang/contracts';
-import { Button, Form, Input, Modal, Space, Typography } from 'antd';
-import { useState } from 'react';
-import { useSession } from '../../stores/session';
+import { Button, Form, Input, Space, Typography } from 'antd';
+import { AccountModal } from './AccountModal';
 import { useAccountFlow } from './use-account-flow';
+import { useSubmit } from './use-submit';
 import { zodRule } from './zod-rule';
 
 /** The invite step after a login without an accepted invite: accept → /draw, 暂不填写 → /omnibus. */
 export function InviteDialog() {
-  const open = useSession((state) => state.dialogs.invite);
   const [form] = Form.useForm<{ inviteCode: string }>();
-  const [submitting, setSubmitting] = useState(false);
+  const { submitting, submit } = useSubmit();
   const flow = useAccountFlow();
 
-  async function onFinish({ inviteCode }: { inviteCode: string }) {
-    setSubmitting(true);
-    try {
-      await flow.acceptInvite(inviteCode.trim());
-    } catch {
-      // The request layer has shown why the code was refused.
-    } finally {
-      setSubmitting(false);
-    }
-  }
+  const onFinish = ({ inviteCode }: { inviteCode: string }) => submit(() => flow.acceptInvite(inviteCode.trim()));
 
   return (
-    <Modal
-      open={open}
-      title="填写邀请码"
-      onCancel={flow.declineInvite}
-      footer={null}
-      width={420}
-      mask={{ closable: false }}
-      destroyOnHidden
-      centered
-    >
+    <AccountModal name="invite" title="填写邀请码" onCancel={flow.declineInvite} width={420} mask={{ closable: false }}>
       <Typography.Paragraph type="secondary">填写邀请码即可开始创作；也可以先去灵感广场逛逛。</Typography.Paragraph>
       <Form form={form} onFinish={onFinish} size="large">
         <Form.Item name="inviteCode" rules={[zodRule(inviteCodeSchema)]}>
@@ -46,6 +27,6 @@ export function InviteDialog() {
           </Button>
         </Space>
       </Form>
-    </Modal>
+    </AccountModal>
   );
 }

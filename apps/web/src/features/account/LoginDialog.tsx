@@ -1,11 +1,11 @@
-import { Alert, Modal, Tabs } from 'antd';
+import { Alert, Tabs } from 'antd';
 import { useSession } from '../../stores/session';
 import { AccountLoginForm } from './AccountLoginForm';
+import { AccountModal } from './AccountModal';
 import { AgreementNote } from './AgreementNote';
 import { MobileLoginForm } from './MobileLoginForm';
 
 export function LoginDialog() {
-  const open = useSession((state) => state.dialogs.login);
   const closeDialog = useSession((state) => state.closeDialog);
   const notice = useSession((state) => state.loginNotice);
   const setLoginNotice = useSession((state) => state.setLoginNotice);
@@ -16,7 +16,7 @@ export function LoginDialog() {
   }
 
   return (
-    <Modal open={open} onCancel={close} footer={null} width={420} destroyOnHidden centered>
+    <AccountModal name="login" onCancel={close} width={420}>
       <div className="hf-dialog-brand">
         <span className="hf-logo-mark">画</span>
         <div>
@@ -34,6 +34,6 @@ export function LoginDialog() {
         ]}
       />
       <AgreementNote />
-    </Modal>
+    </AccountModal>
   );
 }

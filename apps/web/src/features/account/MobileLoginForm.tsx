@@ -1,28 +1,26 @@
 import { MobileOutlined } from '@ant-design/icons';
 import { type MobileLoginBody, mobileSchema } from '@huafang/contracts';
 import { Button, Form, Input } from 'antd';
-import { useState } from 'react';
 import { mobileLogin } from '../../services/auth';
 import { SmsCodeField } from './SmsCodeField';
 import { useAccountFlow } from './use-account-flow';
+import { useSubmit } from './use-submit';
 import { zodRule } from './zod-rule';
 
 /** 手机登录 tab: a new mobile is answered with 405 and continues to registration. */
 export function MobileLoginForm() {
   const [form] = Form.useForm<MobileLoginBody>();
-  const [submitting, setSubmitting] = useState(false);
+  const { submitting, submit } = useSubmit();
   const flow = useAccountFlow();
 
-  async function onFinish(values: MobileLoginBody) {
-    setSubmitting(true);
-    try {
-      await flow.completeLogin(await mobileLogin({ mobile: values.mobile.trim(), code: values.code.trim() }));
-    } catch (error) {
-      flow.handleUnregistered(error, { showMessage: true });
-    } finally {
-      setSubmitting(false);
-    }
-  }
+  const onFinish = (values: MobileLoginBody) =>
+    submit(async () => {
+      try {
+        await flow.completeLogin(await mobileLogin({ mobile: values.mobile.trim(), code: values.code.trim() }));
+      } catch (error) {
+        if (!flow.handleUnregistered(error, { showMessage: true })) throw error;
+      }
+    });
 
   return (
     <Form form={form} onFinish={onFinish} size="large">

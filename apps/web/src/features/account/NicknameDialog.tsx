@@ -1,12 +1,13 @@
 import { inviteCodeSchema, nicknameSchema, type UploadResult } from '@huafang/contracts';
-import { Button, Form, Input, Modal } from 'antd';
-import { useState } from 'react';
+import { Button, Form, Input } from 'antd';
 import { useNavigate } from 'react-router';
 import { perfectInfo } from '../../services/user';
 import { useSession } from '../../stores/session';
+import { AccountModal } from './AccountModal';
 import { AvatarUploader } from './AvatarUploader';
 import { loadCurrentUser } from './current-user';
 import { useAccountFlow } from './use-account-flow';
+import { useSubmit } from './use-submit';
 import { optionalText, zodRule } from './zod-rule';
 
 interface ProfileValues {
@@ -17,17 +18,14 @@ interface ProfileValues {
 
 /** 完善资料 after registration; with an invite code it continues as accepting the invite (spec §4). */
 export function NicknameDialog() {
-  const open = useSession((state) => state.dialogs.nickname);
-  const closeDialog = useSession((state) => state.closeDialog);
   const [form] = Form.useForm<ProfileValues>();
-  const [submitting, setSubmitting] = useState(false);
+  const { submitting, submit } = useSubmit();
   const flow = useAccountFlow();
   const navigate = useNavigate();
 
-  async function onFinish(values: ProfileValues) {
-    const inviteCode = optionalText(values.inviteCode);
-    setSubmitting(true);
-    try {
+  const onFinish = (values: ProfileValues) =>
+    submit(async () => {
+      const inviteCode = optionalText(values.inviteCode);
       await perfectInfo({ nickname: values.nickname.trim(), avatar: values.avatar?.fileId, inviteCode });
       if (inviteCode) {
         await flow.acceptInvite(inviteCode);
@@ -36,24 +34,10 @@ export function NicknameDialog() {
         useSession.getState().closeAllDialogs();
         navigate('/omnibus');
       }
-    } catch {
-      // The request layer has shown the failure; the dialog stays for another try.
-    } finally {
-      setSubmitting(false);
-    }
-  }
+    });
 
   return (
-    <Modal
-      open={open}
-      title="完善资料"
-      onCancel={() => closeDialog('nickname')}
-      footer={null}
-      width={440}
-      mask={{ closable: false }}
-      destroyOnHidden
-      centered
-    >
+    <AccountModal name="nickname" title="完善资料" width={440} mask={{ closable: false }}>
       <Form form={form} layout="vertical" onFinish={onFinish} requiredMark={false}>
         <Form.Item name="avatar" label="头像（选填）" className="hf-center-item">
           <AvatarUploader />
@@ -73,6 +57,6 @@ export function NicknameDialog() {
           完成
         </Button>
       </Form>
-    </Modal>
+    </AccountModal>
   );
 }

@@ -1,12 +1,11 @@
 import { UserOutlined } from '@ant-design/icons';
-import { Avatar, Button, Descriptions, Modal, Space, Tag } from 'antd';
+import { Avatar, Button, Descriptions, Space, Tag } from 'antd';
 import { type DialogName, useSession } from '../../stores/session';
+import { AccountModal } from './AccountModal';
 
 /** 个人信息: a read-only summary with shortcuts to the edit dialogs. */
 export function ProfileDialog() {
-  const open = useSession((state) => state.dialogs.profile);
   const user = useSession((state) => state.userData);
-  const closeDialog = useSession((state) => state.closeDialog);
   const openDialog = useSession((state) => state.openDialog);
 
   const edit = (name: DialogName, label: string) => (
@@ -16,7 +15,7 @@ export function ProfileDialog() {
   );
 
   return (
-    <Modal open={open} title="个人信息" onCancel={() => closeDialog('profile')} footer={null} width={480} centered>
+    <AccountModal name="profile" title="个人信息" width={480} destroyOnHidden={false}>
       {user && (
         <>
           <Space className="hf-profile-head" size={16}>
@@ -45,6 +44,6 @@ export function ProfileDialog() {
           </Descriptions>
         </>
       )}
-    </Modal>
+    </AccountModal>
   );
 }

@@ -1,53 +1,44 @@
-import { MSG, mobileSchema, passwordSchema } from '@huafang/contracts';
-import { Button, Form, Input, Modal, Steps } from 'antd';
+import { MSG, mobileSchema } from '@huafang/contracts';
+import { Button, Form, Input, Steps } from 'antd';
 import { useState } from 'react';
 import { rePassword, reVerify } from '../../services/auth';
 import { toast } from '../../services/notices';
 import { useSession } from '../../stores/session';
+import { AccountModal } from './AccountModal';
+import { NewPasswordFields } from './NewPasswordFields';
 import { SmsCodeField } from './SmsCodeField';
-import { sameAsRule, zodRule } from './zod-rule';
+import { useSubmit } from './use-submit';
+import { zodRule } from './zod-rule';
 
 /** 忘记密码: prove the mobile (reVerify → token), then set a new password with that token. */
 export function ResetPasswordDialog() {
-  const open = useSession((state) => state.dialogs.resetPassword);
   const openDialog = useSession((state) => state.openDialog);
   const [verifyForm] = Form.useForm<{ mobile: string; code: string }>();
   const [token, setToken] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const { submitting, submit } = useSubmit();
 
   function backToLogin() {
     setToken(null);
     openDialog('login');
   }
 
-  async function onVerify(values: { mobile: string; code: string }) {
-    setSubmitting(true);
-    try {
+  const onVerify = (values: { mobile: string; code: string }) =>
+    submit(async () => {
       const result = await reVerify({ mobile: values.mobile.trim(), code: values.code.trim() });
       setToken(result.token);
-    } catch {
-      // The request layer has shown the failure.
-    } finally {
-      setSubmitting(false);
-    }
-  }
+    });
 
   async function onReset(values: { password: string }) {
     if (!token) return;
-    setSubmitting(true);
-    try {
+    await submit(async () => {
       await rePassword({ token, password: values.password });
       toast(MSG.set, 'success');
       backToLogin();
-    } catch {
-      // The request layer has shown the failure.
-    } finally {
-      setSubmitting(false);
-    }
+    });
   }
 
   return (
-    <Modal open={open} title="找回密码" onCancel={backToLogin} footer={null} width={440} destroyOnHidden centered>
+    <AccountModal name="resetPassword" title="找回密码" onCancel={backToLogin} width={440}>
       <Steps
         size="small"
         current={token ? 1 : 0}
@@ -56,12 +47,7 @@ export function ResetPasswordDialog() {
       />
       {token ? (
         <Form key="reset" layout="vertical" onFinish={onReset} requiredMark={false}>
-          <Form.Item name="password" label="新密码" rules={[zodRule(passwordSchema)]}>
-            <Input.Password placeholder="8–32 位，需同时包含字母和数字" autoComplete="new-password" autoFocus />
-          </Form.Item>
-          <Form.Item name="confirm" label="确认密码" dependencies={['password']} rules={[sameAsRule('password')]}>
-            <Input.Password placeholder="请再次输入密码" autoComplete="new-password" />
-          </Form.Item>
+          <NewPasswordFields label="新密码" autoFocus />
           <Button type="primary" htmlType="submit" block loading={submitting}>
             确认修改
           </Button>
@@ -80,6 +66,6 @@ export function ResetPasswordDialog() {
       <Button type="link" block onClick={backToLogin} className="hf-back-link">
         返回登录
       </Button>
-    </Modal>
+    </AccountModal>
   );
 }

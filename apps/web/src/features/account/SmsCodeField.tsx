@@ -1,8 +1,8 @@
 import { type SmsScene, smsCodeSchema } from '@huafang/contracts';
 import { Button, Form, type FormInstance, Input, Space } from 'antd';
-import { useState } from 'react';
 import { sendCode } from '../../services/auth';
 import { resendLabel, resendSeconds, useCountdown } from './sms-countdown';
+import { useSubmit } from './use-submit';
 import { zodRule } from './zod-rule';
 
 interface SmsCodeFieldProps {
@@ -17,7 +17,7 @@ interface SmsCodeFieldProps {
 /** 验证码 input with 获取验证码 and the resend countdown. */
 export function SmsCodeField({ form, scene, mobileField = 'mobile', label }: SmsCodeFieldProps) {
   const { remaining, start } = useCountdown();
-  const [sending, setSending] = useState(false);
+  const { submitting: sending, submit } = useSubmit();
 
   async function onSend() {
     let mobile: string;
@@ -27,17 +27,12 @@ export function SmsCodeField({ form, scene, mobileField = 'mobile', label }: Sms
       // The form already shows why the mobile is not acceptable.
       return;
     }
-    setSending(true);
-    try {
+    await submit(async () => {
       const { resendAfter } = await sendCode({ mobile: mobile.trim(), scene });
       // The countdown on the button is the confirmation: a toast here would hold the one-toast slot and
       // swallow the server's message on the login that follows within 3 s.
       start(resendSeconds(resendAfter));
-    } catch {
-      // The request layer has shown the failure.
-    } finally {
-      setSending(false);
-    }
+    });
   }
 
   return (

@@ -1,46 +1,31 @@
 import { mobileSchema } from '@huafang/contracts';
-import { Button, Form, Input, Modal, Typography } from 'antd';
-import { useState } from 'react';
+import { Button, Form, Input, Typography } from 'antd';
 import { toast } from '../../services/notices';
 import { unbindMobile } from '../../services/user';
 import { useSession } from '../../stores/session';
+import { AccountModal } from './AccountModal';
 import { loadCurrentUser } from './current-user';
 import { matchesMaskedMobile } from './mobile-match';
 import { SmsCodeField } from './SmsCodeField';
+import { useSubmit } from './use-submit';
 import { zodRule } from './zod-rule';
 
 /** Unbinding needs a code sent to the current mobile; afterwards the bind dialog opens (spec §4). */
 export function UnbindMobileDialog() {
-  const open = useSession((state) => state.dialogs.unbindMobile);
   const masked = useSession((state) => state.userData?.mobile ?? null);
-  const closeDialog = useSession((state) => state.closeDialog);
   const [form] = Form.useForm<{ mobile: string; code: string }>();
-  const [submitting, setSubmitting] = useState(false);
+  const { submitting, submit } = useSubmit();
 
-  async function onFinish(values: { code: string }) {
-    setSubmitting(true);
-    try {
+  const onFinish = (values: { code: string }) =>
+    submit(async () => {
       await unbindMobile(values.code.trim());
       toast('解绑成功', 'success');
       await loadCurrentUser();
       useSession.getState().openDialog('bindMobile');
-    } catch {
-      // The request layer has shown the failure.
-    } finally {
-      setSubmitting(false);
-    }
-  }
+    });
 
   return (
-    <Modal
-      open={open}
-      title="解绑手机"
-      onCancel={() => closeDialog('unbindMobile')}
-      footer={null}
-      width={420}
-      destroyOnHidden
-      centered
-    >
+    <AccountModal name="unbindMobile" title="解绑手机" width={420}>
       <Typography.Paragraph type="secondary">
         当前绑定的手机号为 <Typography.Text strong>{masked}</Typography.Text>
         。为确认是本人操作，请输入完整的手机号并获取验证码。解绑后可绑定新的手机号。
@@ -65,6 +50,6 @@ export function UnbindMobileDialog() {
           确认解绑
         </Button>
       </Form>
-    </Modal>
+    </AccountModal>
   );
 }

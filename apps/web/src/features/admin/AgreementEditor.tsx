@@ -1,9 +1,9 @@
 import { type Agreement, type AgreementType, agreementBodySchema, MSG } from '@huafang/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, Space } from 'antd';
-import { useState } from 'react';
 import { saveAgreement } from '../../services/admin';
 import { toast } from '../../services/notices';
+import { useSubmit } from '../account/use-submit';
 import { zodRule } from '../account/zod-rule';
 import { AGREEMENT_PATHS } from '../agreement/agreement-meta';
 
@@ -14,22 +14,16 @@ interface AgreementEditorProps {
 
 /** Title and plain-text content of one agreement; the public page shows the text as written. */
 export function AgreementEditor({ type, initial }: AgreementEditorProps) {
-  const [submitting, setSubmitting] = useState(false);
+  const { submitting, submit } = useSubmit();
   const queryClient = useQueryClient();
 
-  async function onFinish(values: Agreement) {
-    setSubmitting(true);
-    try {
+  const onFinish = (values: Agreement) =>
+    submit(async () => {
       const body = { title: values.title.trim(), content: values.content.trim() };
       await saveAgreement(type, body);
       queryClient.setQueryData(['agreement', type], body);
       toast(MSG.set, 'success');
-    } catch {
-      // The request layer has shown the failure.
-    } finally {
-      setSubmitting(false);
-    }
-  }
+    });
 
   return (
     <Form<Agreement> layout="vertical" onFinish={onFinish} initialValues={initial} requiredMark={false}>

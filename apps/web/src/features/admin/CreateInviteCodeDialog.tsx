@@ -1,8 +1,8 @@
 import { type CreateInviteCodeBody, createInviteCodeBodySchema } from '@huafang/contracts';
 import { Button, Form, Input, InputNumber, Modal, Select, Space } from 'antd';
-import { useState } from 'react';
 import { createInviteCode } from '../../services/admin';
 import { toast } from '../../services/notices';
+import { useSubmit } from '../account/use-submit';
 import { optionalText, zodRule } from '../account/zod-rule';
 import { INVITE_CODE_TYPES } from './invite-code-types';
 
@@ -15,11 +15,10 @@ interface CreateInviteCodeDialogProps {
 const { shape } = createInviteCodeBodySchema;
 
 export function CreateInviteCodeDialog({ open, onClose, onCreated }: CreateInviteCodeDialogProps) {
-  const [submitting, setSubmitting] = useState(false);
+  const { submitting, submit } = useSubmit();
 
-  async function onFinish(values: CreateInviteCodeBody) {
-    setSubmitting(true);
-    try {
+  const onFinish = (values: CreateInviteCodeBody) =>
+    submit(async () => {
       const created = await createInviteCode({
         code: optionalText(values.code),
         codeType: values.codeType,
@@ -28,12 +27,7 @@ export function CreateInviteCodeDialog({ open, onClose, onCreated }: CreateInvit
       });
       toast(`邀请码 ${created.code} 已创建`, 'success');
       onCreated(created.code);
-    } catch {
-      // The request layer has shown the failure.
-    } finally {
-      setSubmitting(false);
-    }
-  }
+    });
 
   return (
     <Modal open={open} title="新建邀请码" onCancel={onClose} footer={null} width={460} destroyOnHidden>

@@ -1,8 +1,7 @@
 import type { HelpRequest } from '@huafang/contracts';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Table, type TableColumnsType, Tag, Typography } from 'antd';
-import { useState } from 'react';
 import { formatDateTime } from '../../features/admin/format';
+import { usePagedQuery } from '../../features/admin/use-paged-query';
 import { fetchHelpRequests } from '../../services/admin';
 
 const COLUMNS: TableColumnsType<HelpRequest> = [
@@ -29,12 +28,7 @@ const COLUMNS: TableColumnsType<HelpRequest> = [
 ];
 
 export default function HelpRequestsPage() {
-  const [page, setPage] = useState({ current: 1, pageSize: 10 });
-  const query = useQuery({
-    queryKey: ['admin', 'help', page],
-    queryFn: () => fetchHelpRequests(page),
-    placeholderData: keepPreviousData,
-  });
+  const { tableProps } = usePagedQuery(['admin', 'help'], fetchHelpRequests);
 
   return (
     <div className="hf-page">
@@ -42,21 +36,7 @@ export default function HelpRequestsPage() {
         帮助反馈
       </Typography.Title>
       <div className="hf-panel">
-        <Table<HelpRequest>
-          rowKey="id"
-          columns={COLUMNS}
-          dataSource={query.data?.list}
-          loading={query.isFetching}
-          locale={{ emptyText: '暂无用户反馈' }}
-          pagination={{
-            current: page.current,
-            pageSize: page.pageSize,
-            total: query.data?.total ?? 0,
-            showSizeChanger: true,
-            showTotal: (total) => `共 ${total} 条`,
-            onChange: (current, pageSize) => setPage({ current, pageSize }),
-          }}
-        />
+        <Table<HelpRequest> rowKey="id" columns={COLUMNS} locale={{ emptyText: '暂无用户反馈' }} {...tableProps} />
       </div>
     </div>
   );

@@ -1,11 +1,11 @@
 import { PlusOutlined } from '@ant-design/icons';
 import type { InviteCodeItem } from '@huafang/contracts';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { CreateInviteCodeDialog } from '../../features/admin/CreateInviteCodeDialog';
 import { formatDateTime } from '../../features/admin/format';
 import { inviteCodeTypeLabel } from '../../features/admin/invite-code-types';
+import { usePagedQuery } from '../../features/admin/use-paged-query';
 import { fetchInviteCodes } from '../../services/admin';
 
 const COLUMNS: TableColumnsType<InviteCodeItem> = [
@@ -37,19 +37,12 @@ const COLUMNS: TableColumnsType<InviteCodeItem> = [
 ];
 
 export default function InviteCodesPage() {
-  const [page, setPage] = useState({ current: 1, pageSize: 10 });
   const [creating, setCreating] = useState(false);
-  const queryClient = useQueryClient();
-  const query = useQuery({
-    queryKey: ['admin', 'inviteCodes', page],
-    queryFn: () => fetchInviteCodes(page),
-    placeholderData: keepPreviousData,
-  });
+  const { tableProps, reload } = usePagedQuery(['admin', 'inviteCodes'], fetchInviteCodes);
 
   function onCreated() {
     setCreating(false);
-    setPage((current) => ({ ...current, current: 1 }));
-    void queryClient.invalidateQueries({ queryKey: ['admin', 'inviteCodes'] });
+    reload();
   }
 
   return (
@@ -66,17 +59,8 @@ export default function InviteCodesPage() {
         <Table<InviteCodeItem>
           rowKey="id"
           columns={COLUMNS}
-          dataSource={query.data?.list}
-          loading={query.isFetching}
           locale={{ emptyText: '暂无邀请码，点击右上角新建' }}
-          pagination={{
-            current: page.current,
-            pageSize: page.pageSize,
-            total: query.data?.total ?? 0,
-            showSizeChanger: true,
-            showTotal: (total) => `共 ${total} 条`,
-            onChange: (current, pageSize) => setPage({ current, pageSize }),
-          }}
+          {...tableProps}
         />
       </div>
       <CreateInviteCodeDialog open={creating} onClose={() => setCreating(false)} onCreated={onCreated} />
