@@ -1,3 +1,4 @@
+import { DEFAULT_NOTICE_SECONDS } from '@huafang/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { App as AntdApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
@@ -13,7 +14,7 @@ bindNavigator((to) => void router.navigate(to));
 export function App() {
   return (
     <ConfigProvider locale={zhCN} theme={theme} button={{ autoInsertSpace: false }}>
-      <AntdApp message={{ maxCount: 1 }} notification={{ placement: 'topRight', maxCount: 1 }}>
+      <AntdApp message={{ maxCount: 1 }} notification={{ placement: 'topRight', maxCount: 1, duration: DEFAULT_NOTICE_SECONDS }}>
         <NoticeBridge />
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />
