@@ -14,7 +14,10 @@ bindNavigator((to) => void router.navigate(to));
 export function App() {
   return (
     <ConfigProvider locale={zhCN} theme={theme} button={{ autoInsertSpace: false }}>
-      <AntdApp message={{ maxCount: 1 }} notification={{ placement: 'topRight', maxCount: 1, duration: DEFAULT_NOTICE_SECONDS }}>
+      <AntdApp
+        message={{ maxCount: 1 }}
+        notification={{ placement: 'topRight', maxCount: 1, duration: DEFAULT_NOTICE_SECONDS }}
+      >
         <NoticeBridge />
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />
