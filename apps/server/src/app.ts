@@ -14,6 +14,11 @@ import { fileRoutes } from './features/files/file.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { helpRoutes } from './features/help/help.routes.js';
 import { inviteAdminRoutes } from './features/invite/invite.routes.js';
+import { modelRoutes } from './features/models/model.routes.js';
+import { optionRoutes } from './features/options/option.routes.js';
+import { promptRoutes } from './features/prompt/prompt.routes.js';
+import { taskRoutes } from './features/task/task.routes.js';
+import { templateRoutes } from './features/template/template.routes.js';
 import { userRoutes } from './features/user/user.routes.js';
 import { authPlugin } from './platform/auth/auth.plugin.js';
 import { createDatabase, type Database } from './platform/db/database.js';
@@ -108,6 +113,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(helpRoutes, { help: services.help });
       await api.register(appConfigRoutes, { appConfig: services.appConfig });
       await api.register(inviteAdminRoutes, { invites: services.invites });
+      await api.register(taskRoutes, { tasks: services.tasks });
+      await api.register(templateRoutes, { templates: services.templates });
+      await api.register(promptRoutes, { prompts: services.prompts });
+      await api.register(modelRoutes, { models: services.models });
+      await api.register(optionRoutes, { models: services.models });
     },
     { prefix: '/api' },
   );

@@ -6,6 +6,10 @@ import { SmsCodeService } from './features/auth/sms-code.service.js';
 import { FileService } from './features/files/file.service.js';
 import { HelpService } from './features/help/help.service.js';
 import { InviteService } from './features/invite/invite.service.js';
+import { ModelService } from './features/models/model.service.js';
+import { PromptService } from './features/prompt/prompt.service.js';
+import { TaskService } from './features/task/task.service.js';
+import { TemplateService } from './features/template/template.service.js';
 import { UserService } from './features/user/user.service.js';
 import type { Database } from './platform/db/database.js';
 import type { SmsProvider } from './platform/sms/sms-provider.js';
@@ -26,7 +30,13 @@ export function createServices(deps: {
   const smsCodes = new SmsCodeService(db, deps.sms, config.smsResendMs, deps.clock);
   const files = new FileService(db, deps.storage);
   const invites = new InviteService(db);
+  const models = new ModelService(db);
+  const templates = new TemplateService(db, models);
   return {
+    models,
+    templates,
+    tasks: new TaskService(db, templates),
+    prompts: new PromptService(db),
     sessions,
     smsCodes,
     files,

@@ -7,6 +7,7 @@ import { hashPassword } from '../platform/auth/password.js';
 import type { Database } from '../platform/db/database.js';
 import { newId, nowIso } from '../platform/ids.js';
 import type { Services } from '../services.js';
+import { seedDemoTasks } from './demo-content.js';
 
 export const DEMO_INVITE_CODE = 'HUAFANG2026';
 
@@ -49,6 +50,8 @@ export async function ensureFirstAdmin(db: Database, config: Config, log: Fastif
 /** Demo content of the embedded mode; idempotent, and never overwrites what admins changed. */
 export async function seedDemoContent(db: Database, services: Services): Promise<void> {
   await services.help.seedTypes();
+  await services.prompts.seedLibrary();
+  await seedDemoTasks(db);
   await services.appConfig.seedAgreements();
   const invites = new InviteRepository(db);
   if (!(await invites.findByCode(DEMO_INVITE_CODE))) {

@@ -107,6 +107,99 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0002_tasks_templates_models_prompts': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('task_nodes')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('parent_id', 'varchar(32)')
+        .addColumn('kind', 'varchar(16)', (c) => c.notNull())
+        .addColumn('name', 'varchar(64)', (c) => c.notNull())
+        .addColumn('icon', 'varchar(300)')
+        .addColumn('cover', 'varchar(300)')
+        .addColumn('description', 'varchar(400)', (c) => c.notNull().defaultTo(''))
+        .addColumn('published', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('sort', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('owner_id', 'varchar(32)')
+        .addColumn('source_id', 'varchar(32)')
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('task_nodes_parent_idx').on('task_nodes').column('parent_id').execute();
+      await db.schema.createIndex('task_nodes_owner_idx').on('task_nodes').column('owner_id').execute();
+
+      await db.schema
+        .createTable('templates')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('task_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('name', 'varchar(64)', (c) => c.notNull())
+        .addColumn('cover', 'varchar(300)')
+        .addColumn('description', 'varchar(400)', (c) => c.notNull().defaultTo(''))
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('visibility', 'varchar(16)', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('sort', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('owner_id', 'varchar(32)')
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('templates_task_idx').on('templates').column('task_id').execute();
+
+      await db.schema
+        .createTable('template_steps')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('template_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('step_index', 'integer', (c) => c.notNull())
+        .addColumn('name', 'varchar(64)', (c) => c.notNull())
+        .addColumn('generate_mode', 'varchar(16)', (c) => c.notNull())
+        .addColumn('use_parent_image', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('prompt_group', 'text', (c) => c.notNull())
+        .addColumn('negative_prompt_group', 'text', (c) => c.notNull())
+        .addColumn('parameters', 'text', (c) => c.notNull())
+        .addColumn('form_config', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('template_steps_template_idx').on('template_steps').column('template_id').execute();
+
+      await db.schema
+        .createTable('model_groups')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('name', 'varchar(64)', (c) => c.notNull())
+        .addColumn('sort', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .createTable('models')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('group_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('model_name', 'varchar(64)', (c) => c.notNull())
+        .addColumn('cover', 'varchar(300)')
+        .addColumn('base_model', 'varchar(32)', (c) => c.notNull())
+        .addColumn('engine', 'varchar(16)', (c) => c.notNull())
+        .addColumn('checkpoint', 'varchar(200)', (c) => c.notNull())
+        .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('sort', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+
+      await db.schema
+        .createTable('prompt_categories')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('variant', 'varchar(16)', (c) => c.notNull())
+        .addColumn('parent_id', 'varchar(32)')
+        .addColumn('name', 'varchar(64)', (c) => c.notNull())
+        .addColumn('sort', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .createTable('prompt_words')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('category_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('variant', 'varchar(16)', (c) => c.notNull())
+        .addColumn('label', 'varchar(64)', (c) => c.notNull())
+        .addColumn('text', 'varchar(200)', (c) => c.notNull())
+        .addColumn('featured', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('sort', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.createIndex('prompt_words_category_idx').on('prompt_words').column('category_id').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

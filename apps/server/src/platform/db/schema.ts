@@ -93,6 +93,91 @@ export interface AppConfigTable {
   updated_at: string;
 }
 
+export interface TaskNodeTable {
+  id: string;
+  parent_id: string | null;
+  /** 'category' (top level) or 'task'. */
+  kind: string;
+  name: string;
+  icon: string | null;
+  cover: string | null;
+  description: string;
+  published: number;
+  sort: number;
+  /** Null for official content; the user's id on a copy made with copy_to_mine. */
+  owner_id: string | null;
+  source_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TemplateTable {
+  id: string;
+  task_id: string;
+  name: string;
+  cover: string | null;
+  description: string;
+  /** 'draft' or 'published'. */
+  status: string;
+  visibility: string;
+  version: number;
+  sort: number;
+  owner_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TemplateStepTable {
+  id: string;
+  template_id: string;
+  step_index: number;
+  name: string;
+  generate_mode: string;
+  use_parent_image: number;
+  /** JSON texts: prompt groups, parameters and form config of the step. */
+  prompt_group: string;
+  negative_prompt_group: string;
+  parameters: string;
+  form_config: string;
+}
+
+export interface ModelGroupTable {
+  id: string;
+  name: string;
+  sort: number;
+}
+
+export interface ModelTable {
+  id: string;
+  group_id: string;
+  model_name: string;
+  cover: string | null;
+  base_model: string;
+  engine: string;
+  checkpoint: string;
+  enabled: number;
+  sort: number;
+}
+
+export interface PromptCategoryTable {
+  id: string;
+  /** 'positive' or 'negative'. */
+  variant: string;
+  parent_id: string | null;
+  name: string;
+  sort: number;
+}
+
+export interface PromptWordTable {
+  id: string;
+  category_id: string;
+  variant: string;
+  label: string;
+  text: string;
+  featured: number;
+  sort: number;
+}
+
 export interface DB {
   users: UserTable;
   sessions: SessionTable;
@@ -103,4 +188,11 @@ export interface DB {
   help_types: HelpTypeTable;
   help_requests: HelpRequestTable;
   app_configs: AppConfigTable;
+  task_nodes: TaskNodeTable;
+  templates: TemplateTable;
+  template_steps: TemplateStepTable;
+  model_groups: ModelGroupTable;
+  models: ModelTable;
+  prompt_categories: PromptCategoryTable;
+  prompt_words: PromptWordTable;
 }

@@ -1,0 +1,47 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { Database } from '../../platform/db/database.js';
+import type { ModelGroupTable, ModelTable } from '../../platform/db/schema.js';
+
+export class ModelRepository {
+  constructor(private readonly db: Database) {}
+
+  groups() {
+    return this.db.selectFrom('model_groups').selectAll().orderBy('sort').orderBy('id').execute();
+  }
+
+  models() {
+    return this.db.selectFrom('models').selectAll().orderBy('sort').orderBy('id').execute();
+  }
+
+  findModel(id: string) {
+    return this.db.selectFrom('models').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findGroup(id: string) {
+    return this.db.selectFrom('model_groups').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async insertGroup(row: Insertable<ModelGroupTable>): Promise<void> {
+    await this.db.insertInto('model_groups').values(row).execute();
+  }
+
+  async insertModel(row: Insertable<ModelTable>): Promise<void> {
+    await this.db.insertInto('models').values(row).execute();
+  }
+
+  async updateModel(id: string, changes: Updateable<ModelTable>): Promise<void> {
+    await this.db.updateTable('models').set(changes).where('id', '=', id).execute();
+  }
+
+  async deleteModel(id: string): Promise<void> {
+    await this.db.deleteFrom('models').where('id', '=', id).execute();
+  }
+
+  async countGroups(): Promise<number> {
+    const row = await this.db
+      .selectFrom('model_groups')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}

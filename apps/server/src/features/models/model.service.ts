@@ -1,0 +1,87 @@
+import type { ArtModel, ModelBody, ModelGroup } from '@huafang/contracts';
+import type { Selectable } from 'kysely';
+import type { Database } from '../../platform/db/database.js';
+import type { ModelTable } from '../../platform/db/schema.js';
+import { fail, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { ModelRepository } from './model.repository.js';
+
+const toModel = (row: Selectable<ModelTable>): ArtModel => ({
+  id: row.id,
+  modelName: row.model_name,
+  cover: row.cover,
+  baseModel: row.base_model,
+  engine: row.engine as ArtModel['engine'],
+  checkpoint: row.checkpoint,
+  enabled: row.enabled === 1,
+});
+
+export class ModelService {
+  private readonly models: ModelRepository;
+
+  constructor(db: Database) {
+    this.models = new ModelRepository(db);
+  }
+
+  /** The model menu (spec §7): groups with their models; `enabled` scope hides disabled models. */
+  async menu(scope: 'all' | 'enabled'): Promise<ModelGroup[]> {
+    const [groups, models] = await Promise.all([this.models.groups(), this.models.models()]);
+    return groups.map((g) => ({
+      id: g.id,
+      name: g.name,
+      models: models.filter((m) => m.group_id === g.id && (scope === 'all' || m.enabled === 1)).map(toModel),
+    }));
+  }
+
+  async enabledModels(): Promise<ArtModel[]> {
+    return (await this.models.models()).filter((m) => m.enabled === 1).map(toModel);
+  }
+
+  async find(id: string): Promise<ArtModel | null> {
+    const row = await this.models.findModel(id);
+    return row ? toModel(row) : null;
+  }
+
+  async createGroup(name: string): Promise<{ id: string }> {
+    const id = newId();
+    await this.models.insertGroup({ id, name, sort: await this.models.countGroups() });
+    return { id };
+  }
+
+  async create(body: ModelBody): Promise<ArtModel> {
+    if (!(await this.models.findGroup(body.groupId))) throw fail('模型分组不存在');
+    const id = newId();
+    await this.models.insertModel({
+      id,
+      group_id: body.groupId,
+      model_name: body.modelName,
+      cover: body.cover ?? null,
+      base_model: body.baseModel,
+      engine: body.engine,
+      checkpoint: body.checkpoint,
+      enabled: body.enabled ? 1 : 0,
+      sort: 0,
+    });
+    return toModel((await this.models.findModel(id))!);
+  }
+
+  async update(id: string, body: ModelBody): Promise<ArtModel> {
+    if (!(await this.models.findModel(id))) throw notFound('模型不存在');
+    if (!(await this.models.findGroup(body.groupId))) throw fail('模型分组不存在');
+    await this.models.updateModel(id, {
+      group_id: body.groupId,
+      model_name: body.modelName,
+      cover: body.cover ?? null,
+      base_model: body.baseModel,
+      engine: body.engine,
+      checkpoint: body.checkpoint,
+      enabled: body.enabled ? 1 : 0,
+    });
+    return toModel((await this.models.findModel(id))!);
+  }
+
+  async remove(id: string): Promise<void> {
+    if (!(await this.models.findModel(id))) throw notFound('模型不存在');
+    await this.models.deleteModel(id);
+  }
+}

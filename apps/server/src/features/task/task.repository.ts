@@ -1,0 +1,61 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Database } from '../../platform/db/database.js';
+import type { TaskNodeTable } from '../../platform/db/schema.js';
+
+export type TaskRow = Selectable<TaskNodeTable>;
+
+export class TaskRepository {
+  constructor(private readonly db: Database) {}
+
+  find(id: string) {
+    return this.db.selectFrom('task_nodes').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Official nodes (owner null), or a user's own copies when ownerId is given. */
+  listOf(ownerId: string | null) {
+    const query = this.db.selectFrom('task_nodes').selectAll();
+    return (ownerId === null ? query.where('owner_id', 'is', null) : query.where('owner_id', '=', ownerId))
+      .orderBy('sort')
+      .orderBy('created_at')
+      .execute();
+  }
+
+  children(parentId: string) {
+    return this.db
+      .selectFrom('task_nodes')
+      .selectAll()
+      .where('parent_id', '=', parentId)
+      .orderBy('sort')
+      .orderBy('created_at')
+      .execute();
+  }
+
+  topLevel(ownerId: string | null) {
+    const query = this.db.selectFrom('task_nodes').selectAll().where('parent_id', 'is', null);
+    return (ownerId === null ? query.where('owner_id', 'is', null) : query.where('owner_id', '=', ownerId))
+      .orderBy('sort')
+      .orderBy('created_at')
+      .execute();
+  }
+
+  async insert(row: Insertable<TaskNodeTable>): Promise<void> {
+    await this.db.insertInto('task_nodes').values(row).execute();
+  }
+
+  async update(id: string, changes: Updateable<TaskNodeTable>): Promise<void> {
+    await this.db.updateTable('task_nodes').set(changes).where('id', '=', id).execute();
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('task_nodes').where('id', '=', id).execute();
+  }
+
+  async countOfficial(): Promise<number> {
+    const row = await this.db
+      .selectFrom('task_nodes')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('owner_id', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}

@@ -1,0 +1,65 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Database } from '../../platform/db/database.js';
+import type { TemplateStepTable, TemplateTable } from '../../platform/db/schema.js';
+
+export type TemplateRow = Selectable<TemplateTable>;
+export type StepRow = Selectable<TemplateStepTable>;
+
+export class TemplateRepository {
+  constructor(private readonly db: Database) {}
+
+  find(id: string) {
+    return this.db.selectFrom('templates').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  ofTasks(taskIds: string[]) {
+    if (taskIds.length === 0) return Promise.resolve([] as TemplateRow[]);
+    return this.db
+      .selectFrom('templates')
+      .selectAll()
+      .where('task_id', 'in', taskIds)
+      .orderBy('sort')
+      .orderBy('created_at')
+      .execute();
+  }
+
+  steps(templateIds: string[]) {
+    if (templateIds.length === 0) return Promise.resolve([] as StepRow[]);
+    return this.db
+      .selectFrom('template_steps')
+      .selectAll()
+      .where('template_id', 'in', templateIds)
+      .orderBy('step_index')
+      .execute();
+  }
+
+  findStep(id: string) {
+    return this.db.selectFrom('template_steps').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async insert(row: Insertable<TemplateTable>): Promise<void> {
+    await this.db.insertInto('templates').values(row).execute();
+  }
+
+  async update(id: string, changes: Updateable<TemplateTable>): Promise<void> {
+    await this.db.updateTable('templates').set(changes).where('id', '=', id).execute();
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('template_steps').where('template_id', '=', id).execute();
+    await this.db.deleteFrom('templates').where('id', '=', id).execute();
+  }
+
+  async replaceSteps(templateId: string, steps: Insertable<TemplateStepTable>[]): Promise<void> {
+    await this.db.deleteFrom('template_steps').where('template_id', '=', templateId).execute();
+    if (steps.length > 0) await this.db.insertInto('template_steps').values(steps).execute();
+  }
+
+  async deleteStep(id: string): Promise<void> {
+    await this.db.deleteFrom('template_steps').where('id', '=', id).execute();
+  }
+
+  async setStepIndex(id: string, stepIndex: number): Promise<void> {
+    await this.db.updateTable('template_steps').set({ step_index: stepIndex }).where('id', '=', id).execute();
+  }
+}

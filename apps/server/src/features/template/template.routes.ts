@@ -1,0 +1,132 @@
+import {
+  MSG,
+  pageQuerySchema,
+  stepConfigSchema,
+  taskTemplateListItemSchema,
+  templateCopyBodySchema,
+  templateDetailSchema,
+  templateListQuerySchema,
+  templateMoveBodySchema,
+  templateSaveBodySchema,
+  templateSaveResultSchema,
+  templateTaskSchema,
+} from '@huafang/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser } from '../../platform/auth/auth.plugin.js';
+import { done, ok } from '../../platform/envelope.js';
+import { reply, replyEmpty } from '../../platform/route-schemas.js';
+import { toTask } from '../task/task.service.js';
+import type { TemplateService } from './template.service.js';
+
+const tags = ['模板'];
+const templateParams = z.object({ templateId: z.string().max(64) });
+const idParams = z.object({ id: z.string().max(64) });
+
+export const templateRoutes: FastifyPluginAsyncZod<{ templates: TemplateService }> = async (app, { templates }) => {
+  app.addHook('onRequest', app.requireUser);
+
+  app.get(
+    '/task/template/list',
+    {
+      schema: {
+        tags,
+        summary: '同一分类下的任务及其可用模板',
+        querystring: templateListQuerySchema,
+        response: reply(z.array(taskTemplateListItemSchema)),
+      },
+    },
+    async (req) => ok(await templates.listForTask(currentUser(req), req.query.taskId)),
+  );
+  app.get(
+    '/task/template/detail/:templateId',
+    { schema: { tags, summary: '模板详情（含步骤）', params: templateParams, response: reply(templateDetailSchema) } },
+    async (req) => ok(await templates.detail(currentUser(req), req.params.templateId)),
+  );
+  app.get(
+    '/task/template/task/cfg/:id',
+    { schema: { tags, summary: '步骤的表单配置与默认参数', params: idParams, response: reply(stepConfigSchema) } },
+    async (req) => ok(await templates.stepConfig(currentUser(req), req.params.id)),
+  );
+  app.get(
+    '/task/template/task/:templateId',
+    { schema: { tags, summary: '模板所属的任务与分类', params: templateParams, response: reply(templateTaskSchema) } },
+    async (req) => {
+      const { task, category } = await templates.taskOf(currentUser(req), req.params.templateId);
+      return ok({ task: toTask(task), category: category ? toTask(category) : null });
+    },
+  );
+  app.get(
+    '/task/template/related/work',
+    {
+      schema: {
+        tags,
+        summary: '模板的相关作品',
+        querystring: pageQuerySchema.extend({ templateId: z.string({ error: '缺少模板' }).min(1, '缺少模板').max(64) }),
+        response: reply(
+          z.object({ list: z.array(z.never()), current: z.number(), pageSize: z.number(), total: z.number() }),
+        ),
+      },
+    },
+    async (req) =>
+      ok(await templates.relatedWorks(currentUser(req), req.query.templateId, req.query.current, req.query.pageSize)),
+  );
+
+  for (const [path, publish] of [
+    ['/task/template/save/publish', true],
+    ['/task/template/save/draft', false],
+  ] as const) {
+    app.post(
+      path,
+      {
+        schema: {
+          tags,
+          summary: publish ? '保存并发布模板' : '保存为草稿',
+          body: templateSaveBodySchema,
+          response: reply(templateSaveResultSchema),
+        },
+      },
+      async (req) => ok(await templates.save(currentUser(req), req.body, publish), publish ? '发布成功' : '草稿已保存'),
+    );
+  }
+
+  app.post(
+    '/task/template/copy',
+    {
+      schema: {
+        tags,
+        summary: '复制模板',
+        body: templateCopyBodySchema,
+        response: reply(z.object({ templateId: z.string() })),
+      },
+    },
+    async (req) => {
+      const user = currentUser(req);
+      return ok({ templateId: await templates.copy(user, req.body.templateId, req.body.taskId) }, '复制成功');
+    },
+  );
+  app.post(
+    '/task/template/move',
+    { schema: { tags, summary: '移动模板', body: templateMoveBodySchema, response: replyEmpty } },
+    async (req) => {
+      await templates.move(currentUser(req), req.body.templateId, req.body.taskId, req.body.sort);
+      return done('移动成功');
+    },
+  );
+  app.delete(
+    '/task/template/step/:id',
+    { schema: { tags, summary: '删除步骤', params: idParams, response: replyEmpty } },
+    async (req) => {
+      await templates.removeStep(currentUser(req), req.params.id);
+      return done(MSG.deleted);
+    },
+  );
+  app.delete(
+    '/task/template/:id',
+    { schema: { tags, summary: '删除模板', params: idParams, response: replyEmpty } },
+    async (req) => {
+      await templates.remove(currentUser(req), req.params.id);
+      return done(MSG.deleted);
+    },
+  );
+};

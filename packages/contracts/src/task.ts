@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import { idOf } from './fields.js';
+import { formConfigItemSchema, parametersSchema } from './form-config.js';
+import { promptGroupSchema } from './prompt.js';
+
+/** The tree is two levels of tasks (category → task, spec taskData/twoTaskData) with templates as leaves. */
+export const taskNodeKindSchema = z.enum(['category', 'task', 'template']);
+export type TaskNodeKind = z.infer<typeof taskNodeKindSchema>;
+
+export type TaskTreeNode = {
+  id: string;
+  key: string;
+  name: string;
+  kind: TaskNodeKind;
+  parentId: string | null;
+  icon: string | null;
+  cover: string | null;
+  description: string;
+  published: boolean;
+  /** Templates only: draft | published. */
+  status?: TemplateStatus;
+  templateCount?: number;
+  children?: TaskTreeNode[];
+};
+export const taskTreeNodeSchema: z.ZodType<TaskTreeNode> = z.lazy(() =>
+  z.object({
+    id: z.string(),
+    key: z.string(),
+    name: z.string(),
+    kind: taskNodeKindSchema,
+    parentId: z.string().nullable(),
+    icon: z.string().nullable(),
+    cover: z.string().nullable(),
+    description: z.string(),
+    published: z.boolean(),
+    status: z.enum(['draft', 'published']).optional(),
+    templateCount: z.number().int().optional(),
+    children: z.array(taskTreeNodeSchema).optional(),
+  }),
+);
+
+const nameSchema = (what: string) =>
+  z
+    .string({ error: `请填写${what}名称` })
+    .trim()
+    .min(1, `请填写${what}名称`)
+    .max(30, `${what}名称不能超过 30 个字`);
+const descriptionSchema = z.string().trim().max(200, '描述不能超过 200 个字').default('');
+const imageRefSchema = z.string().trim().max(300, '图片地址过长').nullable().optional();
+
+/** POST /api/task: a category (parentId null) or a task under a category. */
+export const taskBodySchema = z.object({
+  parentId: z.string().max(64).nullable().default(null),
+  name: nameSchema('任务'),
+  icon: imageRefSchema,
+  cover: imageRefSchema,
+  description: descriptionSchema,
+  published: z.boolean().default(false),
+});
+export type TaskBody = z.infer<typeof taskBodySchema>;
+export const taskUpdateBodySchema = taskBodySchema.omit({ parentId: true }).partial();
+
+export const taskSchema = z.object({
+  id: z.string(),
+  parentId: z.string().nullable(),
+  kind: z.enum(['category', 'task']),
+  name: z.string(),
+  icon: z.string().nullable(),
+  cover: z.string().nullable(),
+  description: z.string(),
+  published: z.boolean(),
+  sort: z.number().int(),
+  /** Set on a user's own copy. */
+  ownerId: z.string().nullable(),
+});
+export type Task = z.infer<typeof taskSchema>;
+
+export const taskCopyBodySchema = z.object({
+  taskId: idOf('任务'),
+  /** Target category; the task's own category when absent. */
+  parentId: z.string().max(64).nullable().optional(),
+});
+export const taskMoveBodySchema = z.object({
+  taskId: idOf('任务'),
+  parentId: z.string().max(64).nullable(),
+  /** Position among the new siblings, 0 first; last when absent. */
+  sort: z.number().int().min(0, '位置不能为负数').optional(),
+});
+export const copyToMineBodySchema = z.object({ taskId: idOf('任务') });
+export const copiableSchema = z.object({ copiable: z.boolean(), reason: z.string().nullable() });
+
+export const generateModeSchema = z.enum(['txt2img', 'img2img', 'upscale', 'inpaint'], { error: '生成方式不正确' });
+export type GenerateMode = z.infer<typeof generateModeSchema>;
+export const GENERATE_MODE_LABELS: Record<GenerateMode, string> = {
+  txt2img: '文生图',
+  img2img: '图生图',
+  upscale: '高清放大',
+  inpaint: '局部重绘',
+};
+
+export const templateStatusSchema = z.enum(['draft', 'published']);
+export type TemplateStatus = z.infer<typeof templateStatusSchema>;
+
+export const taskStepSchema = z.object({
+  id: z.string(),
+  stepIndex: z.number().int(),
+  name: z.string(),
+  generateMode: generateModeSchema,
+  /** The step draws on the image chosen from the previous step's results. */
+  useParentImage: z.boolean(),
+  promptGroup: promptGroupSchema,
+  negativePromptGroup: promptGroupSchema,
+  parameters: parametersSchema,
+  formConfig: z.array(formConfigItemSchema),
+});
+export type TaskStep = z.infer<typeof taskStepSchema>;
+
+export const taskStepInputSchema = taskStepSchema.extend({
+  id: z.string().max(64).optional(),
+  stepIndex: z.number().int().optional(),
+  name: z.string().trim().min(1, '请填写步骤名称').max(20, '步骤名称不能超过 20 个字'),
+  useParentImage: z.boolean().default(false),
+  promptGroup: promptGroupSchema.default([]),
+  negativePromptGroup: promptGroupSchema.default([]),
+  parameters: parametersSchema.default({}),
+  formConfig: z.array(formConfigItemSchema).max(40, '表单项不能超过 40 个').default([]),
+});
+export type TaskStepInput = z.input<typeof taskStepInputSchema>;
+
+export const templateVisibilitySchema = z.enum(['public', 'private']);
+
+export const templateDetailSchema = z.object({
+  templateId: z.string(),
+  taskId: z.string(),
+  name: z.string(),
+  cover: z.string().nullable(),
+  description: z.string(),
+  status: templateStatusSchema,
+  visibility: templateVisibilitySchema,
+  version: z.number().int(),
+  ownerId: z.string().nullable(),
+  updatedAt: z.string(),
+  taskStepList: z.array(taskStepSchema),
+});
+export type TemplateDetail = z.infer<typeof templateDetailSchema>;
+
+export const templateSaveBodySchema = z.object({
+  templateId: z.string().max(64).optional(),
+  taskId: idOf('任务'),
+  name: nameSchema('模板'),
+  cover: imageRefSchema,
+  description: descriptionSchema,
+  visibility: templateVisibilitySchema.default('public'),
+  taskStepList: z.array(taskStepInputSchema).min(1, '模板至少需要一个步骤').max(5, '模板最多 5 个步骤'),
+});
+export type TemplateSaveBody = z.input<typeof templateSaveBodySchema>;
+export const templateSaveResultSchema = z.object({
+  templateId: z.string(),
+  status: templateStatusSchema,
+  version: z.number().int(),
+});
+
+export const templateCopyBodySchema = z.object({
+  templateId: idOf('模板'),
+  taskId: z.string().max(64).optional(),
+});
+export const templateMoveBodySchema = z.object({
+  templateId: idOf('模板'),
+  taskId: idOf('任务'),
+  sort: z.number().int().min(0, '位置不能为负数').optional(),
+});
+
+/** An entry of the template list: a task with the templates users may see (spec §4 Tasks fetch). */
+export const visTemplateSchema = z.object({
+  templateId: z.string(),
+  name: z.string(),
+  cover: z.string().nullable(),
+  description: z.string(),
+  stepCount: z.number().int(),
+  generateMode: generateModeSchema,
+});
+export const taskTemplateListItemSchema = z.object({
+  taskId: z.string(),
+  taskName: z.string(),
+  cover: z.string().nullable(),
+  description: z.string(),
+  visTemplateList: z.array(visTemplateSchema),
+});
+export type TaskTemplateListItem = z.infer<typeof taskTemplateListItemSchema>;
+export const templateListQuerySchema = z.object({ taskId: idOf('任务') });
+
+export const templateTaskSchema = z.object({ task: taskSchema, category: taskSchema.nullable() });
+export const stepConfigSchema = z.object({
+  stepId: z.string(),
+  templateId: z.string(),
+  generateMode: generateModeSchema,
+  parameters: parametersSchema,
+  formConfig: z.array(formConfigItemSchema),
+});
