@@ -220,7 +220,7 @@ export class TaskService {
     }
     const target = parentId ?? source.parent_id;
     const parent = target ? await this.tasks.find(target) : undefined;
-    if (!parent || parent.kind !== 'category' || parent.owner_id !== null) throw fail('任务只能复制到分类下');
+    if (parent?.kind !== 'category' || parent.owner_id !== null) throw fail('任务只能复制到分类下');
     const copyId = await this.db.transaction().execute(async (trx) => {
       const id = await this.cloneNode(trx, source, {
         parentId: parent.id,

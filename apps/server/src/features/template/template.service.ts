@@ -230,7 +230,7 @@ export class TemplateService {
   async copy(viewer: Viewer, templateId: string, targetTaskId?: string): Promise<string> {
     const { template } = await this.readable(viewer, templateId);
     const target = await this.tasks.find(targetTaskId ?? template.task_id);
-    if (!target || target.kind !== 'task') throw fail('模板只能复制到任务下');
+    if (target?.kind !== 'task') throw fail('模板只能复制到任务下');
     if (!canWriteOwned(viewer, target.owner_id)) throw forbidden();
     return this.copyInto(template, target, {
       status: 'draft',
