@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
 import { selectField, validStep } from '../helpers/template-steps.js';
+import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
 
 describeServer('templates: drafts, publishing rules, steps, copies and moves', () => {
   let app: TestApp;
