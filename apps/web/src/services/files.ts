@@ -6,3 +6,8 @@ export function uploadFile(file: Blob, fileName?: string) {
   form.append('file', file, fileName);
   return request<UploadResult>('/api/files/upload', { method: 'POST', form });
 }
+
+/** Where an uploaded image is read from, for a fileId kept without its upload answer (e.g. a saved draft). */
+export function fileUrl(fileId: string): string {
+  return `/api/files/${encodeURIComponent(fileId)}`;
+}

@@ -1,19 +1,29 @@
-import { AppstoreOutlined } from '@ant-design/icons';
-import { Button, Empty, Typography } from 'antd';
+import { Empty } from 'antd';
+import { useDraw } from '../../stores/draw';
+import { CurrentTemplateCard } from './CurrentTemplateCard';
+import { StepParameters } from './StepParameters';
+import { StepTabs } from './StepTabs';
+import { TaskSelectDialog } from './TaskSelectDialog';
 
-/** The draw aside (≈340 px): task, template and parameters arrive with the generation issue. */
+/** The draw aside (≈340 px): current task and template, step tabs and the step's parameters. */
 export function DrawAside() {
+  const templateId = useDraw((state) => state.templateId);
+  const stepKey = useDraw((state) => state.stepKey);
+
   return (
     <div className="hf-draw-aside-inner">
-      <Typography.Text type="secondary">当前任务</Typography.Text>
-      <div className="hf-draw-task">
-        <AppstoreOutlined />
-        <span className="hf-draw-task-name">尚未选择任务</span>
-        <Button size="small" disabled>
-          切换
-        </Button>
-      </div>
-      <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="参数设置即将上线" />
+      <CurrentTemplateCard />
+      {templateId ? (
+        <>
+          <StepTabs />
+          <div className="hf-aside-title">参数设置</div>
+          {/* A new template or step starts its form afresh (model tab, upload state). */}
+          <StepParameters key={`${templateId}-${stepKey}`} />
+        </>
+      ) : (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="选择模板后即可调整参数" />
+      )}
+      <TaskSelectDialog />
     </div>
   );
 }

@@ -1,5 +1,22 @@
-import { ComingSoon } from '../../components/ComingSoon';
+import { Tabs, Typography } from 'antd';
+import { ModelGroupsPanel } from '../../features/model/ModelGroupsPanel';
+import { PromptLibraryAdmin } from '../../features/prompt/PromptLibraryAdmin';
 
 export default function ModelPage() {
-  return <ComingSoon title="模型管理" description="模型分组、模型列表与提示词库即将上线" />;
+  return (
+    <div className="hf-page">
+      <Typography.Title level={3} className="hf-page-title">
+        模型管理
+      </Typography.Title>
+      <div className="hf-panel">
+        <Tabs
+          destroyOnHidden
+          items={[
+            { key: 'models', label: '模型', children: <ModelGroupsPanel /> },
+            { key: 'prompts', label: '提示词库', children: <PromptLibraryAdmin /> },
+          ]}
+        />
+      </div>
+    </div>
+  );
 }

@@ -1,0 +1,29 @@
+import { AppstoreOutlined, SwapOutlined } from '@ant-design/icons';
+import { Button } from 'antd';
+import { useDraw } from '../../stores/draw';
+import { useTemplateTask } from '../tasks/task-queries';
+
+/** 当前任务: the task and template being edited, and 切换 to pick another. */
+export function CurrentTemplateCard() {
+  const detail = useDraw((state) => state.taskTemplateDetails);
+  const openTaskSelect = useDraw((state) => state.openTaskSelect);
+  const templateTask = useTemplateTask(detail?.templateId ?? null);
+  const taskName = detail ? (templateTask.data?.task.name ?? '…') : '尚未选择任务';
+
+  return (
+    <div className="hf-draw-task">
+      <AppstoreOutlined className="hf-draw-task-icon" />
+      <div className="hf-draw-task-info">
+        <div className="hf-draw-task-name" title={taskName}>
+          {taskName}
+        </div>
+        <div className="hf-draw-template-name" title={detail?.name}>
+          {detail ? `模板：${detail.name}` : '选择一个模板开始创作'}
+        </div>
+      </div>
+      <Button size="small" icon={<SwapOutlined />} onClick={openTaskSelect}>
+        切换
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import type { PromptGroupItem } from '@huafang/contracts';
+import { Tag, Tooltip } from 'antd';
+
+interface PromptChipProps {
+  item: PromptGroupItem;
+  onRemove: (id: string) => void;
+}
+
+/** A word of a prompt group: the Chinese label, its English prompt on hover. */
+export function PromptChip({ item, onRemove }: PromptChipProps) {
+  return (
+    <Tooltip title={item.promptText} mouseEnterDelay={0.3}>
+      <Tag
+        className="hf-prompt-chip"
+        color={item.custom === '1' ? 'gold' : 'purple'}
+        variant="filled"
+        closable
+        closeIcon
+        onClose={(event) => {
+          event.preventDefault();
+          onRemove(item.id);
+        }}
+      >
+        {item.groupName}
+      </Tag>
+    </Tooltip>
+  );
+}

@@ -1,0 +1,54 @@
+import { BookOutlined, ClearOutlined } from '@ant-design/icons';
+import { Button, Space } from 'antd';
+import { useState } from 'react';
+import type { PromptVariant } from '../../services/prompt';
+import { useDraw } from '../../stores/draw';
+import { PromptChip } from './PromptChip';
+import { PromptLibraryDrawer } from './PromptLibraryDrawer';
+
+const TITLES: Record<PromptVariant, string> = { positive: '正向提示词', negative: '反向提示词' };
+const EMPTY_HINTS: Record<PromptVariant, string> = {
+  positive: '还没有提示词，点「词库」挑几个描述画面的词',
+  negative: '还没有反向提示词，点「词库」挑几个不想出现的内容',
+};
+
+/** 正向 / 反向提示词: the group's chips, 词库 and 清空自定义. */
+export function PromptGroupPanel({ variant }: { variant: PromptVariant }) {
+  const group = useDraw((state) => (variant === 'negative' ? state.curNegativePromptGroup : state.curPromptGroup));
+  const removePrompt = useDraw((state) => state.removePrompt);
+  const cleanCustomPrompts = useDraw((state) => state.cleanCustomPrompts);
+  const [libraryOpen, setLibraryOpen] = useState(false);
+  const hasCustom = group.some((item) => item.custom === '1');
+
+  return (
+    <section className="hf-panel hf-prompt-panel" aria-label={TITLES[variant]}>
+      <div className="hf-prompt-head">
+        <span className="hf-prompt-title">
+          {TITLES[variant]}
+          <span className="hf-prompt-count">{group.length}</span>
+        </span>
+        <Space size={8}>
+          <Button size="small" icon={<BookOutlined />} onClick={() => setLibraryOpen(true)}>
+            词库
+          </Button>
+          <Button
+            size="small"
+            icon={<ClearOutlined />}
+            disabled={!hasCustom}
+            onClick={() => cleanCustomPrompts(variant)}
+          >
+            清空自定义
+          </Button>
+        </Space>
+      </div>
+      <div className="hf-prompt-chips">
+        {group.length === 0 ? (
+          <span className="hf-prompt-empty">{EMPTY_HINTS[variant]}</span>
+        ) : (
+          group.map((item) => <PromptChip key={item.id} item={item} onRemove={(id) => removePrompt(variant, id)} />)
+        )}
+      </div>
+      <PromptLibraryDrawer variant={variant} open={libraryOpen} onClose={() => setLibraryOpen(false)} />
+    </section>
+  );
+}

@@ -1,0 +1,84 @@
+import { MSG, type PromptWord } from '@huafang/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Popconfirm, Space, Table, type TableColumnsType, Tag } from 'antd';
+import { toast } from '../../services/notices';
+import { deletePromptWord, fetchPromptList, type PromptVariant } from '../../services/prompt';
+import { isRequestError } from '../../services/request-error';
+import { usePagedQuery } from '../admin/use-paged-query';
+import { HELP_URL_FLAG, promptKeys } from './prompt-queries';
+
+interface PromptWordsTableProps {
+  variant: PromptVariant;
+  categoryId: string | null;
+  keyword: string;
+  onEdit: (word: PromptWord) => void;
+}
+
+/** The words of the chosen category (all when none), searchable; 编辑 and 删除 per row. */
+export function PromptWordsTable({ variant, categoryId, keyword, onEdit }: PromptWordsTableProps) {
+  const queryClient = useQueryClient();
+  const { tableProps } = usePagedQuery([...promptKeys.all, 'admin', variant, categoryId, keyword], (page) =>
+    fetchPromptList(variant, {
+      helpUrlFlag: HELP_URL_FLAG.all,
+      categoryId: categoryId ?? undefined,
+      keyword: keyword || undefined,
+      ...page,
+    }),
+  );
+
+  async function remove(word: PromptWord) {
+    try {
+      await deletePromptWord(word.id);
+    } catch (error) {
+      if (isRequestError(error) && error.notified) return;
+      throw error;
+    }
+    toast(MSG.deleted, 'success');
+    await queryClient.invalidateQueries({ queryKey: promptKeys.all });
+  }
+
+  const columns: TableColumnsType<PromptWord> = [
+    { title: '中文标签', dataIndex: 'label', width: 180 },
+    { title: '英文提示词', dataIndex: 'text' },
+    {
+      title: '常用',
+      dataIndex: 'featured',
+      width: 90,
+      render: (featured: boolean) => (featured ? <Tag color="purple">常用</Tag> : <Tag>—</Tag>),
+    },
+    {
+      title: '操作',
+      key: 'actions',
+      width: 140,
+      render: (_value, word) => (
+        <Space size={4}>
+          <Button type="link" size="small" onClick={() => onEdit(word)}>
+            编辑
+          </Button>
+          <Popconfirm
+            title={`确定删除「${word.label}」吗？`}
+            description="删除后创作页的词库里将不再出现这个词"
+            okText="删除"
+            okButtonProps={{ danger: true }}
+            cancelText="取消"
+            onConfirm={() => remove(word)}
+          >
+            <Button type="link" size="small" danger>
+              删除
+            </Button>
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <Table<PromptWord>
+      rowKey="id"
+      size="middle"
+      columns={columns}
+      locale={{ emptyText: keyword ? `没有找到与「${keyword}」相关的提示词` : '这个分类下还没有提示词' }}
+      {...tableProps}
+    />
+  );
+}

@@ -1,0 +1,20 @@
+import { Image, Skeleton } from 'antd';
+import { useRelatedWorks } from './task-queries';
+
+/** Sample works made with a template; a quiet line until there are some. */
+export function RelatedWorksStrip({ templateId }: { templateId: string }) {
+  const works = useRelatedWorks(templateId);
+
+  if (works.isPending) return <Skeleton.Input active size="small" block className="hf-works-strip" />;
+  const list = works.data?.list ?? [];
+  if (list.length === 0) return <div className="hf-works-strip hf-works-empty">暂无作品</div>;
+  return (
+    <div className="hf-works-strip">
+      <Image.PreviewGroup>
+        {list.map((work) => (
+          <Image key={work.id} src={work.url} width={56} height={56} alt="作品" className="hf-work-thumb" />
+        ))}
+      </Image.PreviewGroup>
+    </div>
+  );
+}

@@ -1,0 +1,124 @@
+import type {
+  Parameters,
+  PromptGroupItem,
+  TaskTemplateListItem,
+  TaskTreeNode,
+  TemplateDetail,
+} from '@huafang/contracts';
+import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
+import type { PromptVariant } from '../services/prompt';
+import {
+  appendPrompt,
+  cleanCustomPrompts,
+  DRAW_DRAFT_DEFAULTS,
+  type DrawDraft,
+  promptGroupOf,
+  promptGroupPatch,
+  removePrompt,
+  switchStep,
+  templateDraft,
+} from './draw-state';
+import { DRAW_STORAGE_KEY, repairDrawDraft } from './draw-storage';
+import { useSession } from './session';
+import { browserStorage } from './session-storage';
+
+/** Spec §3 draw state: the persisted draft plus the task lists of the task-selection dialog. */
+interface DrawState extends DrawDraft {
+  /** The tree's top level (categories). */
+  taskData: TaskTreeNode[];
+  /** The chosen category's children. */
+  twoTaskData: TaskTreeNode[];
+  /** The chosen category's tasks with their visible templates. */
+  taskList: TaskTemplateListItem[];
+  /** The task-selection dialog of spec §2. */
+  taskSelectOpen: boolean;
+
+  setTaskLists(lists: Pick<DrawState, 'taskData' | 'twoTaskData' | 'taskList'>): void;
+  setHelpUrlFlag(helpUrlFlag: string): void;
+  loadTemplateDetails(detail: TemplateDetail, stepKey?: number): void;
+  selectStep(stepKey: number): void;
+  setCurParameters(parameters: Parameters): void;
+  appendPrompt(variant: PromptVariant, item: PromptGroupItem): void;
+  removePrompt(variant: PromptVariant, id: string): void;
+  cleanCustomPrompts(variant: PromptVariant): void;
+  openTaskSelect(): void;
+  closeTaskSelect(): void;
+  /** Spec §4: a state reset restores defaults. */
+  reset(): void;
+}
+
+const LIST_DEFAULTS = { taskData: [], twoTaskData: [], taskList: [], taskSelectOpen: false };
+
+function pickDraft(state: DrawState): DrawDraft {
+  return {
+    taskSelect: state.taskSelect,
+    helpUrlFlag: state.helpUrlFlag,
+    templateId: state.templateId,
+    stepKey: state.stepKey,
+    stepIndex: state.stepIndex,
+    taskTemplateDetails: state.taskTemplateDetails,
+    taskSteps: state.taskSteps,
+    curPromptGroup: state.curPromptGroup,
+    curNegativePromptGroup: state.curNegativePromptGroup,
+    curParameters: state.curParameters,
+    curGenerateMode: state.curGenerateMode,
+    formConfig: state.formConfig,
+  };
+}
+
+export const useDraw = create<DrawState>()(
+  persist(
+    (set, get) => ({
+      ...DRAW_DRAFT_DEFAULTS,
+      ...LIST_DEFAULTS,
+
+      setTaskLists(lists) {
+        set(lists);
+      },
+      setHelpUrlFlag(helpUrlFlag) {
+        set({ helpUrlFlag });
+      },
+      loadTemplateDetails(detail, stepKey) {
+        set(templateDraft(detail, stepKey));
+      },
+      selectStep(stepKey) {
+        set(switchStep(get(), stepKey));
+      },
+      setCurParameters(curParameters) {
+        set({ curParameters });
+      },
+      appendPrompt(variant, item) {
+        set(promptGroupPatch(variant, appendPrompt(promptGroupOf(get(), variant), item)));
+      },
+      removePrompt(variant, id) {
+        set(promptGroupPatch(variant, removePrompt(promptGroupOf(get(), variant), id)));
+      },
+      cleanCustomPrompts(variant) {
+        set(promptGroupPatch(variant, cleanCustomPrompts(promptGroupOf(get(), variant))));
+      },
+      openTaskSelect() {
+        set({ taskSelectOpen: true });
+      },
+      closeTaskSelect() {
+        set({ taskSelectOpen: false });
+      },
+      reset() {
+        set({ ...DRAW_DRAFT_DEFAULTS, ...LIST_DEFAULTS });
+      },
+    }),
+    {
+      name: DRAW_STORAGE_KEY,
+      version: 1,
+      storage: createJSONStorage(browserStorage),
+      partialize: pickDraft,
+      migrate: repairDrawDraft,
+      merge: (saved, current) => ({ ...current, ...repairDrawDraft(saved) }),
+    },
+  ),
+);
+
+// A draft belongs to the user who made it: signing out (or a rejected session) starts the next one afresh.
+useSession.subscribe((state, previous) => {
+  if (previous.token && !state.token) useDraw.getState().reset();
+});
