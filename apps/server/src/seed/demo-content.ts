@@ -2,6 +2,7 @@ import type { FormConfigItem, GenerateMode, PromptGroupItem } from '@huafang/con
 import { ModelRepository } from '../features/models/model.repository.js';
 import { TaskRepository } from '../features/task/task.repository.js';
 import { TemplateRepository } from '../features/template/template.repository.js';
+import { type PublishedTemplate, toStep } from '../features/template/template.service.js';
 import type { Database } from '../platform/db/database.js';
 import { newId, nowIso } from '../platform/ids.js';
 import {
@@ -378,20 +379,30 @@ export async function seedDemoTasks(db: Database): Promise<void> {
           updated_at: now,
         });
         const modelId = modelIds.get(template.model);
-        await templates.replaceSteps(
+        const steps = template.steps.map((step, index) => ({
+          id: newId(),
+          template_id: templateId,
+          step_index: index,
+          name: step.name,
+          generate_mode: step.mode,
+          use_parent_image: step.useParentImage ? 1 : 0,
+          prompt_group: JSON.stringify(step.prompt),
+          negative_prompt_group: JSON.stringify(step.negative ?? COMMON_NEGATIVE),
+          parameters: JSON.stringify({ ...(index === 0 ? { modelId } : {}), ...step.parameters }),
+          form_config: JSON.stringify(step.form({ groupIds })),
+        }));
+        await templates.replaceSteps(templateId, steps);
+        const published: PublishedTemplate = {
+          name: template.name,
+          cover: null,
+          description: template.description,
+          version: 1,
+          taskStepList: steps.map(toStep),
+        };
+        await templates.publish(
           templateId,
-          template.steps.map((step, index) => ({
-            id: newId(),
-            template_id: templateId,
-            step_index: index,
-            name: step.name,
-            generate_mode: step.mode,
-            use_parent_image: step.useParentImage ? 1 : 0,
-            prompt_group: JSON.stringify(step.prompt),
-            negative_prompt_group: JSON.stringify(step.negative ?? COMMON_NEGATIVE),
-            parameters: JSON.stringify({ ...(index === 0 ? { modelId } : {}), ...step.parameters }),
-            form_config: JSON.stringify(step.form({ groupIds })),
-          })),
+          JSON.stringify(published),
+          steps.map((s) => s.id),
         );
       }
     }

@@ -53,6 +53,52 @@ describeServer('templates: drafts, publishing rules, steps, copies and moves', (
     expect(republished.body.data.version).toBe(2);
   });
 
+  it('keeps users on the published version while an admin works on a draft of it', async () => {
+    const first = await save('publish', { name: '线上版', taskStepList: [validStep({ name: '旧步骤' })] });
+    const id = first.body.data.templateId;
+    const draft = await save('draft', {
+      templateId: id,
+      name: '草稿版',
+      taskStepList: [validStep({ name: '新步骤' }), validStep({ name: '新增步骤' })],
+    });
+    expect(draft.body.data).toMatchObject({ status: 'draft', version: 1 });
+
+    const seen = (await app.call('GET', `/api/task/template/detail/${id}`, { token: user.token })).body.data;
+    expect(seen).toMatchObject({ name: '线上版', status: 'published', version: 1 });
+    expect(seen.taskStepList.map((s: any) => s.name)).toEqual(['旧步骤']);
+    const cfg = await app.call('GET', `/api/task/template/task/cfg/${seen.taskStepList[0].id}`, { token: user.token });
+    expect(cfg.body.code).toBe(0);
+    const tree = (await app.call('GET', '/api/task/tree', { token: user.token })).body.data;
+    const node = tree.flatMap((c: any) => c.children.flatMap((t: any) => t.children)).find((t: any) => t.id === id);
+    expect(node).toMatchObject({ name: '线上版', published: true });
+    const list = (await app.call('GET', `/api/task/template/list?taskId=${taskId}`, { token: user.token })).body.data;
+    expect(list[0].visTemplateList.find((t: any) => t.templateId === id)).toMatchObject({
+      name: '线上版',
+      stepCount: 1,
+    });
+
+    const editing = (await app.call('GET', `/api/task/template/detail/${id}`, { token: admin })).body.data;
+    expect(editing).toMatchObject({ name: '草稿版', status: 'draft' });
+    expect(editing.taskStepList).toHaveLength(2);
+    const adminTree = (await app.call('GET', '/api/task/tree/all', { token: admin })).body.data;
+    const adminNode = adminTree
+      .flatMap((c: any) => c.children.flatMap((t: any) => t.children))
+      .find((t: any) => t.id === id);
+    expect(adminNode).toMatchObject({ name: '草稿版', status: 'draft', published: true });
+
+    // A user's copy takes the published version, not the admin's draft.
+    const mine = await app.call('POST', '/api/task/copy_to_mine', { token: user.token, body: { taskId } });
+    const myTree = (await app.call('GET', '/api/task/tree/mine', { token: user.token })).body.data;
+    const myTask = myTree[0].children.find((t: any) => t.id === mine.body.data.id);
+    expect(myTask.children.map((t: any) => t.name)).toContain('线上版');
+    expect(myTask.children.map((t: any) => t.name)).not.toContain('草稿版');
+
+    await save('publish', { templateId: id, name: '草稿版', taskStepList: editing.taskStepList });
+    const after = (await app.call('GET', `/api/task/template/detail/${id}`, { token: user.token })).body.data;
+    expect(after).toMatchObject({ name: '草稿版', version: 2 });
+    expect(after.taskStepList).toHaveLength(2);
+  });
+
   it('refuses to publish an invalid form config, naming the step and field', async () => {
     const cases: [object, string][] = [
       [

@@ -8,6 +8,8 @@ import {
   canReadTask,
   canReadTemplate,
   canWriteOwned,
+  editsWorkingCopy,
+  publishedOf,
   type TemplateService,
   type Viewer,
 } from '../template/template.service.js';
@@ -67,7 +69,7 @@ export class TaskService {
     const templateNodes = (task: TaskRow): TaskTreeNode[] =>
       templates
         .filter((t) => t.task_id === task.id && (variant === 'all' || canReadTemplate(viewer, t, task)))
-        .map((t) => templateNode(t));
+        .map((t) => templateNode(viewer, t));
     const taskNode = (task: TaskRow): TaskTreeNode => {
       const children = templateNodes(task);
       return { ...nodeOf(task), templateCount: children.length, children };
@@ -212,7 +214,7 @@ export class TaskService {
             published: false,
             suffix: '',
           });
-          await this.cloneTemplates(trx, child, childId, { ownerId: null, status: 'draft' });
+          await this.cloneTemplates(trx, child, childId, { viewer, ownerId: null, status: 'draft' });
         }
         return id;
       });
@@ -228,7 +230,7 @@ export class TaskService {
         published: false,
         suffix: '（副本）',
       });
-      await this.cloneTemplates(trx, source, id, { ownerId: null, status: 'draft' });
+      await this.cloneTemplates(trx, source, id, { viewer, ownerId: null, status: 'draft' });
       return id;
     });
     return toTask((await this.tasks.find(copyId))!);
@@ -261,7 +263,7 @@ export class TaskService {
       const templates = (await new TemplateRepository(trx).ofTasks([source.id])).filter((t) =>
         canReadTemplate(viewer, t, source),
       );
-      await this.cloneTemplateRows(trx, templates, id, { ownerId: viewer.id, status: 'published' });
+      await this.cloneTemplateRows(trx, templates, id, { viewer, ownerId: viewer.id, status: 'published' });
       return id;
     });
     return toTask((await this.tasks.find(copyId))!);
@@ -295,7 +297,7 @@ export class TaskService {
     db: Database,
     source: TaskRow,
     targetId: string,
-    options: { ownerId: string | null; status: 'draft' | 'published' },
+    options: { viewer: Viewer; ownerId: string | null; status: 'draft' | 'published' },
   ) {
     await this.cloneTemplateRows(db, await new TemplateRepository(db).ofTasks([source.id]), targetId, options);
   }
@@ -304,11 +306,12 @@ export class TaskService {
     db: Database,
     templates: TemplateRow[],
     targetId: string,
-    options: { ownerId: string | null; status: 'draft' | 'published' },
+    options: { viewer: Viewer; ownerId: string | null; status: 'draft' | 'published' },
   ) {
     const target = (await new TaskRepository(db).find(targetId))!;
     for (const t of templates) {
       await this.templates.copyInto(
+        options.viewer,
         t,
         target,
         { status: options.status, nameSuffix: '', ownerId: options.ownerId },
@@ -332,17 +335,18 @@ function nodeOf(row: TaskRow): TaskTreeNode {
   };
 }
 
-function templateNode(t: TemplateRow): TaskTreeNode {
+function templateNode(viewer: Viewer, t: TemplateRow): TaskTreeNode {
   return {
     id: t.id,
     key: t.id,
-    name: t.name,
+    name: editsWorkingCopy(viewer, t) ? t.name : (publishedOf(t)?.name ?? t.name),
     kind: 'template',
     parentId: t.task_id,
     icon: null,
     cover: t.cover,
     description: t.description,
-    published: t.status === 'published',
+    // A published version may exist while the working copy is a newer draft.
+    published: t.published_json !== null,
     status: t.status as 'draft' | 'published',
   };
 }

@@ -46,6 +46,7 @@ export class TemplateRepository {
   }
 
   async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('published_steps').where('template_id', '=', id).execute();
     await this.db.deleteFrom('template_steps').where('template_id', '=', id).execute();
     await this.db.deleteFrom('templates').where('id', '=', id).execute();
   }
@@ -53,6 +54,26 @@ export class TemplateRepository {
   async replaceSteps(templateId: string, steps: Insertable<TemplateStepTable>[]): Promise<void> {
     await this.db.deleteFrom('template_steps').where('template_id', '=', templateId).execute();
     if (steps.length > 0) await this.db.insertInto('template_steps').values(steps).execute();
+  }
+
+  /** Records the published version: template-level JSON plus the index of its step ids. */
+  async publish(templateId: string, publishedJson: string, stepIds: string[]): Promise<void> {
+    await this.db
+      .updateTable('templates')
+      .set({ published_json: publishedJson })
+      .where('id', '=', templateId)
+      .execute();
+    await this.db.deleteFrom('published_steps').where('template_id', '=', templateId).execute();
+    if (stepIds.length > 0) {
+      await this.db
+        .insertInto('published_steps')
+        .values(stepIds.map((step_id) => ({ step_id, template_id: templateId })))
+        .execute();
+    }
+  }
+
+  publishedTemplateOfStep(stepId: string) {
+    return this.db.selectFrom('published_steps').select('template_id').where('step_id', '=', stepId).executeTakeFirst();
   }
 
   async deleteStep(id: string): Promise<void> {

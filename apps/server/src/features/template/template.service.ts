@@ -48,11 +48,38 @@ export function canWriteOwned(viewer: Viewer, ownerId: string | null): boolean {
   return ownerId === null ? viewer.isAdmin : ownerId === viewer.id;
 }
 
-/** Users see published public templates of official tasks, and every template of their own copies. */
+/** Admins edit official templates and owners their copies: they work on the working copy, drafts included. */
+export function editsWorkingCopy(viewer: Viewer, template: TemplateRow): boolean {
+  return viewer.isAdmin || (template.owner_id !== null && template.owner_id === viewer.id);
+}
+
+/** Users see the published version of public official templates, and every template of their own copies. */
 export function canReadTemplate(viewer: Viewer, template: TemplateRow, task: TaskRow): boolean {
   if (!canReadTask(viewer, task)) return false;
-  if (viewer.isAdmin || template.owner_id === viewer.id) return true;
-  return template.owner_id === null && template.status === 'published' && template.visibility === 'public';
+  if (editsWorkingCopy(viewer, template)) return true;
+  return template.owner_id === null && template.published_json !== null && template.visibility === 'public';
+}
+
+/** The version users see; saving a draft afterwards leaves it untouched. */
+export type PublishedTemplate = Pick<TemplateDetail, 'name' | 'cover' | 'description' | 'version' | 'taskStepList'>;
+
+export function publishedOf(template: TemplateRow): PublishedTemplate | null {
+  return template.published_json ? parseJson<PublishedTemplate>(template.published_json) : null;
+}
+
+/** Name, description and steps of a template as this viewer sees it. */
+export function viewOf(viewer: Viewer, template: TemplateRow, workingSteps: StepRow[]): PublishedTemplate {
+  if (!editsWorkingCopy(viewer, template)) {
+    const published = publishedOf(template);
+    if (published) return published;
+  }
+  return {
+    name: template.name,
+    cover: template.cover,
+    description: template.description,
+    version: template.version,
+    taskStepList: workingSteps.filter((s) => s.template_id === template.id).map(toStep),
+  };
 }
 
 export class TemplateService {
@@ -82,19 +109,16 @@ export class TemplateService {
 
   async detail(viewer: Viewer, templateId: string): Promise<TemplateDetail> {
     const { template } = await this.readable(viewer, templateId);
-    const steps = await this.templates.steps([template.id]);
+    const editor = editsWorkingCopy(viewer, template);
+    const view = viewOf(viewer, template, editor ? await this.templates.steps([template.id]) : []);
     return {
       templateId: template.id,
       taskId: template.task_id,
-      name: template.name,
-      cover: template.cover,
-      description: template.description,
-      status: template.status as TemplateDetail['status'],
+      ...view,
+      status: (editor ? template.status : 'published') as TemplateDetail['status'],
       visibility: template.visibility as TemplateDetail['visibility'],
-      version: template.version,
       ownerId: template.owner_id,
       updatedAt: template.updated_at,
-      taskStepList: steps.map(toStep),
     };
   }
 
@@ -106,10 +130,13 @@ export class TemplateService {
 
   async stepConfig(viewer: Viewer, stepId: string) {
     const step = await this.templates.findStep(stepId);
-    if (!step) throw notFound('步骤不存在');
-    await this.readable(viewer, step.template_id);
-    const { generateMode, parameters, formConfig } = toStep(step);
-    return { stepId: step.id, templateId: step.template_id, generateMode, parameters, formConfig };
+    const templateId = step?.template_id ?? (await this.templates.publishedTemplateOfStep(stepId))?.template_id;
+    if (!templateId) throw notFound('步骤不存在');
+    const { template } = await this.readable(viewer, templateId);
+    const seen = viewOf(viewer, template, step ? [step] : []).taskStepList.find((s) => s.id === stepId);
+    if (!seen) throw notFound('步骤不存在');
+    const { generateMode, parameters, formConfig } = seen;
+    return { stepId, templateId: template.id, generateMode, parameters, formConfig };
   }
 
   /** Works made with a template arrive with the generation pipeline; until then the list is honestly empty. */
@@ -147,14 +174,14 @@ export class TemplateService {
       visTemplateList: templates
         .filter((t) => t.task_id === task.id && canReadTemplate(viewer, t, byTask.get(t.task_id)!))
         .map((t) => {
-          const own = steps.filter((s) => s.template_id === t.id);
+          const view = viewOf(viewer, t, steps);
           return {
             templateId: t.id,
-            name: t.name,
-            cover: t.cover,
-            description: t.description,
-            stepCount: own.length,
-            generateMode: (own[0]?.generate_mode ?? 'txt2img') as GenerateMode,
+            name: view.name,
+            cover: view.cover,
+            description: view.description,
+            stepCount: view.taskStepList.length,
+            generateMode: (view.taskStepList[0]?.generateMode ?? 'txt2img') as GenerateMode,
           };
         }),
     }));
@@ -198,11 +225,27 @@ export class TemplateService {
           task_id: task.id,
           sort: siblings.length,
           owner_id: task.owner_id,
+          published_json: null,
           created_at: now,
           ...fields,
         });
       }
-      await repo.replaceSteps(templateId, stepRows(templateId, body.taskStepList));
+      const rows = stepRows(templateId, body.taskStepList);
+      await repo.replaceSteps(templateId, rows);
+      if (publish) {
+        const published: PublishedTemplate = {
+          name: body.name,
+          cover: body.cover ?? null,
+          description: body.description,
+          version,
+          taskStepList: rows.map(toStep),
+        };
+        await repo.publish(
+          templateId,
+          JSON.stringify(published),
+          rows.map((r) => r.id),
+        );
+      }
     });
     return { templateId, status: status as 'draft' | 'published', version };
   }
@@ -229,44 +272,59 @@ export class TemplateService {
   /** Copies a template (steps included) into a task; the copy starts as a draft. */
   async copy(viewer: Viewer, templateId: string, targetTaskId?: string): Promise<string> {
     const { template } = await this.readable(viewer, templateId);
+    if (!editsWorkingCopy(viewer, template)) throw forbidden();
     const target = await this.tasks.find(targetTaskId ?? template.task_id);
     if (target?.kind !== 'task') throw fail('模板只能复制到任务下');
     if (!canWriteOwned(viewer, target.owner_id)) throw forbidden();
-    return this.copyInto(template, target, {
+    return this.copyInto(viewer, template, target, {
       status: 'draft',
       nameSuffix: targetTaskId ? '' : '（副本）',
       ownerId: target.owner_id,
     });
   }
 
+  /** Copies what `viewer` sees of the template: the working copy for editors, else the published version. */
   async copyInto(
+    viewer: Viewer,
     template: TemplateRow,
     target: TaskRow,
     options: { status: 'draft' | 'published'; nameSuffix: string; ownerId: string | null },
     db: Database = this.db,
   ): Promise<string> {
     const repo = new TemplateRepository(db);
-    const steps = await repo.steps([template.id]);
+    const view = viewOf(viewer, template, await repo.steps([template.id]));
     const id = newId();
     const now = nowIso();
+    const name = `${view.name}${options.nameSuffix}`;
+    const steps = stepRows(
+      id,
+      view.taskStepList.map((s) => ({ ...s, id: undefined })),
+    );
+    const version = options.status === 'published' ? 1 : 0;
+    const published: PublishedTemplate = { ...view, name, version, taskStepList: steps.map(toStep) };
+    const isPublished = options.status === 'published';
     await repo.insert({
       id,
       task_id: target.id,
-      name: `${template.name}${options.nameSuffix}`,
-      cover: template.cover,
-      description: template.description,
+      name,
+      cover: view.cover,
+      description: view.description,
       status: options.status,
       visibility: options.ownerId ? 'private' : template.visibility,
-      version: options.status === 'published' ? 1 : 0,
+      version,
       sort: (await repo.ofTasks([target.id])).length,
       owner_id: options.ownerId,
+      published_json: null,
       created_at: now,
       updated_at: now,
     });
-    await repo.replaceSteps(
-      id,
-      steps.map((s) => ({ ...s, id: newId(), template_id: id })),
-    );
+    await repo.replaceSteps(id, steps);
+    if (isPublished)
+      await repo.publish(
+        id,
+        JSON.stringify(published),
+        steps.map((s) => s.id),
+      );
     return id;
   }
 
@@ -291,7 +349,7 @@ export class TemplateService {
   }
 }
 
-function stepRows(templateId: string, steps: StepInput[]) {
+function stepRows(templateId: string, steps: (Omit<StepInput, 'id'> & { id?: string })[]) {
   return steps.map((step, index) => ({
     // Step ids stay stable across saves so a step's config link keeps working.
     id: step.id && /^[\w-]{8,64}$/.test(step.id) ? step.id : newId(),

@@ -200,6 +200,18 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('prompt_words_category_idx').on('prompt_words').column('category_id').execute();
     },
   },
+  '0003_template_published_snapshot': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('templates').addColumn('published_json', 'text').execute();
+      // Which template's published version holds a step id, so a published step stays reachable after a draft drops it.
+      await db.schema
+        .createTable('published_steps')
+        .addColumn('step_id', 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('template_id', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('published_steps_template_idx').on('published_steps').column('template_id').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

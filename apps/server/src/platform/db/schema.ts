@@ -123,6 +123,8 @@ export interface TemplateTable {
   version: number;
   sort: number;
   owner_id: string | null;
+  /** What users see: JSON of the template as last published (null until then); drafts never touch it. */
+  published_json: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -178,6 +180,11 @@ export interface PromptWordTable {
   sort: number;
 }
 
+export interface PublishedStepTable {
+  step_id: string;
+  template_id: string;
+}
+
 export interface DB {
   users: UserTable;
   sessions: SessionTable;
@@ -191,6 +198,7 @@ export interface DB {
   task_nodes: TaskNodeTable;
   templates: TemplateTable;
   template_steps: TemplateStepTable;
+  published_steps: PublishedStepTable;
   model_groups: ModelGroupTable;
   models: ModelTable;
   prompt_categories: PromptCategoryTable;
