@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely';
+import { countRows } from '../../platform/db/count.js';
 import type { Database } from '../../platform/db/database.js';
 import type { HelpRequestTable, HelpTypeTable } from '../../platform/db/schema.js';
 
@@ -18,11 +19,7 @@ export class HelpRepository {
   }
 
   async countTypes(): Promise<number> {
-    const row = await this.db
-      .selectFrom('help_types')
-      .select((eb) => eb.fn.countAll<string | number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return countRows(this.db.selectFrom('help_types'));
   }
 
   async insertRequest(row: Insertable<HelpRequestTable>): Promise<void> {
@@ -48,11 +45,8 @@ export class HelpRepository {
         .offset(offset)
         .limit(limit)
         .execute(),
-      this.db
-        .selectFrom('help_requests')
-        .select((eb) => eb.fn.countAll<string | number>().as('n'))
-        .executeTakeFirstOrThrow(),
+      countRows(this.db.selectFrom('help_requests')),
     ]);
-    return { rows, total: Number(count.n) };
+    return { rows, total: count };
   }
 }

@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely';
+import { countRows } from '../../platform/db/count.js';
 import type { Database } from '../../platform/db/database.js';
 import type { InviteCodeTable } from '../../platform/db/schema.js';
 
@@ -33,11 +34,8 @@ export class InviteRepository {
         .offset(offset)
         .limit(limit)
         .execute(),
-      this.db
-        .selectFrom('invite_codes')
-        .select((eb) => eb.fn.countAll<string | number>().as('n'))
-        .executeTakeFirstOrThrow(),
+      countRows(this.db.selectFrom('invite_codes')),
     ]);
-    return { rows, total: Number(count.n) };
+    return { rows, total: count };
   }
 }

@@ -1,4 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
+import { countRows } from '../../platform/db/count.js';
 import type { Database } from '../../platform/db/database.js';
 import type { ModelGroupTable, ModelTable } from '../../platform/db/schema.js';
 
@@ -38,10 +39,6 @@ export class ModelRepository {
   }
 
   async countGroups(): Promise<number> {
-    const row = await this.db
-      .selectFrom('model_groups')
-      .select((eb) => eb.fn.countAll<string | number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return countRows(this.db.selectFrom('model_groups'));
   }
 }

@@ -16,6 +16,16 @@ const toModel = (row: Selectable<ModelTable>): ArtModel => ({
   enabled: row.enabled === 1,
 });
 
+const columnsOf = (body: ModelBody) => ({
+  group_id: body.groupId,
+  model_name: body.modelName,
+  cover: body.cover ?? null,
+  base_model: body.baseModel,
+  engine: body.engine,
+  checkpoint: body.checkpoint,
+  enabled: body.enabled ? 1 : 0,
+});
+
 export class ModelService {
   private readonly models: ModelRepository;
 
@@ -51,32 +61,14 @@ export class ModelService {
   async create(body: ModelBody): Promise<ArtModel> {
     if (!(await this.models.findGroup(body.groupId))) throw fail('模型分组不存在');
     const id = newId();
-    await this.models.insertModel({
-      id,
-      group_id: body.groupId,
-      model_name: body.modelName,
-      cover: body.cover ?? null,
-      base_model: body.baseModel,
-      engine: body.engine,
-      checkpoint: body.checkpoint,
-      enabled: body.enabled ? 1 : 0,
-      sort: 0,
-    });
+    await this.models.insertModel({ id, sort: 0, ...columnsOf(body) });
     return toModel((await this.models.findModel(id))!);
   }
 
   async update(id: string, body: ModelBody): Promise<ArtModel> {
     if (!(await this.models.findModel(id))) throw notFound('模型不存在');
     if (!(await this.models.findGroup(body.groupId))) throw fail('模型分组不存在');
-    await this.models.updateModel(id, {
-      group_id: body.groupId,
-      model_name: body.modelName,
-      cover: body.cover ?? null,
-      base_model: body.baseModel,
-      engine: body.engine,
-      checkpoint: body.checkpoint,
-      enabled: body.enabled ? 1 : 0,
-    });
+    await this.models.updateModel(id, columnsOf(body));
     return toModel((await this.models.findModel(id))!);
   }
 

@@ -1,4 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
+import { countRows } from '../../platform/db/count.js';
 import type { Database } from '../../platform/db/database.js';
 import type { PromptCategoryTable, PromptWordTable } from '../../platform/db/schema.js';
 
@@ -50,11 +51,9 @@ export class PromptRepository {
   async page(filter: WordFilter, offset: number, limit: number) {
     const [rows, count] = await Promise.all([
       this.filtered(filter).selectAll().orderBy('sort').orderBy('id').offset(offset).limit(limit).execute(),
-      this.filtered(filter)
-        .select((eb) => eb.fn.countAll<string | number>().as('n'))
-        .executeTakeFirstOrThrow(),
+      countRows(this.filtered(filter)),
     ]);
-    return { rows, total: Number(count.n) };
+    return { rows, total: count };
   }
 
   findWord(id: string) {
@@ -78,10 +77,6 @@ export class PromptRepository {
   }
 
   async countCategories(): Promise<number> {
-    const row = await this.db
-      .selectFrom('prompt_categories')
-      .select((eb) => eb.fn.countAll<string | number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return countRows(this.db.selectFrom('prompt_categories'));
   }
 }

@@ -1,4 +1,5 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
+import { countRows } from '../../platform/db/count.js';
 import type { Database } from '../../platform/db/database.js';
 import type { TaskNodeTable } from '../../platform/db/schema.js';
 
@@ -51,11 +52,6 @@ export class TaskRepository {
   }
 
   async countOfficial(): Promise<number> {
-    const row = await this.db
-      .selectFrom('task_nodes')
-      .select((eb) => eb.fn.countAll<string | number>().as('n'))
-      .where('owner_id', 'is', null)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return countRows(this.db.selectFrom('task_nodes').where('owner_id', 'is', null));
   }
 }

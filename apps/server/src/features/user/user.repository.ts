@@ -1,4 +1,5 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
+import { countRows } from '../../platform/db/count.js';
 import type { Database } from '../../platform/db/database.js';
 import type { UserTable } from '../../platform/db/schema.js';
 
@@ -28,11 +29,6 @@ export class UserRepository {
   }
 
   async countAdmins(): Promise<number> {
-    const row = await this.db
-      .selectFrom('users')
-      .select((eb) => eb.fn.countAll<string | number>().as('n'))
-      .where('is_admin', '=', 1)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return countRows(this.db.selectFrom('users').where('is_admin', '=', 1));
   }
 }
