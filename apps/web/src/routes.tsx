@@ -52,6 +52,7 @@ function agreementRoute(path: string, type: AgreementType): RouteObject {
 }
 
 const READY_ADMIN_PAGES: Record<string, () => Promise<PageModule>> = {
+  '': () => import('./pages/admin/TaskConfigPage'),
   inviteCodes: () => import('./pages/admin/InviteCodesPage'),
   help: () => import('./pages/admin/HelpRequestsPage'),
   agreement: () => import('./pages/admin/AgreementConfigPage'),

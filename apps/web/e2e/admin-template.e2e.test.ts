@@ -1,0 +1,252 @@
+import type { TaskTreeNode, TemplateDetail } from '@huafang/contracts';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, adminToken, api, newPage, registerInvitedUser, screenshot, setupJourney } from './harness';
+import { dialog, hidden, logInFromHome, pathname, toast, visible } from './ui';
+
+const journey = setupJourney();
+
+const CATEGORY = '测试分类';
+const TASK = '测试任务';
+const TEMPLATE = '测试模板';
+
+function treeNode(page: Page, name: string): Locator {
+  return page
+    .locator('.hf-ta-node')
+    .filter({ has: page.locator('.hf-ta-node-name', { hasText: new RegExp(`^${name}$`) }) });
+}
+
+/** The step tab on screen; the other tabs stay mounted but hidden. */
+function activeStep(page: Page): Locator {
+  return page.locator('.hf-ta-steps').getByRole('tabpanel');
+}
+
+/** Opens an antd select and picks the option with this text. */
+async function choose(page: Page, select: Locator, option: string): Promise<void> {
+  await select.click();
+  const item = page
+    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+    .locator('.ant-select-item-option', { hasText: option });
+  await item.first().click();
+}
+
+async function nameInDialog(page: Page, title: string, label: string, name: string): Promise<void> {
+  const modal = dialog(page, title);
+  await visible(modal);
+  await modal.getByLabel(label).fill(name);
+  await modal.getByLabel(label).press('Enter');
+  await modal.waitFor({ state: 'hidden' });
+}
+
+/** Logs the seeded admin in (declining the invite step) and opens 任务配置 once the login toast is gone. */
+async function openTaskConfig(page: Page, baseUrl: string): Promise<void> {
+  await logInFromHome(page, baseUrl, ADMIN.account, ADMIN.password);
+  const invite = dialog(page, '填写邀请码');
+  await visible(invite);
+  await invite.getByRole('button', { name: '暂不填写' }).click();
+  await page.waitForURL('**/omnibus');
+  await page.goto(`${baseUrl}/admin`);
+  await visible(page.getByRole('heading', { name: '任务配置' }));
+  await visible(treeNode(page, '电商设计'));
+  // One toast shows at a time (spec §8): the tree's own messages must not queue behind 登录成功.
+  await hidden(page.locator('.ant-message-notice'));
+}
+
+/** Drags a tree node onto the upper edge (above) or the middle (into) of another. */
+async function dragNode(page: Page, from: string, to: string, where: 'above' | 'into'): Promise<void> {
+  const row = (name: string) => page.locator('.ant-tree-treenode').filter({ has: treeNode(page, name) });
+  const target = row(to);
+  const box = await target.boundingBox();
+  if (!box) throw new Error(`${to} is not on screen`);
+  await row(from).dragTo(target, { targetPosition: { x: box.width / 2, y: where === 'above' ? 3 : box.height / 2 } });
+}
+
+async function publishNode(page: Page, name: string, what: '分类' | '任务'): Promise<void> {
+  await treeNode(page, name).click();
+  const editor = page.locator('.hf-ta-editor-pane');
+  await visible(editor.getByText(`${what}：${name}`));
+  await editor.getByRole('switch', { name: `发布${what}` }).click();
+  await editor.getByRole('button', { name: '保存' }).click();
+  await visible(treeNode(page, name).locator('.hf-ta-node-tag', { hasText: '已发布' }));
+}
+
+describe('任务配置: an admin builds and publishes a two-step template', () => {
+  it('creates 测试分类 / 测试任务 / a template, publishes it, and a user starts it from /tasks', async () => {
+    const { server, browser } = journey;
+    const { context, page } = await newPage(browser);
+    await openTaskConfig(page, server.baseUrl);
+
+    // 新建分类 from the toolbar, 新建任务 from the right-click menu, 新建模板 from the ⋯ menu.
+    await page.getByRole('button', { name: '新建分类' }).click();
+    await nameInDialog(page, '新建分类', '分类名称', CATEGORY);
+    await visible(treeNode(page, CATEGORY).locator('.hf-ta-node-tag', { hasText: '未发布' }));
+
+    // The search narrows the tree to the new category, whose right-click menu offers 新建任务.
+    const search = page.getByRole('searchbox', { name: '搜索任务树' });
+    await search.fill(CATEGORY);
+    await visible(page.getByText('搜索时不能拖动排序'));
+    expect(await page.locator('.hf-ta-node').count()).toBe(1);
+    await treeNode(page, CATEGORY).click({ button: 'right' });
+    await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByText('新建任务').click();
+    await nameInDialog(page, '新建任务', '任务名称', TASK);
+    await visible(treeNode(page, TASK));
+    await search.fill('');
+
+    await publishNode(page, CATEGORY, '分类');
+    await publishNode(page, TASK, '任务');
+
+    await page.getByRole('button', { name: `「${TASK}」的操作` }).click();
+    await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByText('新建模板').click();
+    await nameInDialog(page, '新建模板', '模板名称', TEMPLATE);
+    await visible(treeNode(page, TEMPLATE).locator('.hf-ta-node-tag', { hasText: '草稿' }));
+    await visible(page.getByText(`模板：${TEMPLATE}`));
+    const templateId = new URL(page.url()).searchParams.get('node');
+    expect(templateId).toBeTruthy();
+
+    // Step 1 (文生图): a word from the tag library, a typed word, a sampler select and a ControlNet unit.
+    let step = activeStep(page);
+    await visible(step.locator('.ant-select', { hasText: '文生图' }));
+    const positive = step.getByRole('region', { name: '正向提示词组' });
+    await positive.getByRole('button', { name: '词库' }).click();
+    const library = page.locator('.ant-drawer').filter({ hasText: '正向提示词词库' });
+    await visible(library);
+    await library.getByText('杰作', { exact: true }).click();
+    await library.getByRole('button', { name: '完成' }).click();
+    await visible(positive.locator('.ant-tag', { hasText: '杰作' }));
+    await positive.getByLabel('自定义提示词中文标签').fill('赛博朋克');
+    await positive.getByLabel('自定义提示词英文').fill('cyberpunk');
+    await positive.getByLabel('自定义提示词英文').press('Enter');
+    await visible(positive.locator('.ant-tag', { hasText: '赛博朋克' }));
+
+    await step.getByRole('button', { name: '添加表单项' }).click();
+    const drawer = page.locator('.ant-drawer').filter({ hasText: '添加表单项' });
+    await visible(drawer);
+    await choose(page, drawer.getByRole('combobox', { name: '表单项类型' }), '下拉选择');
+    await drawer.getByRole('combobox', { name: '参数名' }).fill('sampler');
+    await drawer.getByLabel('标题').fill('采样器');
+    await drawer.getByText('接口来源').click();
+    await choose(page, drawer.getByRole('combobox', { name: '选项来源接口' }), '/api/options/samplers');
+    await choose(page, drawer.getByRole('combobox', { name: '默认值' }), 'Euler a');
+    await drawer.getByRole('button', { name: '确定' }).click();
+    await drawer.waitFor({ state: 'hidden' });
+    await visible(step.locator('.hf-ta-field-row[data-name="sampler"]', { hasText: '来源：采样器' }));
+
+    await step.getByRole('button', { name: '添加 ControlNet 单元' }).click();
+    await visible(step.locator('.hf-ta-field-row[data-name="controlNets"]', { hasText: '10 个子项' }));
+    const preview = step.locator('.hf-ta-preview');
+    await visible(preview.getByText('ControlNet 控制'));
+    await visible(preview.getByText('预处理器'));
+    await visible(preview.locator('.ant-select', { hasText: 'Euler a' }));
+
+    // Step 2 (高清放大) starts from the image picked in step 1.
+    await page.getByRole('button', { name: '添加步骤' }).click();
+    await visible(page.getByRole('tab', { name: '步骤 2' }));
+    step = activeStep(page);
+    await choose(page, step.getByRole('combobox', { name: '生成方式' }), '高清放大');
+    expect(await step.getByRole('switch', { name: '使用上一步的图片' }).getAttribute('aria-checked')).toBe('true');
+
+    // Publishing checks every step: step 2 has no field yet, and the editor says so.
+    await page.getByRole('button', { name: '发布' }).click();
+    const outcome = page.locator('.hf-ta-outcome');
+    await visible(outcome.filter({ hasText: '发布未通过校验' }));
+    await visible(outcome.filter({ hasText: '步骤 2「步骤 2」：至少需要一个表单项' }));
+
+    await step.getByRole('button', { name: '添加常用参数' }).click();
+    await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByText('随机种子（seed）').click();
+    await visible(step.locator('.hf-ta-field-row[data-name="seed"]'));
+    await page.getByRole('button', { name: '发布' }).click();
+    await visible(outcome.filter({ hasText: '发布成功' }));
+    await visible(treeNode(page, TEMPLATE).locator('.hf-ta-node-tag', { hasText: '已发布' }));
+    await hidden(page.locator('.ant-message-notice'));
+    await screenshot(page, 'admin-task-config');
+
+    await page.getByRole('tab', { name: '步骤 1' }).click();
+    const design = activeStep(page).locator('.hf-ta-design');
+    await visible(design.locator('.hf-ta-preview').getByText('ControlNet 控制'));
+    // The designer and its live preview sit below the prompts; the picture shows them with the saved step.
+    await design.evaluate((element) => window.scrollBy(0, element.getBoundingClientRect().top - 140));
+    await screenshot(page, 'admin-template-editor');
+
+    // What was saved, read back as a second client would.
+    const detail = await api<TemplateDetail>(server, 'GET', `/api/task/template/detail/${templateId}`, {
+      token: await adminToken(server),
+    });
+    expect(detail.data.status).toBe('published');
+    const [first, second] = detail.data.taskStepList;
+    expect(first?.generateMode).toBe('txt2img');
+    expect(first?.promptGroup.map((item) => [item.groupName, item.custom])).toEqual([
+      ['杰作', '0'],
+      ['赛博朋克', '1'],
+    ]);
+    expect(first?.formConfig.find((item) => item.name === 'sampler')).toMatchObject({
+      type: 'select',
+      url: '/api/options/samplers',
+      value: 'Euler a',
+    });
+    const unit = first?.formConfig.find((item) => item.name === 'controlNets');
+    expect(unit?.children?.map((item) => item.name)).toEqual([
+      'controlnetModule',
+      'controlnetModel',
+      'inputImageFileId',
+      'weight',
+      'guidanceStart',
+      'guidanceEnd',
+      'processorRes',
+      'thresholdA',
+      'thresholdB',
+      'controlMode',
+    ]);
+    expect(second).toMatchObject({ generateMode: 'upscale', useParentImage: true });
+
+    // A draft saved after publishing leaves the published version with users; the tree shows both states.
+    await page.getByLabel('模板描述').fill('两步：生成后高清放大');
+    await visible(page.getByText('有未保存的修改'));
+    await page.getByRole('button', { name: '保存草稿' }).click();
+    await visible(outcome.filter({ hasText: '草稿已保存' }));
+    await visible(treeNode(page, TEMPLATE).locator('.hf-ta-node-tag', { hasText: '草稿' }));
+    await visible(treeNode(page, TEMPLATE).locator('.hf-ta-node-tag', { hasText: '已发布' }));
+    await context.close();
+
+    // A plain user finds it on /tasks and starts it.
+    const user = await registerInvitedUser(server);
+    const published = await api<TaskTreeNode[]>(server, 'GET', '/api/task/tree', { token: user.token });
+    const category = published.data.find((node) => node.name === CATEGORY);
+    expect(category?.children?.[0]?.children?.map((node) => node.name)).toEqual([TEMPLATE]);
+
+    const visit = await newPage(browser);
+    await logInFromHome(visit.page, server.baseUrl, user.account, user.password);
+    await visit.page.waitForURL('**/draw');
+    await visit.page.goto(`${server.baseUrl}/tasks`);
+    await visit.page.locator('.hf-side-menu').getByText(CATEGORY).click();
+    await visit.page.locator('.hf-task-card', { hasText: TASK }).click();
+    const card = visit.page.locator('.hf-template-detail-card', { hasText: TEMPLATE });
+    await visible(card);
+    expect(await card.textContent()).not.toContain('两步：生成后高清放大');
+    await card.getByRole('button', { name: '使用模板' }).click();
+    await visit.page.waitForURL('**/draw');
+    expect(pathname(visit.page)).toBe('/draw');
+    await visit.context.close();
+  });
+
+  it('reorders by dragging, and a drop the server refuses keeps the tree as it was', async () => {
+    const { server, browser } = journey;
+    const { context, page } = await newPage(browser);
+    await openTaskConfig(page, server.baseUrl);
+    const names = () => page.locator('.hf-ta-node-name').allTextContents();
+
+    const before = await names();
+    await dragNode(page, '人像摄影', '促销海报', 'into');
+    await visible(toast(page, '分类只能位于最顶层'));
+    expect(await names()).toEqual(before);
+    await hidden(toast(page, '分类只能位于最顶层'));
+
+    await dragNode(page, '节日海报', '促销海报', 'above');
+    await visible(toast(page, '移动成功'));
+    const order = await names();
+    expect(order.indexOf('节日海报')).toBe(order.indexOf('促销海报') - 1);
+    const tree = await api<TaskTreeNode[]>(server, 'GET', '/api/task/tree/all', { token: await adminToken(server) });
+    const posters = tree.data.flatMap((category) => category.children ?? []).find((task) => task.name === '海报设计');
+    expect(posters?.children?.map((template) => template.name)).toEqual(['节日海报', '促销海报']);
+    await context.close();
+  });
+});

@@ -1,0 +1,51 @@
+import { Button, Result, Typography } from 'antd';
+import { useSearchParams } from 'react-router';
+import { NodeEditor } from '../../features/task-admin/NodeEditor';
+import { TaskTreePanel } from '../../features/task-admin/TaskTreePanel';
+import { useAdminTaskTree } from '../../features/task-admin/task-admin-queries';
+import { indexTree } from '../../features/task-admin/tree-model';
+import '../../features/task-admin/task-admin.css';
+
+/** /admin 任务配置: the task tree on the left, the editor of the selected node on the right (?node=id). */
+export default function TaskConfigPage() {
+  const tree = useAdminTaskTree();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const selectedKey = searchParams.get('node');
+  const selected = selectedKey ? indexTree(tree.data ?? []).get(selectedKey)?.node : undefined;
+
+  const select = (key: string | null) => setSearchParams(key ? { node: key } : {}, { replace: true });
+
+  return (
+    <div className="hf-ta-page">
+      <Typography.Title level={3} className="hf-page-title">
+        任务配置
+      </Typography.Title>
+      {tree.isError ? (
+        <Result
+          status="error"
+          title="任务树加载失败"
+          extra={
+            <Button type="primary" onClick={() => tree.refetch()}>
+              重试
+            </Button>
+          }
+        />
+      ) : (
+        <div className="hf-ta-panes">
+          <aside className="hf-ta-tree-pane">
+            <TaskTreePanel
+              tree={tree.data ?? []}
+              loading={tree.isPending}
+              selectedKey={selectedKey}
+              onSelect={select}
+              onReload={() => void tree.refetch()}
+            />
+          </aside>
+          <section className="hf-ta-editor-pane" aria-label="编辑区">
+            <NodeEditor node={selected} />
+          </section>
+        </div>
+      )}
+    </div>
+  );
+}

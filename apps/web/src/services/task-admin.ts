@@ -1,0 +1,69 @@
+import type {
+  Task,
+  TaskTreeNode,
+  TemplateSaveBody,
+  taskBodySchema,
+  taskCopyBodySchema,
+  taskMoveBodySchema,
+  taskUpdateBodySchema,
+  templateCopyBodySchema,
+  templateMoveBodySchema,
+  templateSaveResultSchema,
+} from '@huafang/contracts';
+import type { z } from 'zod';
+import { http } from './request';
+
+export type TaskCreateBody = z.input<typeof taskBodySchema>;
+export type TaskUpdateBody = z.input<typeof taskUpdateBodySchema>;
+export type TaskMoveBody = z.input<typeof taskMoveBodySchema>;
+export type TemplateMoveBody = z.input<typeof templateMoveBodySchema>;
+export type TemplateSaveResult = z.infer<typeof templateSaveResultSchema>;
+/** 'draft' keeps the template out of users' sight; 'publish' validates every step first. */
+export type TemplateSaveMode = 'draft' | 'publish';
+
+const id = (value: string) => encodeURIComponent(value);
+
+/** Categories → tasks → templates, drafts and unpublished nodes included (admins only). */
+export function fetchAdminTaskTree() {
+  return http.get<TaskTreeNode[]>('/api/task/tree/all');
+}
+
+export function createTask(body: TaskCreateBody) {
+  return http.post<Task>('/api/task', body);
+}
+
+export function updateTask(taskId: string, body: TaskUpdateBody) {
+  return http.put<Task>(`/api/task/${id(taskId)}`, body);
+}
+
+export function deleteTask(taskId: string) {
+  return http.delete<null>(`/api/task/${id(taskId)}`);
+}
+
+export function copyTask(body: z.input<typeof taskCopyBodySchema>) {
+  return http.post<Task>('/api/task/copy', body);
+}
+
+export function moveTask(body: TaskMoveBody) {
+  return http.post<Task>('/api/task/move', body);
+}
+
+export function saveTemplate(mode: TemplateSaveMode, body: TemplateSaveBody) {
+  return http.post<TemplateSaveResult>(`/api/task/template/save/${mode}`, body);
+}
+
+export function deleteTemplate(templateId: string) {
+  return http.delete<null>(`/api/task/template/${id(templateId)}`);
+}
+
+export function deleteTemplateStep(stepId: string) {
+  return http.delete<null>(`/api/task/template/step/${id(stepId)}`);
+}
+
+export function copyTemplate(body: z.input<typeof templateCopyBodySchema>) {
+  return http.post<{ templateId: string }>('/api/task/template/copy', body);
+}
+
+export function moveTemplate(body: TemplateMoveBody) {
+  return http.post<null>('/api/task/template/move', body);
+}
