@@ -11,3 +11,9 @@ export function uploadFile(file: Blob, fileName?: string) {
 export function fileUrl(fileId: string): string {
   return `/api/files/${encodeURIComponent(fileId)}`;
 }
+
+/** The fileId inside a stored image URL such as a cover; undefined for anything else. */
+export function fileIdOfUrl(url: string | null | undefined): string | undefined {
+  const match = /^\/api\/files\/([^/?#]+)$/.exec(url ?? '');
+  return match?.[1] ? decodeURIComponent(match[1]) : undefined;
+}

@@ -1,4 +1,7 @@
+import type { FormConfigItem } from '@huafang/contracts';
 import { Form, Input, Radio } from 'antd';
+import { fileIdOfUrl, fileUrl } from '../../services/files';
+import { ImageUploadField } from '../form-config/ImageUploadField';
 import type { TemplateBasics } from './template-draft';
 
 interface TemplateBasicsFormProps {
@@ -6,7 +9,16 @@ interface TemplateBasicsFormProps {
   onChange: (basics: Partial<TemplateBasics>) => void;
 }
 
-/** The template's name, description and who may use it. */
+const COVER_FIELD: FormConfigItem = {
+  type: 'image',
+  name: 'cover',
+  text: '封面',
+  show: true,
+  disabled: false,
+  checked: false,
+};
+
+/** The template's name, cover, description and who may use it. */
 export function TemplateBasicsForm({ basics, onChange }: TemplateBasicsFormProps) {
   const nameMissing = basics.name.trim() === '';
   return (
@@ -33,6 +45,13 @@ export function TemplateBasicsForm({ basics, onChange }: TemplateBasicsFormProps
             { value: 'public', label: '公开' },
             { value: 'private', label: '仅管理员' },
           ]}
+        />
+      </Form.Item>
+      <Form.Item label="封面">
+        <ImageUploadField
+          item={COVER_FIELD}
+          value={fileIdOfUrl(basics.cover)}
+          onChange={(fileId) => onChange({ cover: fileId ? fileUrl(fileId) : null })}
         />
       </Form.Item>
       <Form.Item label="描述" className="hf-ta-basics-wide">

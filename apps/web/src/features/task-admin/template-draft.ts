@@ -36,7 +36,7 @@ export interface TemplateDraft {
   steps: StepDraft[];
 }
 
-export type TemplateBasics = Pick<TemplateDraft, 'name' | 'description' | 'visibility'>;
+export type TemplateBasics = Pick<TemplateDraft, 'name' | 'description' | 'visibility' | 'cover'>;
 
 export function draftFromDetail(detail: TemplateDetail): TemplateDraft {
   return {
