@@ -177,6 +177,42 @@ describeServer('tasks: tree, admin writes, moves and copies', () => {
     expect(again.body.data).toEqual({ copiable: false, reason: '这已经是你自己的任务' });
   });
 
+  it('tells whether a task (and one of its templates) may be copied, and refuses what may not', async () => {
+    const official = (await tree(user.token)).data[0].children[0];
+    const template = official.children[0];
+    const withTemplate = await app.call('GET', `/api/task/copiable/${official.id}/${template.id}`, {
+      token: user.token,
+    });
+    expect(withTemplate.body.data).toEqual({ copiable: true, reason: null });
+    const foreign = await app.call('GET', `/api/task/copiable/${official.id}/not-its-template`, { token: user.token });
+    expect(foreign.body.data).toEqual({ copiable: false, reason: '该模板不属于此任务或尚未发布' });
+
+    const category = await create({ name: '只有管理员可见', published: true });
+    const hidden = await create({ parentId: category.data.id, name: '未发布任务' });
+    const byAdmin = await app.call('GET', `/api/task/copiable/${hidden.data.id}`, { token: admin });
+    expect(byAdmin.body.data).toEqual({ copiable: false, reason: '任务尚未发布' });
+    const refused = await app.call('POST', '/api/task/copy_to_mine', {
+      token: admin,
+      body: { taskId: hidden.data.id },
+    });
+    expect(refused.body).toMatchObject({ code: -1, msg: '任务尚未发布' });
+    expect(
+      (await app.call('POST', '/api/task/copy_to_mine', { token: user.token, body: { taskId: hidden.data.id } }))
+        .status,
+    ).toBe(404);
+
+    const copyTemplate = await app.call('POST', '/api/task/template/copy', {
+      token: user.token,
+      body: { templateId: template.id },
+    });
+    expect(copyTemplate.status).toBe(403);
+    const moveTemplate = await app.call('POST', '/api/task/template/move', {
+      token: user.token,
+      body: { templateId: template.id, taskId: official.id },
+    });
+    expect(moveTemplate.status).toBe(403);
+  });
+
   it('answers unknown ids with the 404 envelope', async () => {
     for (const url of ['/api/task/nope', '/api/task/copiable/nope', '/api/task/template/list?taskId=nope']) {
       const res = await app.call('GET', url, { token: user.token });
