@@ -55,3 +55,13 @@ export const SIZE_PRESETS: FormOption[] = [
   { label: '9:16 手机壁纸（576×1024）', value: '576x1024' },
   { label: '16:9 横幅（1024×576）', value: '1024x576' },
 ];
+
+/** The checkpoints the built-in demo engine paints with; each one names a painting style (see scene.ts). */
+export const BUILTIN_CHECKPOINTS = [
+  { title: 'builtin-realistic', name: '写实人像' },
+  { title: 'builtin-product', name: '电商摄影' },
+  { title: 'builtin-anime', name: '二次元插画' },
+  { title: 'builtin-chibi', name: 'Q版萌系' },
+  { title: 'builtin-ink', name: '水墨国风' },
+  { title: 'builtin-gongbi', name: '工笔重彩' },
+];
