@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import { appConfigRoutes } from './features/app-config/app-config.routes.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { fileRoutes } from './features/files/file.routes.js';
+import { generateRoutes } from './features/generate/generate.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { helpRoutes } from './features/help/help.routes.js';
 import { inviteAdminRoutes } from './features/invite/invite.routes.js';
@@ -117,7 +118,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(templateRoutes, { templates: services.templates });
       await api.register(promptRoutes, { prompts: services.prompts });
       await api.register(modelRoutes, { models: services.models });
-      await api.register(optionRoutes, { models: services.models });
+      await api.register(optionRoutes, { models: services.models, engine: services.engine });
+      await api.register(generateRoutes, { controlnetPreview: services.controlnetPreview });
     },
     { prefix: '/api' },
   );

@@ -1,9 +1,11 @@
 import type { Config } from './config.js';
+import { BuiltinEngine } from './engines/builtin/builtin-engine.js';
 import { AppConfigService } from './features/app-config/app-config.service.js';
 import { AuthService } from './features/auth/auth.service.js';
 import { SessionService } from './features/auth/session.service.js';
 import { SmsCodeService } from './features/auth/sms-code.service.js';
 import { FileService } from './features/files/file.service.js';
+import { ControlnetPreviewService } from './features/generate/controlnet-preview.service.js';
 import { HelpService } from './features/help/help.service.js';
 import { InviteService } from './features/invite/invite.service.js';
 import { ModelService } from './features/models/model.service.js';
@@ -32,7 +34,11 @@ export function createServices(deps: {
   const invites = new InviteService(db);
   const models = new ModelService(db);
   const templates = new TemplateService(db, models);
+  // The built-in demo engine is always there in embedded mode; the backend registry of issue 4 joins it.
+  const engine = new BuiltinEngine();
   return {
+    engine,
+    controlnetPreview: new ControlnetPreviewService(engine, files),
     models,
     templates,
     tasks: new TaskService(db, templates),

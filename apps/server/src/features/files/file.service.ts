@@ -88,6 +88,15 @@ export class FileService {
     if (!file || file.owner_id !== ownerId) throw fail(`${what}文件不存在，请重新上传`);
   }
 
+  /** The bytes of one of the owner's files; another user's file is "not found". */
+  async readOwned(ownerId: string, fileId: string, what = '文件'): Promise<Buffer> {
+    await this.requireOwned(ownerId, fileId, what);
+    const { stream } = await this.open(fileId);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+    return Buffer.concat(chunks);
+  }
+
   async open(fileId: string): Promise<{ mime: string; stream: Readable }> {
     const file = await this.files.findById(fileId);
     const stream = file ? await this.storage.read(file.storage_key) : null;

@@ -1,23 +1,24 @@
 import { formOptionSchema } from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  BUILTIN_CONTROLNET_MODELS,
-  BUILTIN_CONTROLNET_MODULES,
-  BUILTIN_SAMPLERS,
-  SIZE_PRESETS,
-} from '../../engines/builtin/catalog.js';
+import { SIZE_PRESETS } from '../../engines/builtin/catalog.js';
+import type { InferenceEngine } from '../../engines/engine.js';
 import { ok } from '../../platform/envelope.js';
 import { reply } from '../../platform/route-schemas.js';
 import type { ModelService } from '../models/model.service.js';
 
 const optionsReply = reply(z.array(formOptionSchema));
 const tags = ['表单选项'];
+const asOptions = (values: string[]) => values.map((value) => ({ label: value, value }));
 
-export const optionRoutes: FastifyPluginAsyncZod<{ models: ModelService }> = async (app, { models }) => {
+/** The option sources form config `url`s point to; samplers and ControlNet lists come from the engine. */
+export const optionRoutes: FastifyPluginAsyncZod<{ models: ModelService; engine: InferenceEngine }> = async (
+  app,
+  { models, engine },
+) => {
   app.addHook('onRequest', app.requireUser);
   app.get('/options/samplers', { schema: { tags, summary: '采样器', response: optionsReply } }, async () =>
-    ok(BUILTIN_SAMPLERS.map((s) => ({ label: s, value: s }))),
+    ok(asOptions(await engine.listSamplers())),
   );
   app.get('/options/sizes', { schema: { tags, summary: '尺寸预设', response: optionsReply } }, async () =>
     ok(SIZE_PRESETS),
@@ -28,11 +29,11 @@ export const optionRoutes: FastifyPluginAsyncZod<{ models: ModelService }> = asy
   app.get(
     '/options/controlnet/modules',
     { schema: { tags, summary: 'ControlNet 预处理器', response: optionsReply } },
-    async () => ok(BUILTIN_CONTROLNET_MODULES),
+    async () => ok(await engine.listControlNetModules()),
   );
   app.get(
     '/options/controlnet/models',
     { schema: { tags, summary: 'ControlNet 模型', response: optionsReply } },
-    async () => ok(BUILTIN_CONTROLNET_MODELS.map((m) => ({ label: m, value: m }))),
+    async () => ok(asOptions(await engine.listControlNetModels())),
   );
 };
