@@ -6,6 +6,7 @@ export * from './envelope.js';
 export * from './fields.js';
 export * from './files.js';
 export * from './form-config.js';
+export * from './form-presets.js';
 export * from './generate.js';
 export * from './help.js';
 export * from './model.js';

@@ -71,10 +71,7 @@ const upscale = (): StepSeed => ({
 });
 const withControlNet =
   (module: string, model: string, imageText: string) =>
-  (m: ModelLookup): FormConfigItem[] => [
-    ...txt2imgForm(m.groupIds),
-    { ...controlNetField(module, model), text: imageText },
-  ];
+  (m: ModelLookup): FormConfigItem[] => [...txt2imgForm(m.groupIds), controlNetField(module, model, imageText)];
 
 const CATEGORIES: CategorySeed[] = [
   {

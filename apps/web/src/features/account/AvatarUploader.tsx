@@ -1,9 +1,7 @@
 import { LoadingOutlined, PlusOutlined } from '@ant-design/icons';
-import { IMAGE_MIME_TYPES, type UploadResult } from '@huafang/contracts';
-import { Avatar, Upload, type UploadProps } from 'antd';
-import { useState } from 'react';
-import { uploadFile } from '../../services/files';
-import { toast } from '../../services/notices';
+import type { UploadResult } from '@huafang/contracts';
+import { Avatar, Upload } from 'antd';
+import { useImageUpload } from '../upload/use-image-upload';
 
 export const AVATAR_MAX_MB = 5;
 
@@ -17,41 +15,12 @@ interface AvatarUploaderProps {
 
 /** Picks an image, uploads it at once and previews it; the fileId goes to the form. */
 export function AvatarUploader({ value, onChange, currentUrl }: AvatarUploaderProps) {
-  const [uploading, setUploading] = useState(false);
-
-  const beforeUpload: UploadProps['beforeUpload'] = (file) => {
-    if (!(IMAGE_MIME_TYPES as readonly string[]).includes(file.type)) {
-      toast('请选择 PNG、JPG、WebP 或 GIF 图片');
-      return Upload.LIST_IGNORE;
-    }
-    if (file.size > AVATAR_MAX_MB * 1024 * 1024) {
-      toast(`图片不能超过 ${AVATAR_MAX_MB} MB`);
-      return Upload.LIST_IGNORE;
-    }
-    return true;
-  };
-
-  const customRequest: UploadProps['customRequest'] = ({ file, onSuccess, onError }) => {
-    if (typeof file === 'string') return;
-    setUploading(true);
-    uploadFile(file, 'name' in file ? file.name : undefined)
-      .then((result) => {
-        onChange?.(result);
-        onSuccess?.(result);
-      })
-      .catch((error: Error) => onError?.(error))
-      .finally(() => setUploading(false));
-  };
+  const { uploading, uploadProps } = useImageUpload(AVATAR_MAX_MB, (result) => onChange?.(result));
 
   const previewUrl = value?.url ?? currentUrl ?? undefined;
 
   return (
-    <Upload
-      accept={IMAGE_MIME_TYPES.join(',')}
-      showUploadList={false}
-      beforeUpload={beforeUpload}
-      customRequest={customRequest}
-    >
+    <Upload {...uploadProps}>
       <button type="button" className="hf-avatar-picker" aria-label="上传头像">
         {uploading ? (
           <LoadingOutlined className="hf-avatar-picker-icon" />

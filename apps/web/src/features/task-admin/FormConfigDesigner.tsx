@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import type { FormConfigItem } from '@huafang/contracts';
+import { type FormConfigItem, formField } from '@huafang/contracts';
 import { Button, Dropdown, Empty, Space } from 'antd';
 import { useState } from 'react';
 import { CONTROLNETS } from '../form-config/form-values';
@@ -9,7 +9,6 @@ import { FieldRow } from './FieldRow';
 import {
   buildControlNetUnit,
   type DesignerLevel,
-  field,
   hasField,
   nameSuggestions,
   PARAMETER_LABELS,
@@ -29,7 +28,7 @@ interface Editing {
   item: FormConfigItem;
 }
 
-const BLANK_FIELD = field({ type: 'input', name: '', text: '' });
+const BLANK_FIELD = formField({ type: 'input', name: '', text: '' });
 
 /** The ordered field list of a step (or of a collapse): add, edit in a drawer, delete, move up and down. */
 export function FormConfigDesigner({ items, onChange, level }: FormConfigDesignerProps) {
