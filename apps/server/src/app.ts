@@ -10,6 +10,8 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Config } from './config.js';
 import { appConfigRoutes } from './features/app-config/app-config.routes.js';
 import { authRoutes } from './features/auth/auth.routes.js';
+import { backendRoutes } from './features/backends/backend.routes.js';
+import { adminUserRoutes } from './features/credits/admin-user.routes.js';
 import { fileRoutes } from './features/files/file.routes.js';
 import { generateRoutes } from './features/generate/generate.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
@@ -18,9 +20,11 @@ import { inviteAdminRoutes } from './features/invite/invite.routes.js';
 import { modelRoutes } from './features/models/model.routes.js';
 import { optionRoutes } from './features/options/option.routes.js';
 import { promptRoutes } from './features/prompt/prompt.routes.js';
+import { comboRoutes } from './features/store/combo.routes.js';
 import { taskRoutes } from './features/task/task.routes.js';
 import { templateRoutes } from './features/template/template.routes.js';
 import { userRoutes } from './features/user/user.routes.js';
+import { workImageRoutes } from './features/works/work.routes.js';
 import { authPlugin } from './platform/auth/auth.plugin.js';
 import { createDatabase, type Database } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrations.js';
@@ -30,7 +34,7 @@ import { ConsoleSmsProvider } from './platform/sms/sms-provider.js';
 import { LocalDiskStorage } from './platform/storage/storage.js';
 import { registerWebApp } from './platform/web.js';
 import { ensureFirstAdmin, seedDemoContent } from './seed/seed.js';
-import { createServices, type Services } from './services.js';
+import { createServices, type Services, startGeneration, stopGeneration } from './services.js';
 
 export type BuildOptions = {
   /** Where log lines go (tests read SMS codes from it); stdout when absent. */
@@ -78,10 +82,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     config,
     sms: new ConsoleSmsProvider(app.log),
     storage: new LocalDiskStorage(path.join(config.dataDir, 'files')),
+    log: app.log,
     clock: options.clock,
   });
   await ensureFirstAdmin(db, config, app.log);
   if (config.seedDemo) await seedDemoContent(db, services);
+  await startGeneration(services, config.backendHealthMs);
+  // Before connections close: running jobs stop and go back in line in the database for the next start.
+  app.addHook('preClose', async () => {
+    await stopGeneration(services);
+  });
 
   await app.register(swagger, {
     openapi: {
@@ -119,7 +129,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(promptRoutes, { prompts: services.prompts });
       await api.register(modelRoutes, { models: services.models });
       await api.register(optionRoutes, { models: services.models, engine: services.engine });
-      await api.register(generateRoutes, { controlnetPreview: services.controlnetPreview });
+      await api.register(generateRoutes, {
+        controlnetPreview: services.controlnetPreview,
+        generation: services.generation,
+        board: services.board,
+      });
+      await api.register(workImageRoutes, { works: services.works, storage: services.storage });
+      await api.register(backendRoutes, { registry: services.registry });
+      await api.register(comboRoutes, { combos: services.combos });
+      await api.register(adminUserRoutes, { db, credits: services.credits });
     },
     { prefix: '/api' },
   );

@@ -34,6 +34,10 @@ const envSchema = z.object({
   SMS_PROVIDER: z.enum(['console']).default('console'),
   SMS_RESEND_SECONDS: z.coerce.number().int().min(1).default(60),
   SEED_DEMO: bool.default(true),
+  QUEUE_MAX_RUNNING_PER_USER: z.coerce.number().int().min(1).default(1),
+  QUEUE_MAX_QUEUED_PER_USER: z.coerce.number().int().min(1).default(5),
+  JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  BACKEND_HEALTH_SECONDS: z.coerce.number().int().min(5).default(30),
   TRUST_PROXY: bool.default(false),
   WEB_DIST_DIR: z.string().optional(),
 });
@@ -54,6 +58,8 @@ export type Config = {
   /** At most one code per mobile in this interval. */
   smsResendMs: number;
   seedDemo: boolean;
+  queue: { maxRunningPerUser: number; maxQueuedPerUser: number; maxAttempts: number };
+  backendHealthMs: number;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
   webDistDir: string;
@@ -83,6 +89,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsProvider: e.SMS_PROVIDER,
     smsResendMs: e.SMS_RESEND_SECONDS * 1000,
     seedDemo: e.SEED_DEMO,
+    queue: {
+      maxRunningPerUser: e.QUEUE_MAX_RUNNING_PER_USER,
+      maxQueuedPerUser: e.QUEUE_MAX_QUEUED_PER_USER,
+      maxAttempts: e.JOB_MAX_ATTEMPTS,
+    },
+    backendHealthMs: e.BACKEND_HEALTH_SECONDS * 1000,
     trustProxy: e.TRUST_PROXY,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
   };

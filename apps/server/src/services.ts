@@ -1,18 +1,30 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import { BuiltinEngine } from './engines/builtin/builtin-engine.js';
 import { AppConfigService } from './features/app-config/app-config.service.js';
 import { AuthService } from './features/auth/auth.service.js';
 import { SessionService } from './features/auth/session.service.js';
 import { SmsCodeService } from './features/auth/sms-code.service.js';
+import { BackendRepository } from './features/backends/backend.repository.js';
+import { BackendRegistry } from './features/backends/backend-registry.js';
+import { engineForBackend } from './features/backends/engine-factory.js';
+import { CreditService } from './features/credits/credit.service.js';
 import { FileService } from './features/files/file.service.js';
 import { ControlnetPreviewService } from './features/generate/controlnet-preview.service.js';
+import { GenerationRepository } from './features/generate/generation.repository.js';
+import { GenerationService } from './features/generate/generation.service.js';
+import { GenerationQueue } from './features/generate/generation-queue.js';
+import { JobRunner } from './features/generate/job-runner.js';
+import { ProgressBoard } from './features/generate/progress-board.js';
 import { HelpService } from './features/help/help.service.js';
 import { InviteService } from './features/invite/invite.service.js';
 import { ModelService } from './features/models/model.service.js';
 import { PromptService } from './features/prompt/prompt.service.js';
+import { ComboService } from './features/store/combo.service.js';
 import { TaskService } from './features/task/task.service.js';
 import { TemplateService } from './features/template/template.service.js';
 import { UserService } from './features/user/user.service.js';
+import { WorkRepository } from './features/works/work.repository.js';
 import type { Database } from './platform/db/database.js';
 import type { SmsProvider } from './platform/sms/sms-provider.js';
 import type { Storage } from './platform/storage/storage.js';
@@ -25,6 +37,7 @@ export function createServices(deps: {
   config: Config;
   sms: SmsProvider;
   storage: Storage;
+  log: FastifyBaseLogger;
   clock?: () => number;
 }) {
   const { db, config } = deps;
@@ -34,8 +47,24 @@ export function createServices(deps: {
   const invites = new InviteService(db);
   const models = new ModelService(db);
   const templates = new TemplateService(db, models);
-  // The built-in demo engine is always there in embedded mode; the backend registry of issue 4 joins it.
+  // The built-in demo engine is always registered in embedded mode; admins add the GPU servers.
   const engine = new BuiltinEngine();
+  const credits = new CreditService(db);
+  const works = new WorkRepository(db);
+  const registry = new BackendRegistry(new BackendRepository(db), engineForBackend, engine);
+  const board = new ProgressBoard();
+  const generations = new GenerationRepository(db);
+  const runner = new JobRunner({
+    db,
+    repo: generations,
+    works,
+    files,
+    storage: deps.storage,
+    credits,
+    board,
+    log: deps.log,
+  });
+  const queue = new GenerationQueue({ registry, runner, board, limits: config.queue, log: deps.log });
   return {
     engine,
     controlnetPreview: new ControlnetPreviewService(engine, files),
@@ -51,5 +80,38 @@ export function createServices(deps: {
     users: new UserService(db, sessions, smsCodes, invites, files),
     help: new HelpService(db),
     appConfig: new AppConfigService(db),
+    storage: deps.storage,
+    credits,
+    combos: new ComboService(db, credits),
+    works,
+    registry,
+    board,
+    queue,
+    generationRepo: generations,
+    generation: new GenerationService({
+      db,
+      repo: generations,
+      templates,
+      models,
+      files,
+      works,
+      credits,
+      registry,
+      queue,
+      runner,
+      board,
+    }),
   };
+}
+
+/** Starts the generation machinery: registered backends, the jobs a previous run left, health checks. */
+export async function startGeneration(services: Services, healthIntervalMs: number): Promise<void> {
+  await services.registry.load();
+  await services.queue.recover(await services.generationRepo.unfinishedJobs());
+  services.registry.startHealthChecks(healthIntervalMs);
+}
+
+export async function stopGeneration(services: Services): Promise<void> {
+  services.registry.stopHealthChecks();
+  await services.queue.close();
 }

@@ -31,3 +31,81 @@ export const createInviteCodeBodySchema = z.object({
   remark: z.string().trim().max(100, '备注不能超过 100 个字').optional(),
 });
 export type CreateInviteCodeBody = z.infer<typeof createInviteCodeBodySchema>;
+
+/** 用户管理: a row of GET /api/admin/users. */
+export const adminUserItemSchema = z.object({
+  userId: z.string(),
+  account: z.string().nullable(),
+  nickname: z.string().nullable(),
+  /** Masked. */
+  mobile: z.string().nullable(),
+  admin: z.boolean(),
+  credits: z.number().int(),
+  createdAt: z.string(),
+});
+export type AdminUserItem = z.infer<typeof adminUserItemSchema>;
+export const adminUserPageSchema = pageSchema(adminUserItemSchema);
+export const adminUserQuerySchema = z.object({
+  current: z.coerce.number().int().min(1, '页码必须大于 0').default(1),
+  pageSize: z.coerce.number().int().min(1, '每页条数必须大于 0').max(100, '每页条数不能超过 100').default(10),
+  keyword: z.string().trim().max(32, '关键词不能超过 32 个字符').optional(),
+});
+
+/** POST /api/admin/users/credits: add (or with a negative amount, take back) credits. */
+export const creditGrantBodySchema = z.object({
+  userId: z.string({ error: '请选择用户' }).trim().min(1, '请选择用户').max(64, '用户编号格式不正确'),
+  amount: z
+    .number({ error: '请填写算力点数' })
+    .int('算力点数须为整数')
+    .min(-1_000_000, '算力点数不能小于 -1000000')
+    .max(1_000_000, '算力点数不能超过 1000000')
+    .refine((value) => value !== 0, '算力点数不能为 0'),
+  remark: z.string().trim().max(100, '备注不能超过 100 个字').optional(),
+});
+export const creditGrantResultSchema = z.object({ userId: z.string(), credits: z.number().int() });
+
+export const backendKindSchema = z.enum(['builtin', 'sdwebui', 'comfyui'], { error: '后端类型不正确' });
+export type BackendKind = z.infer<typeof backendKindSchema>;
+export const BACKEND_KIND_LABELS: Record<BackendKind, string> = {
+  builtin: '内置演示引擎',
+  sdwebui: 'AUTOMATIC1111 / Forge',
+  comfyui: 'ComfyUI',
+};
+
+/** 推理后端: a registered inference server. Credentials are never sent back, only whether they are set. */
+export const backendItemSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: backendKindSchema,
+  baseUrl: z.string(),
+  username: z.string().nullable(),
+  hasSecret: z.boolean(),
+  /** Checkpoints it serves; empty means every model of its kind. */
+  models: z.array(z.string()),
+  enabled: z.boolean(),
+  healthy: z.boolean(),
+  healthMessage: z.string(),
+  checkedAt: z.string().nullable(),
+  /** Running one of our jobs now. */
+  busy: z.boolean(),
+  /** The built-in engine: always there, not editable. */
+  builtin: z.boolean(),
+});
+export type BackendItem = z.infer<typeof backendItemSchema>;
+
+export const backendBodySchema = z.object({
+  name: z.string({ error: '请填写后端名称' }).trim().min(1, '请填写后端名称').max(30, '后端名称不能超过 30 个字'),
+  kind: z.enum(['sdwebui', 'comfyui'], { error: '请选择后端类型' }),
+  baseUrl: z
+    .string({ error: '请填写后端地址' })
+    .trim()
+    .regex(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, '后端地址须为 http:// 或 https:// 开头的网址')
+    .max(300, '后端地址过长'),
+  /** A1111 --api-auth user name. */
+  username: z.string().trim().max(64, '用户名过长').nullable().optional(),
+  /** A1111 password or the ComfyUI proxy token; absent on update keeps the stored one. */
+  secret: z.string().max(256, '密码或令牌过长').nullable().optional(),
+  models: z.array(z.string().trim().min(1).max(200, '模型名称过长')).max(100, '模型最多 100 个').default([]),
+  enabled: z.boolean().default(true),
+});
+export type BackendBody = z.input<typeof backendBodySchema>;

@@ -87,3 +87,15 @@ export function controlNetUnit(options: { module?: string; model?: string; text?
     ],
   });
 }
+
+/** 自由创作 (/chuangyi, templateId null): the fields a user sets without a template, checked like a step's. */
+export const FREE_CREATION_FORM: FormConfigItem[] = [
+  'modelId',
+  'width',
+  'height',
+  'steps',
+  'cfgScale',
+  'sampler',
+  'seed',
+  'batchSize',
+].map((name) => PARAMETER_FIELD_PRESETS[name]!());

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { idOf } from './fields.js';
+import { parametersSchema } from './form-config.js';
+import { promptGroupSchema } from './prompt.js';
 
 /** POST /api/generate/task/controlnet/preview: the preprocessed map of an uploaded reference image. */
 export const controlnetPreviewBodySchema = z.object({
@@ -15,3 +17,148 @@ export const controlnetPreviewBodySchema = z.object({
   thresholdB: z.number().min(1, '高阈值须在 1–255 之间').max(255, '高阈值须在 1–255 之间').optional(),
 });
 export type ControlnetPreviewBody = z.infer<typeof controlnetPreviewBodySchema>;
+
+export const generationStatusSchema = z.enum(['queued', 'running', 'succeeded', 'failed', 'interrupted']);
+export type GenerationStatus = z.infer<typeof generationStatusSchema>;
+export const GENERATION_STATUS_LABELS: Record<GenerationStatus, string> = {
+  queued: '排队中',
+  running: '生成中',
+  succeeded: '已完成',
+  failed: '生成失败',
+  interrupted: '已中断',
+};
+/** A generation in one of these states holds a place in the queue or a backend. */
+export const UNFINISHED_STATUSES: readonly GenerationStatus[] = ['queued', 'running'];
+
+/**
+ * POST /api/generate/task and /predict. `templateId` null is 自由创作 (/chuangyi): the parameters are then
+ * checked against FREE_CREATION_FORM instead of a template step's form config.
+ */
+export const generateBodySchema = z.object({
+  templateId: z.string().max(64, '模板编号格式不正确').nullable().default(null),
+  stepIndex: z.number({ error: '步骤序号须为数字' }).int('步骤序号须为整数').min(0, '步骤序号不能为负数').default(0),
+  promptGroup: promptGroupSchema.default([]),
+  negativePromptGroup: promptGroupSchema.default([]),
+  parameters: parametersSchema.default({}),
+});
+export type GenerateBody = z.input<typeof generateBodySchema>;
+
+export const predictResultSchema = z.object({
+  /** Credits this run reserves. */
+  cost: z.number().int(),
+  /** The user's credits now. */
+  credits: z.number().int(),
+  /** 1 = next to run. */
+  queuePosition: z.number().int(),
+  etaSeconds: z.number().int(),
+});
+export type PredictResult = z.infer<typeof predictResultSchema>;
+
+export const generateResultSchema = z.object({
+  generateId: z.string(),
+  currentStepId: z.string(),
+  currentStepNum: z.number().int(),
+});
+export type GenerateResult = z.infer<typeof generateResultSchema>;
+
+export const generateIdBodySchema = z.object({ generateId: idOf('生成任务') });
+
+/** POST /api/generate/task/step: the next template step on a chosen result (next-draw). */
+export const generateStepBodySchema = z.object({
+  generateId: idOf('生成任务'),
+  imageWorkId: idOf('所选图片'),
+  stepIndex: z.number({ error: '步骤序号须为数字' }).int('步骤序号须为整数').min(0, '步骤序号不能为负数'),
+  promptGroup: promptGroupSchema.optional(),
+  negativePromptGroup: promptGroupSchema.optional(),
+  parameters: parametersSchema.optional(),
+});
+export type GenerateStepBody = z.input<typeof generateStepBodySchema>;
+
+export const generatedImageSchema = z.object({
+  workId: z.string(),
+  /** The original PNG (with its parameters text). */
+  url: z.string(),
+  /** A WebP thumbnail. */
+  thumbUrl: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  seed: z.number(),
+});
+export type GeneratedImage = z.infer<typeof generatedImageSchema>;
+
+export const generationProgressSchema = z.object({
+  generateId: z.string(),
+  status: generationStatusSchema,
+  /** 0–100 of the current step. */
+  progress: z.number(),
+  /** 1 = next to run; 0 once running or done. */
+  queuePosition: z.number().int(),
+  etaSeconds: z.number().int(),
+  previewUrl: z.string().nullable(),
+  /** Chinese, e.g. why it failed. */
+  message: z.string().nullable(),
+  currentStepId: z.string(),
+  currentStepNum: z.number().int(),
+  /** The template step the current job runs. */
+  stepIndex: z.number().int(),
+  /** The images of the current step. */
+  images: z.array(generatedImageSchema),
+});
+export type GenerationProgress = z.infer<typeof generationProgressSchema>;
+
+/** GET /api/generate/task/unfinish/task: the user's queued or running generation, so a reloaded page resumes. */
+export const unfinishedGenerationSchema = z
+  .object({
+    generateId: z.string(),
+    currentStepId: z.string(),
+    currentStepNum: z.number().int(),
+    templateId: z.string().nullable(),
+    stepIndex: z.number().int(),
+    status: generationStatusSchema,
+  })
+  .nullable();
+export type UnfinishedGeneration = z.infer<typeof unfinishedGenerationSchema>;
+
+/** GET /api/account/combo/store: the plans an admin configured (no payment in the product). */
+export const comboPlanSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  credits: z.number().int(),
+  /** Shown as is, e.g. ¥29 / 月. */
+  priceLabel: z.string(),
+  features: z.array(z.string()),
+  recommended: z.boolean(),
+  enabled: z.boolean(),
+  sort: z.number().int(),
+});
+export type ComboPlan = z.infer<typeof comboPlanSchema>;
+export const comboStoreSchema = z.object({
+  credits: z.number().int(),
+  /** How a user gets a plan (contact, since the product takes no payment). */
+  notice: z.string(),
+  plans: z.array(comboPlanSchema),
+});
+export type ComboStore = z.infer<typeof comboStoreSchema>;
+
+const planText = (label: string, max: number) =>
+  z
+    .string({ error: `请填写${label}` })
+    .trim()
+    .min(1, `请填写${label}`)
+    .max(max, `${label}不能超过 ${max} 个字`);
+export const comboPlanBodySchema = z.object({
+  name: planText('套餐名称', 20),
+  description: z.string().trim().max(200, '套餐说明不能超过 200 个字').default(''),
+  credits: z
+    .number({ error: '请填写算力点数' })
+    .int('算力点数须为整数')
+    .min(1, '算力点数至少为 1')
+    .max(1_000_000, '算力点数不能超过 1000000'),
+  priceLabel: planText('价格说明', 20),
+  features: z.array(z.string().trim().min(1).max(30, '每条权益不能超过 30 个字')).max(8, '权益最多 8 条').default([]),
+  recommended: z.boolean().default(false),
+  enabled: z.boolean().default(true),
+  sort: z.number().int().min(0).max(999).default(0),
+});
+export type ComboPlanBody = z.input<typeof comboPlanBodySchema>;

@@ -182,3 +182,19 @@ export function formatInfotext(job: EngineJob, seed: number, extra: Record<strin
   lines.push(pairs.map(([key, value]) => `${key}: ${value}`).join(', '));
   return lines.join('\n');
 }
+
+/**
+ * A failure of an engine, with a Chinese message for the user. `retryable` marks a failure of the backend
+ * itself (unreachable, 5xx, timeout, lost socket): the queue then tries the job on another backend. A
+ * refusal of the job (unknown model, invalid graph, 4xx) is not retryable: another backend would refuse it too.
+ */
+export class EngineError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'EngineError';
+  }
+}

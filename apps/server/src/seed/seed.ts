@@ -53,6 +53,7 @@ export async function seedDemoContent(db: Database, services: Services): Promise
   await services.prompts.seedLibrary();
   await seedDemoTasks(db);
   await services.appConfig.seedAgreements();
+  await services.combos.seedPlans();
   const invites = new InviteRepository(db);
   if (!(await invites.findByCode(DEMO_INVITE_CODE))) {
     await invites.insert({

@@ -22,6 +22,8 @@ export type TestApp = BuiltApp & {
   /** The newest code the console SMS provider logged for this mobile. */
   smsCode(mobile: string): string;
   call(method: string, url: string, options?: { token?: string; body?: unknown }): Promise<InjectResult>;
+  /** Stops the app as a shutdown does and starts a new one on the same database and files. */
+  restart(): Promise<TestApp>;
   close(): Promise<void>;
 };
 
@@ -60,6 +62,14 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     rateLimit: { login: 1000, sendCode: 1000, signUp: 1000 },
     ...overrides,
   };
+  return openTestApp(config, async () => {
+    await dropDatabase();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+}
+
+/** Builds the app on a prepared config; `restart` closes it and opens the same database and files again. */
+async function openTestApp(config: Config, cleanup: () => Promise<void>): Promise<TestApp> {
   const logLines: string[] = [];
   const logStream = new Writable({
     write(chunk, _enc, cb) {
@@ -94,10 +104,13 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       });
       return { status: res.statusCode, body: res.json() };
     },
+    async restart() {
+      await built.app.close();
+      return openTestApp(config, cleanup);
+    },
     async close() {
       await built.app.close();
-      await dropDatabase();
-      await rm(dataDir, { recursive: true, force: true });
+      await cleanup();
     },
   };
 }

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import type { Database } from '../../platform/db/database.js';
 import { fail, notFound } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
-import type { Storage } from '../../platform/storage/storage.js';
+import { readBytes, type Storage } from '../../platform/storage/storage.js';
 import { FileRepository } from './file.repository.js';
 
 const ACCEPTED_FORMATS = new Set(['png', 'jpeg', 'webp', 'gif']);
@@ -91,10 +91,7 @@ export class FileService {
   /** The bytes of one of the owner's files; another user's file is "not found". */
   async readOwned(ownerId: string, fileId: string, what = '文件'): Promise<Buffer> {
     await this.requireOwned(ownerId, fileId, what);
-    const { stream } = await this.open(fileId);
-    const chunks: Buffer[] = [];
-    for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
-    return Buffer.concat(chunks);
+    return readBytes((await this.open(fileId)).stream);
   }
 
   async open(fileId: string): Promise<{ mime: string; stream: Readable }> {

@@ -1,19 +1,36 @@
-import { controlnetPreviewBodySchema, uploadResultSchema } from '@huafang/contracts';
+import {
+  controlnetPreviewBodySchema,
+  generateBodySchema,
+  generateIdBodySchema,
+  generateResultSchema,
+  generateStepBodySchema,
+  generationProgressSchema,
+  predictResultSchema,
+  unfinishedGenerationSchema,
+  uploadResultSchema,
+} from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
-import { ok } from '../../platform/envelope.js';
-import { reply } from '../../platform/route-schemas.js';
+import { done, ok } from '../../platform/envelope.js';
+import { notFound } from '../../platform/errors.js';
+import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { ControlnetPreviewService } from './controlnet-preview.service.js';
+import type { GenerationService } from './generation.service.js';
+import type { ProgressBoard } from './progress-board.js';
 
-export const generateRoutes: FastifyPluginAsyncZod<{ controlnetPreview: ControlnetPreviewService }> = async (
-  app,
-  { controlnetPreview },
-) => {
+const tags = ['生成'];
+
+export const generateRoutes: FastifyPluginAsyncZod<{
+  controlnetPreview: ControlnetPreviewService;
+  generation: GenerationService;
+  board: ProgressBoard;
+}> = async (app, { controlnetPreview, generation, board }) => {
   app.post(
     '/generate/task/controlnet/preview',
     {
       schema: {
-        tags: ['生成'],
+        tags,
         summary: 'ControlNet 预处理预览',
         body: controlnetPreviewBodySchema,
         response: reply(uploadResultSchema),
@@ -21,5 +38,83 @@ export const generateRoutes: FastifyPluginAsyncZod<{ controlnetPreview: Controln
       onRequest: app.requireUser,
     },
     async (req) => ok(await controlnetPreview.preview(currentUser(req).id, req.body)),
+  );
+
+  app.post(
+    '/generate/task/predict',
+    {
+      schema: {
+        tags,
+        summary: '预估算力、排队位置与时间',
+        body: generateBodySchema,
+        response: reply(predictResultSchema),
+      },
+      onRequest: app.requireUser,
+    },
+    async (req) => ok(await generation.predict(currentUser(req), req.body)),
+  );
+
+  app.post(
+    '/generate/task',
+    {
+      schema: { tags, summary: '提交生成', body: generateBodySchema, response: reply(generateResultSchema) },
+      onRequest: app.requireUser,
+    },
+    async (req) => ok(await generation.submit(currentUser(req), req.body), '已提交生成'),
+  );
+
+  app.post(
+    '/generate/task/step',
+    {
+      schema: {
+        tags,
+        summary: '下一步（在所选结果上运行模板的下一步）',
+        body: generateStepBodySchema,
+        response: reply(generateResultSchema),
+      },
+      onRequest: app.requireUser,
+    },
+    async (req) => ok(await generation.step(currentUser(req), req.body), '已提交生成'),
+  );
+
+  app.post(
+    '/generate/task/progress',
+    {
+      schema: { tags, summary: '生成进度', body: generateIdBodySchema, response: reply(generationProgressSchema) },
+      onRequest: app.requireUser,
+    },
+    async (req) => ok(await generation.progress(currentUser(req), req.body.generateId)),
+  );
+
+  app.post(
+    '/generate/task/interrupt',
+    {
+      schema: { tags, summary: '中断生成', body: generateIdBodySchema, response: replyEmpty },
+      onRequest: app.requireUser,
+    },
+    async (req) => {
+      await generation.interrupt(currentUser(req), req.body.generateId);
+      return done('已中断');
+    },
+  );
+
+  app.get(
+    '/generate/task/unfinish/task',
+    {
+      schema: { tags, summary: '未完成的生成（刷新页面后继续）', response: reply(unfinishedGenerationSchema) },
+      onRequest: app.requireUser,
+    },
+    async (req) => ok(await generation.unfinished(currentUser(req))),
+  );
+
+  // The live preview: an unguessable, short-lived key from the progress answer, so an <img> can load it.
+  app.get(
+    '/generate/task/preview/:key',
+    { schema: { tags, summary: '生成中的实时预览图', params: z.object({ key: z.string().max(64) }) } },
+    async (req, replyTo) => {
+      const preview = board.preview(req.params.key);
+      if (!preview) throw notFound('预览图已过期');
+      return replyTo.header('content-type', preview.mime).header('cache-control', 'no-store').send(preview.bytes);
+    },
   );
 };

@@ -212,6 +212,135 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('published_steps_template_idx').on('published_steps').column('template_id').execute();
     },
   },
+  '0004_generation': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('generations')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('user_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('template_id', 'varchar(32)')
+        .addColumn('template_name', 'varchar(64)', (c) => c.notNull())
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('current_job_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('job_count', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('generations_user_idx').on('generations').columns(['user_id', 'status']).execute();
+
+      // The embedded queue: one row per step run; queued rows are what a restart picks up again.
+      await db.schema
+        .createTable('generation_jobs')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('generation_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('user_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('step_num', 'integer', (c) => c.notNull())
+        .addColumn('step_index', 'integer', (c) => c.notNull())
+        .addColumn('template_step_id', 'varchar(64)')
+        .addColumn('mode', 'varchar(16)', (c) => c.notNull())
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('prompt_group', 'text', (c) => c.notNull())
+        .addColumn('negative_prompt_group', 'text', (c) => c.notNull())
+        .addColumn('cost', 'integer', (c) => c.notNull())
+        .addColumn('image_count', 'integer', (c) => c.notNull())
+        .addColumn('produced', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('refunded', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('backend_id', 'varchar(32)')
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('message', 'varchar(300)')
+        .addColumn('queued_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('started_at', 'varchar(32)')
+        .addColumn('finished_at', 'varchar(32)')
+        .execute();
+      await db.schema.createIndex('generation_jobs_status_idx').on('generation_jobs').column('status').execute();
+      await db.schema
+        .createIndex('generation_jobs_generation_idx')
+        .on('generation_jobs')
+        .column('generation_id')
+        .execute();
+
+      await db.schema
+        .createTable('works')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('user_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('generation_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('job_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('template_id', 'varchar(32)')
+        .addColumn('template_name', 'varchar(64)', (c) => c.notNull())
+        .addColumn('template_step_id', 'varchar(64)')
+        .addColumn('step_index', 'integer', (c) => c.notNull())
+        .addColumn('mode', 'varchar(16)', (c) => c.notNull())
+        .addColumn('prompt', 'text', (c) => c.notNull())
+        .addColumn('negative_prompt', 'text', (c) => c.notNull())
+        .addColumn('prompt_group', 'text', (c) => c.notNull())
+        .addColumn('negative_prompt_group', 'text', (c) => c.notNull())
+        .addColumn('parameters', 'text', (c) => c.notNull())
+        .addColumn('seed', 'bigint', (c) => c.notNull())
+        .addColumn('width', 'integer', (c) => c.notNull())
+        .addColumn('height', 'integer', (c) => c.notNull())
+        .addColumn('backend', 'varchar(64)', (c) => c.notNull())
+        .addColumn('image_key', 'varchar(128)', (c) => c.notNull())
+        .addColumn('thumb_key', 'varchar(128)', (c) => c.notNull())
+        .addColumn('public', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('views', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('works_user_idx').on('works').columns(['user_id', 'created_at']).execute();
+      await db.schema.createIndex('works_generation_idx').on('works').column('generation_id').execute();
+
+      await db.schema
+        .createTable('prompt_history')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('user_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('generation_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('prompt_group', 'text', (c) => c.notNull())
+        .addColumn('negative_prompt_group', 'text', (c) => c.notNull())
+        .addColumn('pin', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('prompt_history_user_idx').on('prompt_history').columns(['user_id', 'pin']).execute();
+
+      await db.schema
+        .createTable('backends')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('name', 'varchar(64)', (c) => c.notNull())
+        .addColumn('kind', 'varchar(16)', (c) => c.notNull())
+        .addColumn('base_url', 'varchar(300)', (c) => c.notNull())
+        .addColumn('username', 'varchar(64)')
+        .addColumn('secret', 'varchar(256)')
+        .addColumn('models', 'text', (c) => c.notNull())
+        .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('combo_plans')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('name', 'varchar(64)', (c) => c.notNull())
+        .addColumn('description', 'varchar(400)', (c) => c.notNull())
+        .addColumn('credits', 'integer', (c) => c.notNull())
+        .addColumn('price_label', 'varchar(64)', (c) => c.notNull())
+        .addColumn('features', 'text', (c) => c.notNull())
+        .addColumn('recommended', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('sort', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('credit_grants')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('user_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('amount', 'integer', (c) => c.notNull())
+        .addColumn('remark', 'varchar(200)')
+        .addColumn('granted_by', 'varchar(32)', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -185,6 +185,127 @@ export interface PublishedStepTable {
   template_id: string;
 }
 
+export interface GenerationTable {
+  id: string;
+  user_id: string;
+  /** Null for 自由创作 (/chuangyi). */
+  template_id: string | null;
+  template_name: string;
+  /** The current job's status, mirrored for the user's unfinished-generation lookup. */
+  status: string;
+  current_job_id: string;
+  job_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One step run of a generation: the embedded queue's persisted row. */
+export interface GenerationJobTable {
+  id: string;
+  generation_id: string;
+  user_id: string;
+  /** 1-based position of this run in its generation (currentStepNum). */
+  step_num: number;
+  step_index: number;
+  template_step_id: string | null;
+  mode: string;
+  /** queued | running | succeeded | failed | interrupted. */
+  status: string;
+  /** JSON of the validated job (see generate/job-payload.ts). */
+  payload: string;
+  prompt_group: string;
+  negative_prompt_group: string;
+  /** Credits reserved at submit. */
+  cost: number;
+  image_count: number;
+  /** Images stored so far. */
+  produced: number;
+  /** Credits given back (interrupt, failure). */
+  refunded: number;
+  backend_id: string | null;
+  attempts: number;
+  message: string | null;
+  queued_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export interface WorkTable {
+  id: string;
+  user_id: string;
+  generation_id: string;
+  job_id: string;
+  template_id: string | null;
+  template_name: string;
+  template_step_id: string | null;
+  step_index: number;
+  mode: string;
+  prompt: string;
+  negative_prompt: string;
+  prompt_group: string;
+  negative_prompt_group: string;
+  parameters: string;
+  /** bigint: seeds reach 2^32 - 1, past PostgreSQL's integer. */
+  seed: number | string;
+  width: number;
+  height: number;
+  /** The backend's name at the time it painted the work. */
+  backend: string;
+  image_key: string;
+  thumb_key: string;
+  public: number;
+  views: number;
+  created_at: string;
+}
+
+export interface PromptHistoryTable {
+  id: string;
+  user_id: string;
+  generation_id: string;
+  prompt_group: string;
+  negative_prompt_group: string;
+  pin: number;
+  created_at: string;
+}
+
+export interface BackendTable {
+  id: string;
+  name: string;
+  kind: string;
+  base_url: string;
+  username: string | null;
+  /** A1111 password or the token of the proxy in front of ComfyUI. */
+  secret: string | null;
+  /** JSON list of checkpoint titles; empty = every model of its kind. */
+  models: string;
+  enabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ComboPlanTable {
+  id: string;
+  name: string;
+  description: string;
+  credits: number;
+  price_label: string;
+  features: string;
+  recommended: number;
+  enabled: number;
+  sort: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CreditGrantTable {
+  id: string;
+  user_id: string;
+  amount: number;
+  remark: string | null;
+  granted_by: string;
+  created_at: string;
+}
+
 export interface DB {
   users: UserTable;
   sessions: SessionTable;
@@ -203,4 +324,11 @@ export interface DB {
   models: ModelTable;
   prompt_categories: PromptCategoryTable;
   prompt_words: PromptWordTable;
+  generations: GenerationTable;
+  generation_jobs: GenerationJobTable;
+  works: WorkTable;
+  prompt_history: PromptHistoryTable;
+  backends: BackendTable;
+  combo_plans: ComboPlanTable;
+  credit_grants: CreditGrantTable;
 }

@@ -42,3 +42,10 @@ export class LocalDiskStorage implements Storage {
     await rm(this.pathOf(key), { force: true });
   }
 }
+
+/** The whole of a stored file, for the few places that need bytes rather than a stream (engine inputs). */
+export async function readBytes(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,350 @@
+import {
+  FREE_CREATION_FORM,
+  type GenerateResult,
+  type GenerationProgress,
+  type GenerationStatus,
+  type generateBodySchema,
+  type generateStepBodySchema,
+  type PredictResult,
+  type PromptGroupItem,
+  type TaskStep,
+  type UnfinishedGeneration,
+} from '@huafang/contracts';
+import type { z } from 'zod';
+import { buildPromptText } from '../../engines/engine.js';
+import type { Database } from '../../platform/db/database.js';
+import { fail, notFound } from '../../platform/errors.js';
+import { newId, nowIso } from '../../platform/ids.js';
+import type { BackendRegistry } from '../backends/backend-registry.js';
+import type { CreditService } from '../credits/credit.service.js';
+import type { FileService } from '../files/file.service.js';
+import type { ModelService } from '../models/model.service.js';
+import type { TemplateService, Viewer } from '../template/template.service.js';
+import type { WorkRepository, WorkRow } from '../works/work.repository.js';
+import { generatedImage } from '../works/work-files.js';
+import type { GenerationRepository } from './generation.repository.js';
+import type { GenerationQueue } from './generation-queue.js';
+import { costOf, type JobPayload, workUnits } from './job-payload.js';
+import type { JobRunner } from './job-runner.js';
+import { queueItemOf } from './job-runner.js';
+import { checkParameters } from './parameter-check.js';
+import type { ProgressBoard } from './progress-board.js';
+
+type GenerateBody = z.output<typeof generateBodySchema>;
+type StepBody = z.output<typeof generateStepBodySchema>;
+
+type Prepared = {
+  payload: JobPayload;
+  cost: number;
+  promptGroup: PromptGroupItem[];
+  negativePromptGroup: PromptGroupItem[];
+};
+
+const FREE_CREATION_NAME = '自由创作';
+
+/** Spec §7 Generation: predict, submit, next step, progress, interrupt and the unfinished lookup. */
+export class GenerationService {
+  constructor(
+    private readonly deps: {
+      db: Database;
+      repo: GenerationRepository;
+      templates: TemplateService;
+      models: ModelService;
+      files: FileService;
+      works: WorkRepository;
+      credits: CreditService;
+      registry: BackendRegistry;
+      queue: GenerationQueue;
+      runner: JobRunner;
+      board: ProgressBoard;
+    },
+  ) {}
+
+  private async templateStep(viewer: Viewer, templateId: string, stepIndex: number) {
+    const detail = await this.deps.templates.detail(viewer, templateId);
+    const step = detail.taskStepList.find((s) => s.stepIndex === stepIndex) ?? detail.taskStepList[stepIndex];
+    if (!step) throw fail(`模板「${detail.name}」没有第 ${stepIndex + 1} 步`);
+    return { detail, step };
+  }
+
+  /** Checks a run and fixes everything it needs; throws a -1 naming the field on bad input. */
+  private async prepare(
+    viewer: Viewer,
+    input: {
+      templateId: string | null;
+      stepIndex: number;
+      promptGroup: PromptGroupItem[] | undefined;
+      negativePromptGroup: PromptGroupItem[] | undefined;
+      parameters: Record<string, unknown>;
+      parentWork?: WorkRow;
+    },
+  ): Promise<Prepared> {
+    let step: TaskStep | null = null;
+    let templateName = FREE_CREATION_NAME;
+    if (input.templateId) {
+      const found = await this.templateStep(viewer, input.templateId, input.stepIndex);
+      step = found.step;
+      templateName = found.detail.name;
+    }
+    const mode = step?.generateMode ?? 'txt2img';
+    const useParent = Boolean(input.parentWork && (step?.useParentImage || mode !== 'txt2img'));
+    const { models, files } = this.deps;
+    const parameters = await checkParameters(
+      step?.formConfig ?? FREE_CREATION_FORM,
+      step?.parameters ?? {},
+      input.parameters,
+      {
+        userId: viewer.id,
+        modelEnabled: async (id) => (await models.find(id))?.enabled === true,
+        defaultModelId: async (groups) => {
+          const menu = await models.menu('enabled');
+          const chosen = menu.filter((g) => groups.length === 0 || groups.includes(g.id) || groups.includes(g.name));
+          return chosen.flatMap((g) => g.models)[0]?.id ?? null;
+        },
+        requireOwnFile: (fileId, label) => files.requireOwned(viewer.id, fileId, label),
+      },
+      mode !== 'txt2img' && !useParent,
+    );
+    // An upscale paints one image from one input, whatever the batch field says.
+    if (mode === 'upscale') parameters.batchSize = 1;
+    const model = await models.find(parameters.modelId);
+    if (!model) throw fail('模型不存在或已停用');
+    if (!this.deps.registry.hasCandidate(model.engine, model.checkpoint)) {
+      throw fail(`当前没有可用的推理后端支持模型「${model.modelName}」，请联系管理员`);
+    }
+    const promptGroup = input.promptGroup ?? step?.promptGroup ?? [];
+    const negativePromptGroup = input.negativePromptGroup ?? step?.negativePromptGroup ?? [];
+    const prompt = buildPromptText(promptGroup);
+    if (!prompt && mode === 'txt2img') throw fail('请至少添加一个提示词');
+    const payload: JobPayload = {
+      templateId: input.templateId,
+      templateName,
+      templateStepId: step?.id ?? null,
+      stepIndex: step?.stepIndex ?? 0,
+      mode,
+      prompt,
+      negativePrompt: buildPromptText(negativePromptGroup),
+      parameters,
+      engineKind: model.engine,
+      checkpoint: model.checkpoint,
+      initImage: useParent
+        ? { kind: 'work', id: input.parentWork!.id }
+        : parameters.initImageFileId
+          ? { kind: 'file', id: parameters.initImageFileId }
+          : null,
+    };
+    return { payload, cost: costOf(parameters, mode), promptGroup, negativePromptGroup };
+  }
+
+  private fromBody(body: GenerateBody) {
+    return {
+      templateId: body.templateId,
+      stepIndex: body.stepIndex,
+      promptGroup: body.promptGroup,
+      negativePromptGroup: body.negativePromptGroup,
+      parameters: body.parameters,
+    };
+  }
+
+  async predict(viewer: Viewer, body: GenerateBody): Promise<PredictResult> {
+    const { payload, cost } = await this.prepare(viewer, this.fromBody(body));
+    const { queue } = this.deps;
+    const queuePosition = queue.positionIfAdded(viewer.id);
+    const units = workUnits(payload.parameters);
+    return {
+      cost,
+      credits: await this.deps.credits.balance(viewer.id),
+      queuePosition,
+      etaSeconds: queue.eta(
+        { jobId: '', units, engineKind: payload.engineKind, checkpoint: payload.checkpoint },
+        queuePosition,
+      ),
+    };
+  }
+
+  private checkQueueRoom(userId: string): void {
+    const { maxQueuedPerUser } = this.deps.queue.limits;
+    if (this.deps.queue.queuedCount(userId) >= maxQueuedPerUser) {
+      throw fail(`排队中的任务已达上限（${maxQueuedPerUser} 个），请等当前任务开始后再提交`);
+    }
+  }
+
+  /** Reserves the credits and puts the job in line, in one transaction with its rows and the prompt history. */
+  private async enqueue(
+    viewer: Viewer,
+    prepared: Prepared,
+    generation: { id: string; isNew: boolean; stepNum: number },
+  ): Promise<GenerateResult> {
+    const { db, repo, credits, board, queue } = this.deps;
+    const jobId = newId();
+    const now = nowIso();
+    const { payload } = prepared;
+    await db.transaction().execute(async (trx) => {
+      await credits.reserve(trx, viewer.id, prepared.cost);
+      if (generation.isNew) {
+        await repo.insertGeneration(trx, {
+          id: generation.id,
+          user_id: viewer.id,
+          template_id: payload.templateId,
+          template_name: payload.templateName,
+          status: 'queued',
+          current_job_id: jobId,
+          job_count: 1,
+          created_at: now,
+          updated_at: now,
+        });
+      } else {
+        await repo.updateGeneration(
+          generation.id,
+          { status: 'queued', current_job_id: jobId, job_count: generation.stepNum, updated_at: now },
+          trx,
+        );
+      }
+      await repo.insertJob(trx, {
+        id: jobId,
+        generation_id: generation.id,
+        user_id: viewer.id,
+        step_num: generation.stepNum,
+        step_index: payload.stepIndex,
+        template_step_id: payload.templateStepId,
+        mode: payload.mode,
+        status: 'queued',
+        payload: JSON.stringify(payload),
+        prompt_group: JSON.stringify(prepared.promptGroup),
+        negative_prompt_group: JSON.stringify(prepared.negativePromptGroup),
+        cost: prepared.cost,
+        image_count: payload.parameters.batchSize,
+        produced: 0,
+        refunded: 0,
+        attempts: 0,
+        queued_at: now,
+      });
+      await repo.insertPromptHistory(trx, {
+        id: newId(),
+        user_id: viewer.id,
+        generation_id: generation.id,
+        prompt_group: JSON.stringify(prepared.promptGroup),
+        negative_prompt_group: JSON.stringify(prepared.negativePromptGroup),
+        pin: 0,
+        created_at: now,
+      });
+    });
+    board.queued(viewer.id, {
+      generateId: generation.id,
+      jobId,
+      stepNum: generation.stepNum,
+      stepIndex: payload.stepIndex,
+    });
+    const row = await repo.findJob(jobId);
+    queue.add(queueItemOf(row!));
+    return { generateId: generation.id, currentStepId: jobId, currentStepNum: generation.stepNum };
+  }
+
+  async submit(viewer: Viewer, body: GenerateBody): Promise<GenerateResult> {
+    const prepared = await this.prepare(viewer, this.fromBody(body));
+    this.checkQueueRoom(viewer.id);
+    return this.enqueue(viewer, prepared, { id: newId(), isNew: true, stepNum: 1 });
+  }
+
+  private async ownGeneration(userId: string, generateId: string) {
+    const generation = await this.deps.repo.findGeneration(generateId);
+    if (!generation || generation.user_id !== userId) throw notFound('生成任务不存在');
+    return generation;
+  }
+
+  /** Next-draw: the template's next step on one of the results, in the same generation. */
+  async step(viewer: Viewer, body: StepBody): Promise<GenerateResult> {
+    const generation = await this.ownGeneration(viewer.id, body.generateId);
+    if (generation.status === 'queued' || generation.status === 'running') {
+      throw fail('当前步骤还在生成中，请等待完成后再进行下一步');
+    }
+    if (!generation.template_id) throw fail('自由创作没有下一步，请直接重新生成');
+    const parentWork = await this.deps.works.findOwned(viewer.id, body.imageWorkId);
+    if (!parentWork || parentWork.generation_id !== generation.id)
+      throw fail('所选图片不存在，请从本次生成的结果中选择');
+    const prepared = await this.prepare(viewer, {
+      templateId: generation.template_id,
+      stepIndex: body.stepIndex,
+      promptGroup: body.promptGroup,
+      negativePromptGroup: body.negativePromptGroup,
+      parameters: body.parameters ?? {},
+      parentWork,
+    });
+    this.checkQueueRoom(viewer.id);
+    return this.enqueue(viewer, prepared, {
+      id: generation.id,
+      isNew: false,
+      stepNum: generation.job_count + 1,
+    });
+  }
+
+  /** The hot path: memory only, unless the generation is not in memory (after a restart or long after). */
+  async progress(viewer: Viewer, generateId: string): Promise<GenerationProgress> {
+    const { board, queue } = this.deps;
+    let found = board.read(viewer.id, generateId);
+    if (found === null) throw notFound('生成任务不存在');
+    if (found === undefined) {
+      await this.restore(viewer.id, generateId);
+      found = board.read(viewer.id, generateId);
+      if (!found) throw notFound('生成任务不存在');
+    }
+    const { snapshot, jobId } = found;
+    if (snapshot.status !== 'queued') return snapshot;
+    const queuePosition = queue.position(jobId);
+    return { ...snapshot, queuePosition, etaSeconds: queue.etaOf(jobId, queuePosition) };
+  }
+
+  private async restore(userId: string, generateId: string): Promise<void> {
+    const generation = await this.ownGeneration(userId, generateId);
+    const job = await this.deps.repo.findJob(generation.current_job_id);
+    if (!job) throw notFound('生成任务不存在');
+    const works = await this.deps.works.listByJob(job.id);
+    const status = job.status as GenerationStatus;
+    const finished = status !== 'queued' && status !== 'running';
+    this.deps.board.restore(
+      userId,
+      job.id,
+      {
+        generateId,
+        status,
+        progress: status === 'succeeded' ? 100 : 0,
+        queuePosition: 0,
+        etaSeconds: 0,
+        previewUrl: null,
+        message: job.message,
+        currentStepId: job.id,
+        currentStepNum: job.step_num,
+        stepIndex: job.step_index,
+        images: works.map(generatedImage),
+      },
+      finished,
+    );
+  }
+
+  /** A waiting job leaves the line with all its credits back; a running one stops and keeps what it finished. */
+  async interrupt(viewer: Viewer, generateId: string): Promise<void> {
+    const generation = await this.ownGeneration(viewer.id, generateId);
+    const jobId = generation.current_job_id;
+    if (this.deps.queue.cancel(jobId)) {
+      await this.deps.runner.cancelWaiting(jobId);
+      return;
+    }
+    if (this.deps.queue.interrupt(jobId)) return;
+    throw fail('任务已结束，无需中断');
+  }
+
+  async unfinished(viewer: Viewer): Promise<UnfinishedGeneration> {
+    const generation = await this.deps.repo.latestUnfinished(viewer.id);
+    if (!generation) return null;
+    const job = await this.deps.repo.findJob(generation.current_job_id);
+    if (!job) return null;
+    return {
+      generateId: generation.id,
+      currentStepId: job.id,
+      currentStepNum: job.step_num,
+      templateId: generation.template_id,
+      stepIndex: job.step_index,
+      status: job.status as GenerationStatus,
+    };
+  }
+}

@@ -1,0 +1,37 @@
+import type { GenerateMode } from '@huafang/contracts';
+import type { CheckedParameters } from './parameter-check.js';
+
+/** Where a job's input image comes from: the user's upload, or a result of the previous step (next-draw). */
+export type ImageSource = { kind: 'file'; id: string } | { kind: 'work'; id: string };
+
+/** Everything a job needs to run, fixed at submit and stored with it (generation_jobs.payload). */
+export type JobPayload = {
+  templateId: string | null;
+  templateName: string;
+  templateStepId: string | null;
+  stepIndex: number;
+  mode: GenerateMode;
+  prompt: string;
+  negativePrompt: string;
+  parameters: CheckedParameters;
+  /** The engine kind and checkpoint the chosen model resolves to. */
+  engineKind: string;
+  checkpoint: string;
+  initImage: ImageSource | null;
+};
+
+/**
+ * Credits a run costs: 1 per image up to 1024×1024 pixels, one more per further megapixel started; an upscale
+ * counts its output size. Steps do not count, so a user can tune quality without thinking about price.
+ */
+export function costOf(parameters: CheckedParameters, mode: GenerateMode): number {
+  const scale = mode === 'upscale' ? parameters.upscaleFactor : 1;
+  const pixels = parameters.width * parameters.height * scale * scale;
+  const perImage = Math.max(1, Math.ceil(pixels / (1024 * 1024)));
+  return perImage * parameters.batchSize;
+}
+
+/** Work units of a job for the ETA: sampling steps × images × size relative to 512². */
+export function workUnits(parameters: CheckedParameters): number {
+  return Math.max(1, parameters.steps * parameters.batchSize * ((parameters.width * parameters.height) / (512 * 512)));
+}

@@ -1,0 +1,54 @@
+import { comboPlanBodySchema, comboPlanSchema, comboStoreSchema } from '@huafang/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser } from '../../platform/auth/auth.plugin.js';
+import { done, ok } from '../../platform/envelope.js';
+import { reply, replyEmpty } from '../../platform/route-schemas.js';
+import type { ComboService } from './combo.service.js';
+
+const params = z.object({ id: z.string().max(64) });
+
+export const comboRoutes: FastifyPluginAsyncZod<{ combos: ComboService }> = async (app, { combos }) => {
+  app.get(
+    '/account/combo/store',
+    {
+      schema: { tags: ['套餐'], summary: '套餐商店', response: reply(comboStoreSchema) },
+      onRequest: app.requireUser,
+    },
+    async (req) => ok(await combos.store(currentUser(req).id)),
+  );
+
+  const admin = { tags: ['管理后台'] };
+  app.get(
+    '/admin/combos',
+    {
+      schema: { ...admin, summary: '套餐列表（含停用）', response: reply(z.array(comboPlanSchema)) },
+      onRequest: app.requireAdmin,
+    },
+    async () => ok(await combos.list()),
+  );
+  app.post(
+    '/admin/combos',
+    {
+      schema: { ...admin, summary: '新建套餐', body: comboPlanBodySchema, response: reply(comboPlanSchema) },
+      onRequest: app.requireAdmin,
+    },
+    async (req) => ok(await combos.create(req.body), '已保存'),
+  );
+  app.put(
+    '/admin/combos/:id',
+    {
+      schema: { ...admin, summary: '修改套餐', params, body: comboPlanBodySchema, response: reply(comboPlanSchema) },
+      onRequest: app.requireAdmin,
+    },
+    async (req) => ok(await combos.update(req.params.id, req.body), '已保存'),
+  );
+  app.delete(
+    '/admin/combos/:id',
+    { schema: { ...admin, summary: '删除套餐', params, response: replyEmpty }, onRequest: app.requireAdmin },
+    async (req) => {
+      await combos.remove(req.params.id);
+      return done('删除成功');
+    },
+  );
+};

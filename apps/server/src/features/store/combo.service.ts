@@ -1,0 +1,130 @@
+import type { ComboPlan, ComboStore, comboPlanBodySchema } from '@huafang/contracts';
+import type { Selectable } from 'kysely';
+import type { z } from 'zod';
+import type { Database } from '../../platform/db/database.js';
+import type { ComboPlanTable } from '../../platform/db/schema.js';
+import { notFound } from '../../platform/errors.js';
+import { newId, nowIso } from '../../platform/ids.js';
+import type { CreditService } from '../credits/credit.service.js';
+
+type PlanBody = z.output<typeof comboPlanBodySchema>;
+
+/** The product takes no payment: the store says how to get a plan, and an admin then grants the credits. */
+export const COMBO_STORE_NOTICE =
+  '画坊暂未开通在线支付。选好套餐后，请通过右上角菜单中的「帮助与反馈」联系我们，管理员会为你的账号充值算力。';
+
+function toPlan(row: Selectable<ComboPlanTable>): ComboPlan {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    credits: row.credits,
+    priceLabel: row.price_label,
+    features: JSON.parse(row.features) as string[],
+    recommended: row.recommended === 1,
+    enabled: row.enabled === 1,
+    sort: row.sort,
+  };
+}
+
+/** 套餐商店 (GET /api/account/combo/store) and its admin configuration. */
+export class ComboService {
+  constructor(
+    private readonly db: Database,
+    private readonly credits: CreditService,
+  ) {}
+
+  private rows(enabledOnly: boolean) {
+    let query = this.db.selectFrom('combo_plans').selectAll();
+    if (enabledOnly) query = query.where('enabled', '=', 1);
+    return query.orderBy('sort').orderBy('created_at').execute();
+  }
+
+  async store(userId: string): Promise<ComboStore> {
+    const [credits, rows] = await Promise.all([this.credits.balance(userId), this.rows(true)]);
+    return { credits, notice: COMBO_STORE_NOTICE, plans: rows.map(toPlan) };
+  }
+
+  async list(): Promise<ComboPlan[]> {
+    return (await this.rows(false)).map(toPlan);
+  }
+
+  private values(body: PlanBody) {
+    return {
+      name: body.name,
+      description: body.description,
+      credits: body.credits,
+      price_label: body.priceLabel,
+      features: JSON.stringify(body.features),
+      recommended: body.recommended ? 1 : 0,
+      enabled: body.enabled ? 1 : 0,
+      sort: body.sort,
+      updated_at: nowIso(),
+    };
+  }
+
+  async create(body: PlanBody): Promise<ComboPlan> {
+    const id = newId();
+    await this.db
+      .insertInto('combo_plans')
+      .values({ id, ...this.values(body), created_at: nowIso() })
+      .execute();
+    return this.get(id);
+  }
+
+  async update(id: string, body: PlanBody): Promise<ComboPlan> {
+    await this.get(id);
+    await this.db.updateTable('combo_plans').set(this.values(body)).where('id', '=', id).execute();
+    return this.get(id);
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.get(id);
+    await this.db.deleteFrom('combo_plans').where('id', '=', id).execute();
+  }
+
+  private async get(id: string): Promise<ComboPlan> {
+    const row = await this.db.selectFrom('combo_plans').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound('套餐不存在');
+    return toPlan(row);
+  }
+
+  /** Demo plans, once, so the store is not empty on a fresh install. */
+  async seedPlans(): Promise<void> {
+    if ((await this.rows(false)).length > 0) return;
+    for (const plan of DEMO_PLANS) await this.create(plan);
+  }
+}
+
+const DEMO_PLANS: PlanBody[] = [
+  {
+    name: '体验版',
+    description: '适合初次体验画坊的创作者',
+    credits: 200,
+    priceLabel: '¥9.9 / 月',
+    features: ['每月 200 点算力', '所有官方模板', '作品保存 30 天'],
+    recommended: false,
+    enabled: true,
+    sort: 1,
+  },
+  {
+    name: '创作版',
+    description: '日常创作、电商出图都够用',
+    credits: 1200,
+    priceLabel: '¥49 / 月',
+    features: ['每月 1200 点算力', '优先排队', '作品永久保存', '高清放大'],
+    recommended: true,
+    enabled: true,
+    sort: 2,
+  },
+  {
+    name: '团队版',
+    description: '多人协作与批量生成',
+    credits: 6000,
+    priceLabel: '¥199 / 月',
+    features: ['每月 6000 点算力', '专属推理后端', '批量生成', '专人服务'],
+    recommended: false,
+    enabled: true,
+    sort: 3,
+  },
+];

@@ -1,0 +1,40 @@
+import type { GeneratedImage } from '@huafang/contracts';
+import sharp from 'sharp';
+import type { Storage } from '../../platform/storage/storage.js';
+
+/** Longest side of a work's thumbnail: galleries and the results grid show these, never the original. */
+const THUMB_SIZE = 384;
+
+export const workImageUrl = (workId: string) => `/api/works/image/${workId}`;
+export const workThumbUrl = (workId: string) => `/api/works/thumb/${workId}`;
+
+export type StoredWorkFiles = { imageKey: string; thumbKey: string };
+
+/** Keeps a result: the original PNG as painted (with its parameters text) and a WebP thumbnail. */
+export async function storeWorkFiles(storage: Storage, workId: string, png: Buffer): Promise<StoredWorkFiles> {
+  const imageKey = `works/${workId}.png`;
+  const thumbKey = `works/${workId}.thumb.webp`;
+  const thumb = await sharp(png)
+    .resize({ width: THUMB_SIZE, height: THUMB_SIZE, fit: 'inside', withoutEnlargement: true })
+    .webp({ quality: 82 })
+    .toBuffer();
+  await storage.put(imageKey, png);
+  await storage.put(thumbKey, thumb);
+  return { imageKey, thumbKey };
+}
+
+export function generatedImage(work: {
+  id: string;
+  width: number;
+  height: number;
+  seed: number | string;
+}): GeneratedImage {
+  return {
+    workId: work.id,
+    url: workImageUrl(work.id),
+    thumbUrl: workThumbUrl(work.id),
+    width: work.width,
+    height: work.height,
+    seed: Number(work.seed),
+  };
+}

@@ -1,0 +1,60 @@
+import { expect } from 'vitest';
+import type { TestApp } from '../helpers/test-app.js';
+
+/** A published demo template by name, with its steps as a user sees them. */
+export async function demoTemplate(app: TestApp, token: string, name: string) {
+  const row = await app.db
+    .selectFrom('templates')
+    .select('id')
+    .where('name', '=', name)
+    .where('owner_id', 'is', null)
+    .executeTakeFirstOrThrow();
+  const detail = await app.call('GET', `/api/task/template/detail/${row.id}`, { token });
+  expect(detail.body.code).toBe(0);
+  return detail.body.data as { templateId: string; name: string; taskStepList: any[] };
+}
+
+/** The body the draw page sends for a step: its prompt groups and the parameters given. */
+export function generateBody(
+  template: { templateId: string; taskStepList: any[] },
+  parameters: object = {},
+  stepIndex = 0,
+) {
+  const step = template.taskStepList[stepIndex];
+  return {
+    templateId: template.templateId,
+    stepIndex,
+    promptGroup: step.promptGroup,
+    negativePromptGroup: step.negativePromptGroup,
+    parameters,
+  };
+}
+
+/** Polls progress like the draw page until the generation leaves the queue and the backend. */
+export async function waitForEnd(app: TestApp, token: string, generateId: string, timeoutMs = 20_000) {
+  const started = Date.now();
+  const seen: any[] = [];
+  for (;;) {
+    const res = await app.call('POST', '/api/generate/task/progress', { token, body: { generateId } });
+    expect(res.body.code).toBe(0);
+    seen.push(res.body.data);
+    if (!['queued', 'running'].includes(res.body.data.status)) return { final: res.body.data, seen };
+    if (Date.now() - started > timeoutMs) throw new Error(`generation ${generateId} still ${res.body.data.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+  }
+}
+
+/** Waits until a generation is running (so an interrupt hits a running job). */
+export async function waitForStatus(app: TestApp, token: string, generateId: string, status: string, minProgress = 0) {
+  for (let i = 0; i < 500; i++) {
+    const res = await app.call('POST', '/api/generate/task/progress', { token, body: { generateId } });
+    if (res.body.data?.status === status && res.body.data.progress >= minProgress) return res.body.data;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`generation ${generateId} never reached ${status}`);
+}
+
+export async function creditsOf(app: TestApp, token: string): Promise<number> {
+  const me = await app.call('GET', '/api/user/currentUser', { token });
+  return me.body.data.credits;
+}
