@@ -19,7 +19,7 @@ export class ComfyUnavailableError extends EngineError {
     label: string,
     options?: { cause?: unknown },
   ) {
-    super(`推理后端暂时不可用：${reason}（${label}）`, true, options);
+    super(`推理后端暂时不可用：「${label}」${reason}`, true, options);
     this.name = 'ComfyUnavailableError';
   }
 }

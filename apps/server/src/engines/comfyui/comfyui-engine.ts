@@ -478,7 +478,7 @@ export class ComfyUiEngine implements InferenceEngine {
       ]);
       const queue = parseQueue(queueBody);
       const busy = queue.running.length > 0;
-      return { ok: true, busy, message: busy ? `正常，正在执行任务（排队 ${queue.pending.length} 个）` : '正常' };
+      return { ok: true, busy, message: busy ? `正常（正在生成，排队 ${queue.pending.length} 个）` : '正常' };
     } catch (error) {
       const reason =
         error instanceof ComfyUnavailableError
@@ -510,15 +510,17 @@ export class ComfyUiEngine implements InferenceEngine {
     // ComfyUI has no "random" seed: -1 is drawn here, so the seed used can be reported.
     const seed = input.seed < 0 || !Number.isFinite(input.seed) ? randomInt(0, MAX_SEED) : Math.floor(input.seed);
     if (job.mode !== 'txt2img' && !job.initImage) {
-      throw new EngineError(job.mode === 'upscale' ? '高清放大需要一张原图' : '图生图需要一张原图', false);
+      const what = { upscale: '高清放大', inpaint: '局部重绘', img2img: '图生图' }[job.mode];
+      throw new EngineError(`${what}需要一张原图`, false);
     }
+    if (job.mode === 'inpaint' && !job.mask) throw new EngineError('局部重绘需要一张蒙版', false);
     const stopped = (): EngineResult => ({ images: [], seed, interrupted: true });
     const preprocessors = await this.resolvePreprocessors(job);
     if (options.signal?.aborted) return stopped();
 
     // Uploads first: the graph refers to the names the server gives the files.
     const init = job.initImage && job.mode !== 'txt2img' ? await this.upload(job.initImage) : undefined;
-    const mask = job.mask && job.mode === 'inpaint' ? await this.upload(job.mask) : undefined;
+    const mask = job.mode === 'inpaint' && job.mask ? await this.upload(job.mask) : undefined;
     const controls: string[] = [];
     if (job.mode !== 'upscale') for (const unit of job.controlNets ?? []) controls.push(await this.upload(unit.image));
     if (options.signal?.aborted) return stopped();

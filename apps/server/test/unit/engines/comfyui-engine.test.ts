@@ -448,7 +448,7 @@ describe('ComfyUI engine against the double', () => {
     expect(target(graph, last.inputs.positive).class_type).toBe('ControlNetApplyAdvanced');
   });
 
-  it('refuses a preprocessor the server lacks before queueing anything', async () => {
+  it('refuses a preprocessor the server lacks, or an inpaint without mask, before queueing anything', async () => {
     const double = await start();
     const error = await failure(
       engineFor(double).run(
@@ -457,6 +457,8 @@ describe('ComfyUI engine against the double', () => {
     );
     expect(error.retryable).toBe(false);
     expect(error.message).toBe('该后端不支持预处理器：openpose');
+    const noMask = await failure(engineFor(double).run(job({ mode: 'inpaint', initImage: await png(8, 8) })));
+    expect(noMask).toMatchObject({ message: '局部重绘需要一张蒙版', retryable: false });
     expect(double.prompts).toHaveLength(0);
   });
 
@@ -587,11 +589,11 @@ describe('ComfyUI engine against the double', () => {
     double.failRequests('/prompt', 500);
     const serverError = await failure(engineFor(double).run(job()));
     expect(serverError.retryable).toBe(true);
-    expect(serverError.message).toBe('推理后端暂时不可用：服务器错误（HTTP 500）（ComfyUI）');
+    expect(serverError.message).toBe('推理后端暂时不可用：「ComfyUI」服务器错误（HTTP 500）');
 
     const refused = await failure(new ComfyUiEngine({ baseUrl: await refusedUrl(), label: '机房 A' }).run(job()));
     expect(refused.retryable).toBe(true);
-    expect(refused.message).toBe('推理后端暂时不可用：连接被拒绝（机房 A）');
+    expect(refused.message).toBe('推理后端暂时不可用：「机房 A」连接被拒绝');
 
     double.hangRequests('/prompt');
     const timeout = await failure(engineFor(double, { requestTimeoutMs: 150 }).run(job()));
