@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
-import { BuiltinEngine } from './engines/builtin/builtin-engine.js';
+import { ThreadedBuiltinEngine } from './engines/builtin/threaded-builtin-engine.js';
 import { AppConfigService } from './features/app-config/app-config.service.js';
 import { AuthService } from './features/auth/auth.service.js';
 import { SessionService } from './features/auth/session.service.js';
@@ -48,7 +48,7 @@ export function createServices(deps: {
   const models = new ModelService(db);
   const templates = new TemplateService(db, models);
   // The built-in demo engine is always registered in embedded mode; admins add the GPU servers.
-  const engine = new BuiltinEngine();
+  const engine = new ThreadedBuiltinEngine();
   const credits = new CreditService(db);
   const works = new WorkRepository(db);
   const registry = new BackendRegistry(new BackendRepository(db), engineForBackend, engine);
@@ -114,4 +114,5 @@ export async function startGeneration(services: Services, healthIntervalMs: numb
 export async function stopGeneration(services: Services): Promise<void> {
   services.registry.stopHealthChecks();
   await services.queue.close();
+  await services.engine.close();
 }
