@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Outlet, useMatches } from 'react-router';
 import { AccountDialogs } from '../features/account/AccountDialogs';
 import { useCurrentUserSync } from '../features/account/current-user';
+import { ComboStoreDialog } from '../features/store/ComboStoreDialog';
 import { useSession } from '../stores/session';
 
 export interface RouteHandle {
@@ -19,7 +20,7 @@ function useDocumentTitle(): void {
   }, [title]);
 }
 
-/** Wraps every route: keeps the session fresh, owns the account dialogs and the first-load blank screen. */
+/** Wraps every route: keeps the session fresh, owns the account dialogs, 套餐商店 and the first-load blank screen. */
 export function RootLayout() {
   useCurrentUserSync();
   useDocumentTitle();
@@ -30,6 +31,7 @@ export function RootLayout() {
       {initialLoading && <div className="hf-blank-screen" aria-busy="true" />}
       <Outlet />
       <AccountDialogs />
+      <ComboStoreDialog />
     </>
   );
 }

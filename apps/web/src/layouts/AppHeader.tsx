@@ -2,7 +2,7 @@ import { ThunderboltOutlined } from '@ant-design/icons';
 import { Button, Layout, Menu, type MenuProps } from 'antd';
 import { Link, useLocation } from 'react-router';
 import { useAccess } from '../access';
-import { toast } from '../services/notices';
+import { openComboStore } from '../features/store/combo-store-state';
 import { useSession } from '../stores/session';
 import { UserMenu } from './UserMenu';
 
@@ -60,12 +60,7 @@ export function AppHeader({ transparent = false }: AppHeaderProps) {
       <div className="hf-header-right">
         {loggedIn ? (
           <>
-            <Button
-              className="hf-credits"
-              shape="round"
-              icon={<ThunderboltOutlined />}
-              onClick={() => toast('套餐商店即将上线，敬请期待', 'info')}
-            >
+            <Button className="hf-credits" shape="round" icon={<ThunderboltOutlined />} onClick={openComboStore}>
               剩余 {credits ?? '—'} 点
             </Button>
             <UserMenu />

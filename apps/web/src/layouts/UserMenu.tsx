@@ -13,6 +13,7 @@ import {
 import type { CurrentUser } from '@huafang/contracts';
 import { Avatar, Dropdown, type MenuProps } from 'antd';
 import { useAccountFlow } from '../features/account/use-account-flow';
+import { openComboStore } from '../features/store/combo-store-state';
 import { type DialogName, useSession } from '../stores/session';
 
 const SOON = <span className="hf-soon">即将上线</span>;
@@ -27,7 +28,7 @@ function menuItems(user: CurrentUser | null): MenuProps['items'] {
       ? { key: 'unbindMobile', icon: <MobileOutlined />, label: '解绑手机' }
       : { key: 'bindMobile', icon: <MobileOutlined />, label: '绑定手机' },
     { type: 'divider' },
-    { key: 'store', icon: <ShoppingOutlined />, label: <>套餐商店 {SOON}</>, disabled: true },
+    { key: 'store', icon: <ShoppingOutlined />, label: '套餐商店' },
     { key: 'plugin', icon: <DownloadOutlined />, label: <>插件下载 {SOON}</>, disabled: true },
     { key: 'help', icon: <CustomerServiceOutlined />, label: '帮助与反馈' },
     { type: 'divider' },
@@ -56,6 +57,7 @@ export function UserMenu() {
   const onClick: MenuProps['onClick'] = ({ key }) => {
     closeDialog('userMenu');
     if (key === 'logout') void flow.logout();
+    else if (key === 'store') openComboStore();
     else if (DIALOG_KEYS.has(key)) openDialog(key as DialogName);
   };
 

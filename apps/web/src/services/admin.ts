@@ -1,12 +1,21 @@
 import type {
+  AdminUserItem,
   AgreementType,
+  BackendBody,
+  BackendItem,
   CreateInviteCodeBody,
+  creditGrantBodySchema,
+  creditGrantResultSchema,
   HelpRequest,
   InviteCodeItem,
   Page,
   PageQuery,
 } from '@huafang/contracts';
+import type { z } from 'zod';
 import { http } from './request';
+
+type CreditGrantBody = z.input<typeof creditGrantBodySchema>;
+type CreditGrantResult = z.infer<typeof creditGrantResultSchema>;
 
 export function fetchInviteCodes(query: PageQuery) {
   return http.get<Page<InviteCodeItem>>('/api/admin/invite/codes', query);
@@ -22,4 +31,35 @@ export function fetchHelpRequests(query: PageQuery) {
 
 export function saveAgreement(type: AgreementType, body: { title: string; content: string }) {
   return http.put<null>(`/api/admin/agreement/${type}`, body);
+}
+
+export function fetchAdminUsers(query: PageQuery & { keyword?: string }) {
+  return http.get<Page<AdminUserItem>>('/api/admin/users', query);
+}
+
+/** A positive amount adds credits, a negative one takes them back; resolves the new balance. */
+export function grantCredits(body: CreditGrantBody) {
+  return http.post<CreditGrantResult>('/api/admin/users/credits', body);
+}
+
+export function fetchBackends() {
+  return http.get<BackendItem[]>('/api/admin/backends');
+}
+
+export function createBackend(body: BackendBody) {
+  return http.post<BackendItem>('/api/admin/backends', body);
+}
+
+/** A body without `secret` keeps the stored password or token. */
+export function updateBackend(id: string, body: BackendBody) {
+  return http.put<BackendItem>(`/api/admin/backends/${encodeURIComponent(id)}`, body);
+}
+
+/** Runs a health check now and resolves the backend as it stands after it. */
+export function checkBackend(id: string) {
+  return http.post<BackendItem>(`/api/admin/backends/${encodeURIComponent(id)}/check`);
+}
+
+export function deleteBackend(id: string) {
+  return http.delete<null>(`/api/admin/backends/${encodeURIComponent(id)}`);
 }
