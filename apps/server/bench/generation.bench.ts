@@ -28,7 +28,10 @@ try {
   await app.db.updateTable('users').set({ credits: 10_000 }).where('id', '=', user.userId).execute();
   const template = await demoTemplate(app, user.token, '水墨山水');
   const submit = async (parameters: object) => {
-    const res = await app.call('POST', '/api/generate/task', { token: user.token, body: generateBody(template, parameters) });
+    const res = await app.call('POST', '/api/generate/task', {
+      token: user.token,
+      body: generateBody(template, parameters),
+    });
     if (res.body.code !== 0) throw new Error(res.body.msg);
     return res.body.data.generateId as string;
   };
@@ -55,7 +58,9 @@ try {
   });
   await app.call('POST', '/api/generate/task/interrupt', { token: user.token, body: { generateId: busy } });
   await finished(busy);
-  console.log(`progress, ${POLLERS} concurrent pollers for ${POLL_SECONDS} s while a generation runs on the built-in engine:`);
+  console.log(
+    `progress, ${POLLERS} concurrent pollers for ${POLL_SECONDS} s while a generation runs on the built-in engine:`,
+  );
   console.log(
     `  median ${result.latency.p50} ms · p99 ${result.latency.p99} ms · ${Math.round(result.requests.average)} requests/s · ` +
       `${result.non2xx} non-2xx · ${result.errors} errors`,
@@ -89,7 +94,9 @@ try {
   const d = median(direct);
   const a = median(viaApi);
   console.log(`built-in generation 512×512, 20 steps, median of ${RUNS} (polling every 10 ms):`);
-  console.log(`  engine directly ${d.toFixed(0)} ms · through the API ${a.toFixed(0)} ms · overhead ratio ${(a / d).toFixed(2)}`);
+  console.log(
+    `  engine directly ${d.toFixed(0)} ms · through the API ${a.toFixed(0)} ms · overhead ratio ${(a / d).toFixed(2)}`,
+  );
 } finally {
   clearInterval(dropLogs);
   await app.close();

@@ -22,7 +22,9 @@ function revive(job: EngineJob): EngineJob {
     ...job,
     ...(job.initImage ? { initImage: asBuffer(job.initImage) } : {}),
     ...(job.mask ? { mask: asBuffer(job.mask) } : {}),
-    ...(job.controlNets ? { controlNets: job.controlNets.map((unit) => ({ ...unit, image: asBuffer(unit.image) })) } : {}),
+    ...(job.controlNets
+      ? { controlNets: job.controlNets.map((unit) => ({ ...unit, image: asBuffer(unit.image) })) }
+      : {}),
   };
 }
 

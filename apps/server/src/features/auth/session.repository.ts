@@ -14,7 +14,12 @@ export class SessionRepository {
     return this.db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select(['sessions.id as sessionId', 'users.id as userId', 'users.is_admin as isAdmin', 'sessions.expires_at as expiresAt'])
+      .select([
+        'sessions.id as sessionId',
+        'users.id as userId',
+        'users.is_admin as isAdmin',
+        'sessions.expires_at as expiresAt',
+      ])
       .where('sessions.token_hash', '=', tokenHash)
       .where('sessions.kind', '=', kind)
       .where('sessions.revoked_at', 'is', null)
