@@ -97,10 +97,10 @@ export class BackendRegistry {
     };
   }
 
-  /** Loads the registered backends and checks them once. */
+  /** Loads the registered backends and starts checking them; start-up does not wait for a slow server. */
   async load(): Promise<void> {
     for (const row of await this.repo.list()) this.backends.set(row.id, this.fromRow(row));
-    await this.checkAll();
+    void this.checkAll();
   }
 
   startHealthChecks(intervalMs: number): void {

@@ -26,7 +26,6 @@ import type { GenerationRepository } from './generation.repository.js';
 import type { GenerationQueue } from './generation-queue.js';
 import { costOf, type JobPayload, workUnits } from './job-payload.js';
 import type { JobRunner } from './job-runner.js';
-import { queueItemOf } from './job-runner.js';
 import { checkParameters } from './parameter-check.js';
 import type { ProgressBoard } from './progress-board.js';
 
@@ -235,8 +234,16 @@ export class GenerationService {
       stepNum: generation.stepNum,
       stepIndex: payload.stepIndex,
     });
-    const row = await repo.findJob(jobId);
-    queue.add(queueItemOf(row!));
+    queue.add({
+      jobId,
+      generateId: generation.id,
+      userId: viewer.id,
+      engineKind: payload.engineKind,
+      checkpoint: payload.checkpoint,
+      units: workUnits(payload.parameters),
+      attempts: 0,
+      tried: new Set(),
+    });
     return { generateId: generation.id, currentStepId: jobId, currentStepNum: generation.stepNum };
   }
 

@@ -18,7 +18,7 @@ import type { ProgressBoard } from './progress-board.js';
 
 export type JobOutcome = 'succeeded' | 'interrupted' | 'failed' | 'requeue';
 
-export function queueItemOf(row: JobRow): QueueItem {
+function queueItemOf(row: JobRow): QueueItem {
   const payload = JSON.parse(row.payload) as JobPayload;
   return {
     jobId: row.id,
