@@ -13,3 +13,4 @@ export * from './model.js';
 export * from './prompt.js';
 export * from './task.js';
 export * from './user.js';
+export * from './translate.js';
