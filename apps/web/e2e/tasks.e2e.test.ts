@@ -77,8 +77,8 @@ describe('tasks and templates', () => {
     await visible(aside(page).getByText('二次元插画'));
     await visible(page.getByRole('region', { name: '正向提示词' }).getByText('动漫风格'));
     await visible(page.getByRole('region', { name: '反向提示词' }).getByText('低质量'));
-    await visible(page.getByText('生成功能即将上线'));
-    expect(await page.getByRole('button', { name: '生成' }).isDisabled()).toBe(true);
+    await visible(page.locator('.hf-generate-bar').getByText(/预计消耗 \d+ 点/));
+    expect(await page.locator('.hf-generate-button').isEnabled()).toBe(true);
     await screenshot(page, 'draw-template');
 
     await aside(page).getByRole('tab', { name: '步骤 2 高清放大' }).click();

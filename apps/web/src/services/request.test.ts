@@ -68,6 +68,18 @@ describe('request layer', () => {
     expect(notices).toHaveLength(0);
   });
 
+  it('leaves every failure of a quiet call to the caller, unnotified', async () => {
+    fetchMock.mockResolvedValueOnce(reply(200, { code: -1, msg: '请至少添加一个提示词', data: null }));
+    fetchMock.mockResolvedValueOnce(reply(404, { code: 404, msg: '生成任务不存在', data: null }));
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    for (const message of ['请至少添加一个提示词', '生成任务不存在', '网络异常']) {
+      const error = await http.post('/api/x', undefined, { quiet: true }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ notified: false, message: expect.stringContaining(message) });
+    }
+    expect(messages).toHaveLength(0);
+    expect(notices).toHaveLength(0);
+  });
+
   it('leaves 405 to the caller with data.userId and no notice', async () => {
     fetchMock.mockResolvedValue(reply(200, { code: 405, msg: '未注册', data: { userId: 'u9' } }));
     const error = await http.post('/api/auth/mobile').catch((e: unknown) => e);

@@ -20,6 +20,11 @@ export interface RequestOptions {
   /** GET only: reuse an answer for this many ms (implies caching). */
   ttl?: number;
   signal?: AbortSignal;
+  /**
+   * The caller shows failures itself (a background poll or estimate that would otherwise repeat a notice on
+   * every try): no toast and no 错误提示 notice. A rejected session still logs out.
+   */
+  quiet?: boolean;
 }
 
 export interface EnvelopeResult<T> {
@@ -78,8 +83,8 @@ async function send(url: string, method: HttpMethod, options: RequestOptions): P
     if (options.signal?.aborted) throw error;
     const timedOut = controller.signal.aborted;
     const text = timedOut ? TIMEOUT_TEXT : NETWORK_ERROR_TEXT;
-    errorNotice(text);
-    throw new RequestError({ message: text, code: null, status: 0, notified: true });
+    if (!options.quiet) errorNotice(text);
+    throw new RequestError({ message: text, code: null, status: 0, notified: !options.quiet });
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', abortFromCaller);
@@ -121,22 +126,22 @@ export async function requestEnvelope<T>(path: string, options: RequestOptions =
         notified: false,
       });
     case 'toast':
-      toast(outcome.msg);
+      if (!options.quiet) toast(outcome.msg);
       throw new RequestError({
         message: outcome.msg,
         code: outcome.code,
         status: response.status,
         data: outcome.data,
-        notified: true,
+        notified: !options.quiet,
       });
     case 'http':
-      errorNotice(outcome.description);
+      if (!options.quiet) errorNotice(outcome.description);
       throw new RequestError({
         message: outcome.description,
         code: outcome.code,
         status: outcome.status,
         data: outcome.data,
-        notified: true,
+        notified: !options.quiet,
       });
   }
 }

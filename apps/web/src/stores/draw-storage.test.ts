@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detail } from './draw-fixtures';
 import { DRAW_DRAFT_DEFAULTS, templateDraft } from './draw-state';
-import { repairDrawDraft } from './draw-storage';
+import { repairDrawDraft, repairSavedDraw } from './draw-storage';
 
 const saved = { ...DRAW_DRAFT_DEFAULTS, ...templateDraft(detail), helpUrlFlag: '02' };
 
@@ -33,5 +33,19 @@ describe('saved draw draft', () => {
   it('reopens the first step when the saved step is out of range', () => {
     const repaired = repairDrawDraft({ ...saved, stepKey: 5, stepIndex: 5 });
     expect(repaired).toMatchObject({ stepKey: 0, stepIndex: 0, curParameters: { steps: 20 } });
+  });
+
+  it('keeps the generation track even when the template no longer fits, so a reload resumes polling', () => {
+    const track = {
+      generateId: 'g1',
+      generateTemplateId: 'tpl1',
+      currentStepId: 'j2',
+      currentStepNum: 2,
+      generateStepIds: ['j1', 'j2'],
+      nextStepId: null,
+    };
+    expect(repairSavedDraw(JSON.parse(JSON.stringify({ ...saved, ...track })))).toEqual({ ...saved, ...track });
+    expect(repairSavedDraw({ ...saved, ...track, templateId: 'other' })).toMatchObject({ templateId: null, ...track });
+    expect(repairSavedDraw({ ...saved, generateId: 5 }).generateId).toBeNull();
   });
 });

@@ -7,6 +7,7 @@ import {
   templateDetailSchema,
 } from '@huafang/contracts';
 import { z } from 'zod';
+import { type GenerationTrack, repairGenerationTrack } from '../features/generate/generation-state';
 import { DRAW_DRAFT_DEFAULTS, type DrawDraft, stepFields } from './draw-state';
 
 export const DRAW_STORAGE_KEY = 'huafang-draw';
@@ -60,4 +61,12 @@ export function repairDrawDraft(raw: unknown): DrawDraft {
   }
   if (draft.stepKey >= draft.taskSteps.length) return { ...draft, ...stepFields(draft.taskSteps, 0) };
   return draft;
+}
+
+/** What /draw saves: the draft and the current generation's track. */
+export type SavedDraw = DrawDraft & GenerationTrack;
+
+/** The track is repaired on its own: a generation stays followed even when its template no longer fits. */
+export function repairSavedDraw(raw: unknown): SavedDraw {
+  return { ...repairDrawDraft(raw), ...repairGenerationTrack(raw) };
 }

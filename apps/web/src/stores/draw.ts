@@ -7,6 +7,12 @@ import type {
 } from '@huafang/contracts';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
+import {
+  createGenerationActions,
+  GENERATION_DEFAULTS,
+  type GenerationStore,
+  pickGenerationTrack,
+} from '../features/generate/generation-state';
 import type { PromptVariant } from '../services/prompt';
 import {
   appendPrompt,
@@ -19,12 +25,15 @@ import {
   switchStep,
   templateDraft,
 } from './draw-state';
-import { DRAW_STORAGE_KEY, repairDrawDraft } from './draw-storage';
+import { DRAW_STORAGE_KEY, repairSavedDraw, type SavedDraw } from './draw-storage';
 import { useSession } from './session';
 import { browserStorage } from './session-storage';
 
-/** Spec §3 draw state: the persisted draft plus the task lists of the task-selection dialog. */
-interface DrawState extends DrawDraft {
+/**
+ * Spec §3 draw state: the persisted draft, the current generation (its track persisted too, so a reload
+ * resumes polling) and the task lists of the task-selection dialog.
+ */
+interface DrawState extends DrawDraft, GenerationStore {
   /** The tree's top level (categories). */
   taskData: TaskTreeNode[];
   /** The chosen category's children. */
@@ -50,8 +59,9 @@ interface DrawState extends DrawDraft {
 
 const LIST_DEFAULTS = { taskData: [], twoTaskData: [], taskList: [], taskSelectOpen: false };
 
-function pickDraft(state: DrawState): DrawDraft {
+function pickSaved(state: DrawState): SavedDraw {
   return {
+    ...pickGenerationTrack(state),
     taskSelect: state.taskSelect,
     helpUrlFlag: state.helpUrlFlag,
     templateId: state.templateId,
@@ -71,7 +81,9 @@ export const useDraw = create<DrawState>()(
   persist(
     (set, get) => ({
       ...DRAW_DRAFT_DEFAULTS,
+      ...GENERATION_DEFAULTS,
       ...LIST_DEFAULTS,
+      ...createGenerationActions(set, get),
 
       setTaskLists(lists) {
         set(lists);
@@ -104,16 +116,16 @@ export const useDraw = create<DrawState>()(
         set({ taskSelectOpen: false });
       },
       reset() {
-        set({ ...DRAW_DRAFT_DEFAULTS, ...LIST_DEFAULTS });
+        set({ ...DRAW_DRAFT_DEFAULTS, ...GENERATION_DEFAULTS, ...LIST_DEFAULTS });
       },
     }),
     {
       name: DRAW_STORAGE_KEY,
       version: 1,
       storage: createJSONStorage(browserStorage),
-      partialize: pickDraft,
-      migrate: repairDrawDraft,
-      merge: (saved, current) => ({ ...current, ...repairDrawDraft(saved) }),
+      partialize: pickSaved,
+      migrate: repairSavedDraw,
+      merge: (saved, current) => ({ ...current, ...repairSavedDraw(saved) }),
     },
   ),
 );

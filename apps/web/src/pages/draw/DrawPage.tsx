@@ -1,11 +1,16 @@
 import { Typography } from 'antd';
-import { GenerateBar } from '../../features/draw/GenerateBar';
 import { NoTemplateState } from '../../features/draw/NoTemplateState';
+import { useDrawGeneration } from '../../features/draw/use-draw-generation';
+import { GenerateBar } from '../../features/generate/GenerateBar';
+import { GenerationPanel } from '../../features/generate/GenerationPanel';
+import { QuotaNoticeDialog } from '../../features/generate/QuotaNoticeDialog';
 import { PromptGroupPanel } from '../../features/prompt/PromptGroupPanel';
 import { useDraw } from '../../stores/draw';
 
 export default function DrawPage() {
   const template = useDraw((state) => state.taskTemplateDetails);
+  const generateId = useDraw((state) => state.generateId);
+  const { generation, body, blockedReason, runNextStep } = useDrawGeneration();
 
   return (
     <div className="hf-page hf-draw-page">
@@ -21,11 +26,14 @@ export default function DrawPage() {
           )}
           <PromptGroupPanel variant="positive" />
           <PromptGroupPanel variant="negative" />
-          <GenerateBar />
         </>
       ) : (
         <NoTemplateState />
       )}
+      {/* A run resumed after a reload shows even before a template is chosen again. */}
+      {(template || generateId) && <GenerationPanel store={useDraw} generation={generation} onNextStep={runNextStep} />}
+      {template && <GenerateBar body={body} blockedReason={blockedReason} generation={generation} />}
+      <QuotaNoticeDialog store={useDraw} />
     </div>
   );
 }

@@ -1,0 +1,57 @@
+import type { GenerateBody, GeneratedImage } from '@huafang/contracts';
+import { useCallback } from 'react';
+import { toast } from '../../services/notices';
+import { useDraw } from '../../stores/draw';
+import { type FinishedRun, nextTemplateStep } from '../generate/generation-state';
+import { useGeneration } from '../generate/use-generation';
+
+/** Steps that draw on a chosen result only run through 下一步, never from the 生成 button. */
+const PARENT_IMAGE_HINT = '这一步使用上一步的结果图：请在结果中点「下一步」运行';
+
+/** /draw's generation: the run the current step tab describes, and 下一步 on a result. */
+export function useDrawGeneration() {
+  const templateId = useDraw((state) => state.templateId);
+  const taskSteps = useDraw((state) => state.taskSteps);
+  const stepKey = useDraw((state) => state.stepKey);
+  const stepIndex = useDraw((state) => state.stepIndex);
+  const promptGroup = useDraw((state) => state.curPromptGroup);
+  const negativePromptGroup = useDraw((state) => state.curNegativePromptGroup);
+  const parameters = useDraw((state) => state.curParameters);
+  const selectStep = useDraw((state) => state.selectStep);
+
+  const nextStepOf = useCallback(
+    (runTemplateId: string | null, runStepIndex: number) =>
+      runTemplateId !== null && runTemplateId === templateId ? nextTemplateStep(taskSteps, runStepIndex) : null,
+    [templateId, taskSteps],
+  );
+  const generation = useGeneration({ store: useDraw, scope: 'template', nextStepOf });
+
+  const body: GenerateBody | null = templateId
+    ? { templateId, stepIndex, promptGroup, negativePromptGroup, parameters }
+    : null;
+  const blockedReason = taskSteps[stepKey]?.useParentImage ? PARENT_IMAGE_HINT : null;
+
+  /** Opens the next step's tab (its edits apply) and runs it on the chosen image. */
+  const runNextStep = (run: FinishedRun, image: GeneratedImage) => {
+    const key = taskSteps.findIndex((step) => step.id === run.nextStep?.id);
+    if (key < 0) {
+      toast('模板的步骤已变化，请重新生成后再进行下一步', 'warning');
+      return;
+    }
+    selectStep(key);
+    const next = useDraw.getState();
+    generation.runStep({
+      templateId: run.templateId,
+      body: {
+        generateId: run.generateId,
+        imageWorkId: image.workId,
+        stepIndex: next.stepIndex,
+        promptGroup: next.curPromptGroup,
+        negativePromptGroup: next.curNegativePromptGroup,
+        parameters: next.curParameters,
+      },
+    });
+  };
+
+  return { generation, body, blockedReason, runNextStep };
+}

@@ -1,0 +1,33 @@
+import type { GenerateBody } from '@huafang/contracts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { predictGeneration } from '../../services/generate';
+import { useSession } from '../../stores/session';
+
+/** Estimates wait until the user stops changing prompts and parameters for this long. */
+export const PREDICT_DEBOUNCE_MS = 400;
+
+function useDebounced<T>(value: T, delayMs: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return debounced;
+}
+
+/**
+ * 预计消耗 · 剩余 · 排队 · 约 N 秒 for the run the page would submit (null: nothing to estimate). The body is
+ * compared as JSON, so a re-render with equal values never asks again; a change of credits asks again.
+ */
+export function usePredict(body: GenerateBody | null) {
+  const credits = useSession((state) => state.userData?.credits ?? null);
+  const key = useDebounced(body ? JSON.stringify(body) : null, PREDICT_DEBOUNCE_MS);
+  return useQuery({
+    queryKey: ['generate', 'predict', key, credits],
+    queryFn: ({ signal }) => predictGeneration(JSON.parse(key ?? '{}') as GenerateBody, signal),
+    enabled: key !== null,
+    staleTime: 0,
+    placeholderData: keepPreviousData,
+  });
+}

@@ -1,0 +1,40 @@
+import type {
+  GenerateBody,
+  GenerateResult,
+  GenerateStepBody,
+  GenerationProgress,
+  PredictResult,
+  UnfinishedGeneration,
+} from '@huafang/contracts';
+import { http, requestEnvelope } from './request';
+
+/**
+ * Spec §7 Generation. Submit and step reject with body code 10004 (QUOTA_EXHAUSTED) unnotified, for the
+ * quota notice; predict and progress are quiet because they run in the background and show failures inline.
+ */
+export function predictGeneration(body: GenerateBody, signal?: AbortSignal) {
+  return http.post<PredictResult>('/api/generate/task/predict', body, { quiet: true, signal });
+}
+
+export function submitGeneration(body: GenerateBody) {
+  return http.post<GenerateResult>('/api/generate/task', body);
+}
+
+/** Next-draw: the template's next step on one result of the generation. */
+export function submitGenerationStep(body: GenerateStepBody) {
+  return http.post<GenerateResult>('/api/generate/task/step', body);
+}
+
+export function fetchGenerationProgress(generateId: string, signal?: AbortSignal) {
+  return http.post<GenerationProgress>('/api/generate/task/progress', { generateId }, { quiet: true, signal });
+}
+
+/** Resolves the server's message (已中断). */
+export async function interruptGeneration(generateId: string): Promise<string> {
+  return (await requestEnvelope<null>('/api/generate/task/interrupt', { method: 'POST', body: { generateId } })).msg;
+}
+
+/** The user's queued or running generation, so a reloaded page resumes it. */
+export function fetchUnfinishedGeneration() {
+  return http.get<UnfinishedGeneration>('/api/generate/task/unfinish/task');
+}
