@@ -12,6 +12,7 @@ import { appConfigRoutes } from './features/app-config/app-config.routes.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { backendRoutes } from './features/backends/backend.routes.js';
 import { adminUserRoutes } from './features/credits/admin-user.routes.js';
+import { downloadRoutes } from './features/download/download.routes.js';
 import { fileRoutes } from './features/files/file.routes.js';
 import { generateRoutes } from './features/generate/generate.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
@@ -20,11 +21,12 @@ import { inviteAdminRoutes } from './features/invite/invite.routes.js';
 import { modelRoutes } from './features/models/model.routes.js';
 import { optionRoutes } from './features/options/option.routes.js';
 import { promptRoutes } from './features/prompt/prompt.routes.js';
+import { promptHistoryRoutes } from './features/prompt/prompt-history.routes.js';
 import { comboRoutes } from './features/store/combo.routes.js';
 import { taskRoutes } from './features/task/task.routes.js';
 import { templateRoutes } from './features/template/template.routes.js';
 import { userRoutes } from './features/user/user.routes.js';
-import { workImageRoutes } from './features/works/work.routes.js';
+import { myWorkRoutes, publicWorkRoutes, workImageRoutes, workReviewRoutes } from './features/works/work.routes.js';
 import { authPlugin } from './platform/auth/auth.plugin.js';
 import { createDatabase, type Database } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrations.js';
@@ -125,7 +127,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(appConfigRoutes, { appConfig: services.appConfig });
       await api.register(inviteAdminRoutes, { invites: services.invites });
       await api.register(taskRoutes, { tasks: services.tasks });
-      await api.register(templateRoutes, { templates: services.templates });
+      await api.register(templateRoutes, { templates: services.templates, works: services.works });
       await api.register(promptRoutes, { prompts: services.prompts });
       await api.register(modelRoutes, { models: services.models });
       await api.register(optionRoutes, { models: services.models, engine: services.engine });
@@ -134,10 +136,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         generation: services.generation,
         board: services.board,
       });
-      await api.register(workImageRoutes, { works: services.works, storage: services.storage });
+      const workDeps = { works: services.works, repo: services.workRepo, storage: services.storage };
+      await api.register(workImageRoutes, workDeps);
+      await api.register(myWorkRoutes, workDeps);
+      await api.register(publicWorkRoutes, workDeps);
+      await api.register(workReviewRoutes, workDeps);
+      await api.register(promptHistoryRoutes, { history: services.promptHistory });
       await api.register(backendRoutes, { registry: services.registry });
       await api.register(comboRoutes, { combos: services.combos });
       await api.register(adminUserRoutes, { db, credits: services.credits });
+      await api.register(downloadRoutes);
     },
     { prefix: '/api' },
   );

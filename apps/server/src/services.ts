@@ -20,11 +20,13 @@ import { HelpService } from './features/help/help.service.js';
 import { InviteService } from './features/invite/invite.service.js';
 import { ModelService } from './features/models/model.service.js';
 import { PromptService } from './features/prompt/prompt.service.js';
+import { PromptHistoryService } from './features/prompt/prompt-history.service.js';
 import { ComboService } from './features/store/combo.service.js';
 import { TaskService } from './features/task/task.service.js';
 import { TemplateService } from './features/template/template.service.js';
 import { UserService } from './features/user/user.service.js';
 import { WorkRepository } from './features/works/work.repository.js';
+import { WorkService } from './features/works/work.service.js';
 import type { Database } from './platform/db/database.js';
 import type { SmsProvider } from './platform/sms/sms-provider.js';
 import type { Storage } from './platform/storage/storage.js';
@@ -81,9 +83,11 @@ export function createServices(deps: {
     help: new HelpService(db),
     appConfig: new AppConfigService(db),
     storage: deps.storage,
+    works: new WorkService(works, deps.storage, files),
+    promptHistory: new PromptHistoryService(db),
     credits,
     combos: new ComboService(db, credits),
-    works,
+    workRepo: works,
     registry,
     board,
     queue,

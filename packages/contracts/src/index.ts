@@ -12,5 +12,6 @@ export * from './help.js';
 export * from './model.js';
 export * from './prompt.js';
 export * from './task.js';
-export * from './user.js';
 export * from './translate.js';
+export * from './user.js';
+export * from './works.js';

@@ -74,3 +74,34 @@ export const promptWordBodySchema = z.object({
   featured: z.boolean().default(false),
 });
 export type PromptWordBody = z.infer<typeof promptWordBodySchema>;
+
+/** One entry of the prompt history: the prompt groups of one generation. */
+export const promptHistoryItemSchema = z.object({
+  id: z.string(),
+  promptGroup: promptGroupSchema,
+  negativePromptGroup: promptGroupSchema,
+  /** Spec §3: 1 pinned, 0 not. */
+  pin: z.union([z.literal(0), z.literal(1)]),
+  templateName: z.string(),
+  createdAt: z.string(),
+});
+export type PromptHistoryItem = z.infer<typeof promptHistoryItemSchema>;
+export const promptHistoryPageSchema = pageSchema(promptHistoryItemSchema);
+/** Spec §9: after deleting, the history reloads page 1 with page size 15. */
+export const PROMPT_HISTORY_PAGE_SIZE = 15;
+export const promptHistoryQuerySchema = z.object({
+  current: z.coerce.number().int('页码须为整数').min(1, '页码必须大于 0').default(1),
+  pageSize: z.coerce
+    .number()
+    .int('每页条数须为整数')
+    .min(1, '每页条数必须大于 0')
+    .max(100, '每页条数不能超过 100')
+    .default(PROMPT_HISTORY_PAGE_SIZE),
+  keyword: z.string().trim().max(50, '关键词不能超过 50 个字符').optional(),
+});
+export const promptHistoryDeleteBodySchema = z.object({
+  ids: z
+    .array(z.string().trim().min(1).max(64, '历史记录编号格式不正确'))
+    .min(1, '请选择要删除的历史记录')
+    .max(100, '一次最多删除 100 条历史记录'),
+});

@@ -1,6 +1,7 @@
 import {
   MSG,
-  pageQuerySchema,
+  publicWorkPageSchema,
+  relatedWorkQuerySchema,
   stepConfigSchema,
   taskTemplateListItemSchema,
   templateCopyBodySchema,
@@ -17,13 +18,17 @@ import { currentUser } from '../../platform/auth/auth.plugin.js';
 import { done, ok } from '../../platform/envelope.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import { toTask } from '../task/task.service.js';
+import type { WorkService } from '../works/work.service.js';
 import type { TemplateService } from './template.service.js';
 
 const tags = ['模板'];
 const templateParams = z.object({ templateId: z.string().max(64) });
 const idParams = z.object({ id: z.string().max(64) });
 
-export const templateRoutes: FastifyPluginAsyncZod<{ templates: TemplateService }> = async (app, { templates }) => {
+export const templateRoutes: FastifyPluginAsyncZod<{ templates: TemplateService; works: WorkService }> = async (
+  app,
+  { templates, works },
+) => {
   app.addHook('onRequest', app.requireUser);
 
   app.get(
@@ -61,15 +66,16 @@ export const templateRoutes: FastifyPluginAsyncZod<{ templates: TemplateService 
     {
       schema: {
         tags,
-        summary: '模板的相关作品',
-        querystring: pageQuerySchema.extend({ templateId: z.string({ error: '缺少模板' }).min(1, '缺少模板').max(64) }),
-        response: reply(
-          z.object({ list: z.array(z.never()), current: z.number(), pageSize: z.number(), total: z.number() }),
-        ),
+        summary: '模板的相关作品（用该模板生成并公开的作品）',
+        querystring: relatedWorkQuerySchema,
+        response: reply(publicWorkPageSchema),
       },
     },
-    async (req) =>
-      ok(await templates.relatedWorks(currentUser(req), req.query.templateId, req.query.current, req.query.pageSize)),
+    async (req) => {
+      const { templateId, current, pageSize } = req.query;
+      await templates.assertReadable(currentUser(req), templateId);
+      return ok(await works.publicPage({ templateId, current, pageSize, order: 'latest' }));
+    },
   );
 
   for (const [path, publish] of [

@@ -1,7 +1,6 @@
 import type {
   FormConfigItem,
   GenerateMode,
-  Page,
   PromptGroupItem,
   TaskStep,
   TaskTemplateListItem,
@@ -139,10 +138,9 @@ export class TemplateService {
     return { stepId, templateId: template.id, generateMode, parameters, formConfig };
   }
 
-  /** Works made with a template arrive with the generation pipeline; until then the list is honestly empty. */
-  async relatedWorks(viewer: Viewer, templateId: string, current: number, pageSize: number): Promise<Page<never>> {
+  /** Related works are shown only for a template the viewer may read. */
+  async assertReadable(viewer: Viewer, templateId: string): Promise<void> {
     await this.readable(viewer, templateId);
-    return { list: [], current, pageSize, total: 0 };
   }
 
   /** The tasks of the given task's category, each with the templates the viewer may use (spec §4 Tasks fetch). */

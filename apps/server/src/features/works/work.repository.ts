@@ -1,8 +1,17 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
+import { countRows } from '../../platform/db/count.js';
 import type { Database } from '../../platform/db/database.js';
 import type { DB, WorkTable } from '../../platform/db/schema.js';
 
 export type WorkRow = Selectable<WorkTable>;
+
+/** A LIKE pattern matching `text` literally anywhere. */
+const contains = (text: string) => `%${text.replace(/[%_\\]/g, '\\$&')}%`;
+
+export type WorkFilters = { templateId?: string; from?: string; to?: string; keyword?: string };
+
+/** A public work with its author, as the galleries list it. */
+export type PublicWorkRow = WorkRow & { nickname: string | null; avatar_file_id: string | null };
 
 export class WorkRepository {
   constructor(private readonly db: Database) {}
@@ -37,5 +46,147 @@ export class WorkRepository {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
+  }
+
+  private ownQuery(userId: string, filters: WorkFilters) {
+    let query = this.db.selectFrom('works').where('user_id', '=', userId);
+    if (filters.templateId) query = query.where('template_id', '=', filters.templateId);
+    if (filters.from) query = query.where('created_at', '>=', filters.from);
+    if (filters.to) query = query.where('created_at', '<', filters.to);
+    if (filters.keyword) {
+      const like = contains(filters.keyword);
+      query = query.where((eb) =>
+        eb.or([eb('prompt', 'like', like), eb('prompt_group', 'like', like), eb('template_name', 'like', like)]),
+      );
+    }
+    return query;
+  }
+
+  async pageOwned(userId: string, filters: WorkFilters, current: number, pageSize: number) {
+    const query = this.ownQuery(userId, filters);
+    const [rows, total] = await Promise.all([
+      query
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(pageSize)
+        .offset((current - 1) * pageSize)
+        .execute(),
+      countRows(query),
+    ]);
+    return { rows, total };
+  }
+
+  /** The user's works among `ids`, in the order asked; ids of others are simply not there. */
+  async ownedAmong(userId: string, ids: string[]): Promise<WorkRow[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('works')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('id', 'in', ids)
+      .execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async deleteOwned(userId: string, ids: string[]): Promise<void> {
+    await this.db.deleteFrom('works').where('user_id', '=', userId).where('id', 'in', ids).execute();
+  }
+
+  async setPublic(id: string, values: { public: number; hide_prompt: number; published_at: string | null }) {
+    await this.db.updateTable('works').set(values).where('id', '=', id).execute();
+  }
+
+  async setHidden(id: string, hidden: boolean): Promise<void> {
+    await this.db
+      .updateTable('works')
+      .set({ hidden: hidden ? 1 : 0 })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async addView(id: string): Promise<void> {
+    await this.db
+      .updateTable('works')
+      .set((eb) => ({ views: eb('views', '+', 1) }))
+      .where('id', '=', id)
+      .execute();
+  }
+
+  private publicQuery() {
+    return this.db
+      .selectFrom('works')
+      .innerJoin('users', 'users.id', 'works.user_id')
+      .where('works.public', '=', 1)
+      .where('works.hidden', '=', 0);
+  }
+
+  /** Published works not hidden by an admin; `templateIds` narrows to a task category's templates. */
+  async pagePublic(options: {
+    order: 'latest' | 'hot';
+    current: number;
+    pageSize: number;
+    templateIds?: string[];
+  }): Promise<{ rows: PublicWorkRow[]; total: number }> {
+    let query = this.publicQuery();
+    if (options.templateIds) {
+      if (options.templateIds.length === 0) return { rows: [], total: 0 };
+      query = query.where('works.template_id', 'in', options.templateIds);
+    }
+    let ordered = query.selectAll('works').select(['users.nickname', 'users.avatar_file_id']);
+    ordered =
+      options.order === 'hot'
+        ? ordered.orderBy('works.views', 'desc').orderBy('works.published_at', 'desc')
+        : ordered.orderBy('works.published_at', 'desc');
+    const [rows, total] = await Promise.all([
+      ordered
+        .orderBy('works.id', 'desc')
+        .limit(options.pageSize)
+        .offset((options.current - 1) * options.pageSize)
+        .execute(),
+      countRows(query),
+    ]);
+    return { rows, total };
+  }
+
+  findPublic(id: string): Promise<PublicWorkRow | undefined> {
+    return this.publicQuery()
+      .selectAll('works')
+      .select(['users.nickname', 'users.avatar_file_id'])
+      .where('works.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** Templates under a task category (or of one task): the omnibus category filter. */
+  async templateIdsUnder(taskNodeId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('templates')
+      .innerJoin('task_nodes', 'task_nodes.id', 'templates.task_id')
+      .select('templates.id')
+      .where((eb) => eb.or([eb('task_nodes.parent_id', '=', taskNodeId), eb('task_nodes.id', '=', taskNodeId)]))
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  /** 作品审核: every published work, hidden ones included. */
+  async pageReview(status: 'all' | 'visible' | 'hidden', current: number, pageSize: number) {
+    let query = this.db
+      .selectFrom('works')
+      .innerJoin('users', 'users.id', 'works.user_id')
+      .where('works.public', '=', 1);
+    if (status !== 'all') query = query.where('works.hidden', '=', status === 'hidden' ? 1 : 0);
+    const [rows, total] = await Promise.all([
+      query
+        .selectAll('works')
+        .select(['users.nickname', 'users.avatar_file_id'])
+        .orderBy('works.published_at', 'desc')
+        .orderBy('works.id', 'desc')
+        .limit(pageSize)
+        .offset((current - 1) * pageSize)
+        .execute(),
+      countRows(query),
+    ]);
+    return { rows, total };
   }
 }

@@ -1,28 +1,49 @@
+import {
+  downloadZipQuerySchema,
+  publicWorkDetailSchema,
+  publicWorkPageSchema,
+  publicWorkQuerySchema,
+  reviewHideBodySchema,
+  reviewWorkPageSchema,
+  reviewWorkQuerySchema,
+  workDetailSchema,
+  workIdQuerySchema,
+  workItemSchema,
+  workPageSchema,
+  workProfileQuerySchema,
+  workPublishBodySchema,
+  worksDeleteBodySchema,
+} from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { currentUser } from '../../platform/auth/auth.plugin.js';
+import { done, ok } from '../../platform/envelope.js';
 import { notFound } from '../../platform/errors.js';
+import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { Storage } from '../../platform/storage/storage.js';
 import type { WorkRepository } from './work.repository.js';
+import type { WorkService } from './work.service.js';
+import { worksZip } from './work-zip.js';
 
+const tags = ['作品'];
 const params = z.object({ workId: z.string().max(64) });
+
+type Deps = { works: WorkService; repo: WorkRepository; storage: Storage };
 
 /**
  * A work's original and thumbnail. Work ids are random and unguessable (ARCHITECTURE § Contracts), so an
  * <img> can load them without a bearer header, as it does uploaded files.
  */
-export const workImageRoutes: FastifyPluginAsyncZod<{ works: WorkRepository; storage: Storage }> = async (
-  app,
-  { works, storage },
-) => {
+export const workImageRoutes: FastifyPluginAsyncZod<Deps> = async (app, { repo, storage }) => {
   for (const [kind, mime] of [
     ['image', 'image/png'],
     ['thumb', 'image/webp'],
   ] as const) {
     app.get(
       `/works/${kind}/:workId`,
-      { schema: { tags: ['作品'], summary: kind === 'image' ? '作品原图（PNG）' : '作品缩略图（WebP）', params } },
+      { schema: { tags, summary: kind === 'image' ? '作品原图（PNG）' : '作品缩略图（WebP）', params } },
       async (req, reply) => {
-        const keys = await works.keysOf(req.params.workId);
+        const keys = await repo.keysOf(req.params.workId);
         const stream = keys ? await storage.read(kind === 'image' ? keys.image_key : keys.thumb_key) : null;
         if (!stream) throw notFound('作品不存在');
         return reply
@@ -32,4 +53,114 @@ export const workImageRoutes: FastifyPluginAsyncZod<{ works: WorkRepository; sto
       },
     );
   }
+};
+
+/** 我的作品: the user's own works. */
+export const myWorkRoutes: FastifyPluginAsyncZod<Deps> = async (app, { works, storage }) => {
+  app.addHook('onRequest', app.requireUser);
+
+  app.get(
+    '/works/profile',
+    { schema: { tags, summary: '我的作品', querystring: workProfileQuerySchema, response: reply(workPageSchema) } },
+    async (req) => ok(await works.profile(currentUser(req).id, req.query)),
+  );
+
+  app.get(
+    '/works/profile/detail',
+    { schema: { tags, summary: '我的作品详情', querystring: workIdQuerySchema, response: reply(workDetailSchema) } },
+    async (req) => ok(await works.detail(currentUser(req).id, req.query.id)),
+  );
+
+  app.delete(
+    '/works',
+    { schema: { tags, summary: '删除作品', body: worksDeleteBodySchema, response: replyEmpty } },
+    async (req) => {
+      await works.remove(currentUser(req).id, req.body.ids);
+      return done('删除成功');
+    },
+  );
+
+  app.post(
+    '/works/publish',
+    {
+      schema: {
+        tags,
+        summary: '发布到灵感广场或取消发布',
+        body: workPublishBodySchema,
+        response: reply(workItemSchema),
+      },
+    },
+    async (req) => {
+      const { id, public: makePublic, hidePrompt } = req.body;
+      const work = await works.publish(currentUser(req).id, id, makePublic, hidePrompt);
+      return ok(work, makePublic ? '已发布到灵感广场' : '已取消发布');
+    },
+  );
+
+  app.get(
+    '/files/downloadZip',
+    { schema: { tags, summary: '打包下载作品原图（zip）', querystring: downloadZipQuerySchema } },
+    async (req, reply) => {
+      const rows = await works.ownedForDownload(currentUser(req).id, req.query.ids);
+      const name = `huafang-works-${new Date().toISOString().slice(0, 10)}.zip`;
+      return reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .send(worksZip(storage, rows));
+    },
+  );
+};
+
+/** 灵感广场: published works, readable without login. */
+export const publicWorkRoutes: FastifyPluginAsyncZod<Deps> = async (app, { works }) => {
+  for (const [path, summary] of [
+    ['/works/public', '灵感广场作品'],
+    ['/works/public/list', '灵感广场作品（首页，未登录可用）'],
+  ] as const) {
+    app.get(
+      path,
+      { schema: { tags, summary, querystring: publicWorkQuerySchema, response: reply(publicWorkPageSchema) } },
+      async (req) => ok(await works.publicPage(req.query)),
+    );
+  }
+
+  app.get(
+    '/works/public/detail',
+    {
+      schema: {
+        tags,
+        summary: '灵感广场作品详情',
+        querystring: workIdQuerySchema,
+        response: reply(publicWorkDetailSchema),
+      },
+    },
+    async (req) => ok(await works.publicDetail(req.query.id)),
+  );
+};
+
+/** 作品审核: admins see what was published and can hide a work from the public gallery. */
+export const workReviewRoutes: FastifyPluginAsyncZod<Deps> = async (app, { works }) => {
+  app.addHook('onRequest', app.requireAdmin);
+
+  app.get(
+    '/admin/works/review',
+    {
+      schema: {
+        tags: ['管理后台'],
+        summary: '已发布作品（审核）',
+        querystring: reviewWorkQuerySchema,
+        response: reply(reviewWorkPageSchema),
+      },
+    },
+    async (req) => ok(await works.reviewPage(req.query.status, req.query.current, req.query.pageSize)),
+  );
+
+  app.post(
+    '/admin/works/hide',
+    { schema: { tags: ['管理后台'], summary: '隐藏或恢复作品', body: reviewHideBodySchema, response: replyEmpty } },
+    async (req) => {
+      await works.setHidden(req.body.id, req.body.hidden);
+      return done(req.body.hidden ? '已隐藏' : '已恢复显示');
+    },
+  );
 };

@@ -341,6 +341,31 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0005_galleries': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('works')
+        .addColumn('hide_prompt', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.alterTable('works').addColumn('published_at', 'varchar(32)').execute();
+      // Set by an admin in 作品审核: a hidden work leaves the public gallery but stays the author's.
+      await db.schema
+        .alterTable('works')
+        .addColumn('hidden', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .createIndex('works_public_idx')
+        .on('works')
+        .columns(['public', 'hidden', 'published_at'])
+        .execute();
+      await db.schema.createIndex('works_template_idx').on('works').columns(['template_id', 'public']).execute();
+      await db.schema
+        .createIndex('prompt_history_user_created_idx')
+        .on('prompt_history')
+        .columns(['user_id', 'created_at'])
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Table types shared by SQLite and PostgreSQL. Timestamps are ISO-8601 UTC text and flags are 0/1
  * integers so one set of queries and migrations serves both dialects.
@@ -253,9 +255,14 @@ export interface WorkTable {
   backend: string;
   image_key: string;
   thumb_key: string;
-  public: number;
-  views: number;
+  public: Generated<number>;
+  views: Generated<number>;
   created_at: string;
+  /** The author hid prompts and parameters from the public gallery. */
+  hide_prompt: Generated<number>;
+  published_at: string | null;
+  /** Hidden from the public gallery by an admin (作品审核). */
+  hidden: Generated<number>;
 }
 
 export interface PromptHistoryTable {

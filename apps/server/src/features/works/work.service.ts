@@ -1,0 +1,188 @@
+import type {
+  GenerateMode,
+  Page,
+  Parameters,
+  PromptGroupItem,
+  PublicWorkDetail,
+  PublicWorkItem,
+  WorkDetail,
+  WorkItem,
+  workProfileQuerySchema,
+} from '@huafang/contracts';
+import type { z } from 'zod';
+import { fail, notFound } from '../../platform/errors.js';
+import { nowIso } from '../../platform/ids.js';
+import type { Storage } from '../../platform/storage/storage.js';
+import type { FileService } from '../files/file.service.js';
+import type { PublicWorkRow, WorkRepository, WorkRow } from './work.repository.js';
+import { workImageUrl, workThumbUrl } from './work-files.js';
+
+const DAY_MS = 86_400_000;
+
+function item(row: WorkRow): WorkItem {
+  return {
+    id: row.id,
+    thumbUrl: workThumbUrl(row.id),
+    url: workImageUrl(row.id),
+    width: row.width,
+    height: row.height,
+    createdAt: row.created_at,
+    templateId: row.template_id,
+    templateName: row.template_name,
+    public: row.public === 1,
+  };
+}
+
+const parse = <T>(json: string) => JSON.parse(json) as T;
+
+/** My gallery, the public gallery (omnibus) and its review: the rules around works after they are painted. */
+export class WorkService {
+  constructor(
+    private readonly works: WorkRepository,
+    private readonly storage: Storage,
+    private readonly files: FileService,
+  ) {}
+
+  async profile(userId: string, query: z.output<typeof workProfileQuerySchema>) {
+    const { current, pageSize } = query;
+    const { rows, total } = await this.works.pageOwned(
+      userId,
+      {
+        templateId: query.templateId,
+        from: query.dateFrom ? new Date(`${query.dateFrom}T00:00:00Z`).toISOString() : undefined,
+        to: query.dateTo ? new Date(Date.parse(`${query.dateTo}T00:00:00Z`) + DAY_MS).toISOString() : undefined,
+        keyword: query.keyword,
+      },
+      current,
+      pageSize,
+    );
+    return { list: rows.map(item), current, pageSize, total } satisfies Page<WorkItem>;
+  }
+
+  /** The user's works among `ids` for a zip download; any id not theirs refuses the whole download. */
+  async ownedForDownload(userId: string, ids: string[]): Promise<WorkRow[]> {
+    const rows = await this.works.ownedAmong(userId, ids);
+    if (rows.length !== ids.length) throw notFound('作品不存在或已删除');
+    return rows;
+  }
+
+  private async owned(userId: string, id: string): Promise<WorkRow> {
+    const row = await this.works.findOwned(userId, id);
+    if (!row) throw notFound('作品不存在');
+    return row;
+  }
+
+  async detail(userId: string, id: string): Promise<WorkDetail> {
+    const row = await this.owned(userId, id);
+    return {
+      ...item(row),
+      generationId: row.generation_id,
+      stepIndex: row.step_index,
+      mode: row.mode as GenerateMode,
+      prompt: row.prompt,
+      negativePrompt: row.negative_prompt,
+      promptGroup: parse<PromptGroupItem[]>(row.prompt_group),
+      negativePromptGroup: parse<PromptGroupItem[]>(row.negative_prompt_group),
+      parameters: parse<Parameters>(row.parameters),
+      seed: Number(row.seed),
+      backend: row.backend,
+      hidePrompt: row.hide_prompt === 1,
+      views: row.views,
+    };
+  }
+
+  /** Deletes the user's works and their files; if any id is not the user's, nothing is deleted. */
+  async remove(userId: string, ids: string[]): Promise<void> {
+    const unique = [...new Set(ids)];
+    const rows = await this.works.ownedAmong(userId, unique);
+    if (rows.length !== unique.length) throw notFound('作品不存在或已删除');
+    await this.works.deleteOwned(userId, unique);
+    for (const row of rows) {
+      await this.storage.remove(row.image_key);
+      await this.storage.remove(row.thumb_key);
+    }
+  }
+
+  async publish(userId: string, id: string, makePublic: boolean, hidePrompt: boolean): Promise<WorkItem> {
+    const row = await this.owned(userId, id);
+    await this.works.setPublic(id, {
+      public: makePublic ? 1 : 0,
+      hide_prompt: hidePrompt ? 1 : 0,
+      // Re-publishing keeps the first date, so a work does not jump back to the top of 最新.
+      published_at: makePublic ? (row.published_at ?? nowIso()) : row.published_at,
+    });
+    return item({ ...row, public: makePublic ? 1 : 0 });
+  }
+
+  private publicItem(row: PublicWorkRow): PublicWorkItem {
+    return {
+      id: row.id,
+      thumbUrl: workThumbUrl(row.id),
+      url: workImageUrl(row.id),
+      width: row.width,
+      height: row.height,
+      createdAt: row.created_at,
+      publishedAt: row.published_at ?? row.created_at,
+      templateId: row.template_id,
+      templateName: row.template_name,
+      views: row.views,
+      author: {
+        nickname: row.nickname ?? '画坊用户',
+        avatar: row.avatar_file_id ? this.files.urlOf(row.avatar_file_id) : null,
+      },
+    };
+  }
+
+  async publicPage(query: {
+    current: number;
+    pageSize: number;
+    order: 'latest' | 'hot';
+    categoryId?: string;
+    templateId?: string;
+  }): Promise<Page<PublicWorkItem>> {
+    let templateIds: string[] | undefined;
+    if (query.templateId) templateIds = [query.templateId];
+    else if (query.categoryId) templateIds = await this.works.templateIdsUnder(query.categoryId);
+    const { rows, total } = await this.works.pagePublic({ ...query, templateIds });
+    return { list: rows.map((row) => this.publicItem(row)), current: query.current, pageSize: query.pageSize, total };
+  }
+
+  /** Opening a public work counts a view (热门 orders by them); prompts only when the author shows them. */
+  async publicDetail(id: string): Promise<PublicWorkDetail> {
+    const row = await this.works.findPublic(id);
+    if (!row) throw notFound('作品不存在或已下架');
+    await this.works.addView(id);
+    const hidden = row.hide_prompt === 1;
+    return {
+      ...this.publicItem({ ...row, views: row.views + 1 }),
+      hidePrompt: hidden,
+      prompt: hidden ? null : row.prompt,
+      negativePrompt: hidden ? null : row.negative_prompt,
+      promptGroup: hidden ? null : parse<PromptGroupItem[]>(row.prompt_group),
+      negativePromptGroup: hidden ? null : parse<PromptGroupItem[]>(row.negative_prompt_group),
+      parameters: hidden ? null : parse<Parameters>(row.parameters),
+      stepIndex: row.step_index,
+    };
+  }
+
+  async reviewPage(status: 'all' | 'visible' | 'hidden', current: number, pageSize: number) {
+    const { rows, total } = await this.works.pageReview(status, current, pageSize);
+    return {
+      list: rows.map((row) => ({
+        ...this.publicItem(row),
+        hidden: row.hidden === 1,
+        prompt: row.prompt,
+        authorId: row.user_id,
+      })),
+      current,
+      pageSize,
+      total,
+    };
+  }
+
+  async setHidden(id: string, hidden: boolean): Promise<void> {
+    const row = await this.works.find(id);
+    if (row?.public !== 1) throw fail('作品不存在或未发布');
+    await this.works.setHidden(id, hidden);
+  }
+}

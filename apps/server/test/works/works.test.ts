@@ -1,0 +1,216 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import yauzl from 'yauzl';
+import { describeServer } from '../helpers/suite.js';
+import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { seedWorks } from './work-fixtures.js';
+
+/** Entry names and bytes of a zip, read with yauzl (a separate implementation from the writer). */
+function readZip(bytes: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(bytes, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const entries = new Map<string, Buffer>();
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (streamErr, stream) => {
+          if (streamErr || !stream) return reject(streamErr);
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('end', () => {
+            entries.set(entry.fileName, Buffer.concat(chunks));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('end', () => resolve(entries));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
+describeServer('works: my gallery, the public gallery, downloads and review', () => {
+  let app: TestApp;
+  let alice: TestUser;
+  let bob: TestUser;
+  let aliceWorks: string[];
+  let bobWorks: string[];
+  let inkTemplateId: string;
+  beforeAll(async () => {
+    app = await createTestApp();
+    alice = await registerUser(app, { nickname: '爱丽丝' });
+    bob = await registerUser(app, { nickname: '小鲍' });
+    const ink = await app.db
+      .selectFrom('templates')
+      .select('id')
+      .where('name', '=', '水墨山水')
+      .executeTakeFirstOrThrow();
+    inkTemplateId = ink.id;
+    // 25 works over three days: 10 with the ink template (prompts about mountains), 15 free creations.
+    aliceWorks = await seedWorks(
+      app,
+      alice.userId,
+      Array.from({ length: 25 }, (_, i) => ({
+        templateId: i < 10 ? ink.id : null,
+        templateName: i < 10 ? '水墨山水' : '自由创作',
+        prompt: i < 10 ? `mountain ${i}` : `city ${i}`,
+        createdAt: new Date(Date.UTC(2026, 10, 1 + Math.floor(i / 10), 8, i)).toISOString(),
+      })),
+    );
+    bobWorks = await seedWorks(app, bob.userId, [{ prompt: 'bob cat' }, { prompt: 'bob dog' }]);
+  });
+  afterAll(() => app.close());
+
+  const get = (url: string, token?: string) => app.call('GET', url, token ? { token } : {});
+
+  it('pages my works newest first, with filters and page edges', async () => {
+    const first = await get('/api/works/profile?current=1&pageSize=10', alice.token);
+    expect(first.body.data).toMatchObject({ current: 1, pageSize: 10, total: 25 });
+    expect(first.body.data.list).toHaveLength(10);
+    expect(first.body.data.list[0].id).toBe(aliceWorks[24]);
+    expect(first.body.data.list[0]).toMatchObject({
+      thumbUrl: `/api/works/thumb/${aliceWorks[24]}`,
+      url: `/api/works/image/${aliceWorks[24]}`,
+      width: 64,
+      height: 48,
+      templateName: '自由创作',
+      public: false,
+    });
+    expect((await get('/api/works/profile?current=3&pageSize=10', alice.token)).body.data.list).toHaveLength(5);
+    const beyond = await get('/api/works/profile?current=9&pageSize=10', alice.token);
+    expect(beyond.body.data).toMatchObject({ list: [], total: 25, current: 9 });
+    const tooBig = await get('/api/works/profile?pageSize=101', alice.token);
+    expect(tooBig.status).toBe(400);
+    expect(tooBig.body.msg).toContain('每页条数不能超过 100');
+    expect((await get('/api/works/profile?current=0', alice.token)).status).toBe(400);
+
+    const byTemplate = await get(`/api/works/profile?templateId=${inkTemplateId}&pageSize=100`, alice.token);
+    expect(byTemplate.body.data.total).toBe(10);
+    const byDay = await get('/api/works/profile?dateFrom=2026-11-02&dateTo=2026-11-02&pageSize=100', alice.token);
+    expect(byDay.body.data.total).toBe(10);
+    const byKeyword = await get(`/api/works/profile?keyword=${encodeURIComponent('city 2')}&pageSize=100`, alice.token);
+    expect(byKeyword.body.data.list.map((w: any) => w.id).sort()).toEqual(aliceWorks.slice(20, 25).sort());
+    expect((await get('/api/works/profile?dateFrom=11-02', alice.token)).body.msg).toContain('日期格式应为 YYYY-MM-DD');
+
+    const bobs = await get('/api/works/profile', bob.token);
+    expect(bobs.body.data.total).toBe(2);
+    expect((await get('/api/works/profile')).status).toBe(401);
+  });
+
+  it('shows the full record of my own work only', async () => {
+    const detail = await get(`/api/works/profile/detail?id=${aliceWorks[3]}`, alice.token);
+    expect(detail.body.data).toMatchObject({
+      id: aliceWorks[3],
+      prompt: 'mountain 3',
+      negativePrompt: 'blurry',
+      promptGroup: [{ groupName: 'mountain 3' }],
+      parameters: { steps: 20 },
+      seed: 3,
+      templateId: inkTemplateId,
+    });
+    const foreign = await get(`/api/works/profile/detail?id=${aliceWorks[3]}`, bob.token);
+    expect(foreign.body).toMatchObject({ code: 404, msg: '作品不存在' });
+  });
+
+  it('publishes to the omnibus readable without login, hides prompts on request, and withdraws', async () => {
+    const publish = (token: string, body: object) => app.call('POST', '/api/works/publish', { token, body });
+    expect((await publish(alice.token, { id: aliceWorks[1], public: true })).body).toMatchObject({
+      code: 0,
+      msg: '已发布到灵感广场',
+      data: { public: true },
+    });
+    await publish(alice.token, { id: aliceWorks[2], public: true, hidePrompt: true });
+    expect((await publish(bob.token, { id: aliceWorks[3], public: true })).body.code).toBe(404);
+
+    const open = await get('/api/works/public/list');
+    expect(open.body.data).toMatchObject({ current: 1, pageSize: 10, total: 2 });
+    expect(open.body.data.list[0]).toMatchObject({ author: { nickname: '爱丽丝' }, templateName: '水墨山水' });
+    const shown = await get(`/api/works/public/detail?id=${aliceWorks[1]}`);
+    expect(shown.body.data).toMatchObject({ prompt: 'mountain 1', hidePrompt: false, views: 1 });
+    const hidden = await get(`/api/works/public/detail?id=${aliceWorks[2]}`);
+    expect(hidden.body.data).toMatchObject({ prompt: null, promptGroup: null, parameters: null, hidePrompt: true });
+    expect((await get(`/api/works/public/detail?id=${aliceWorks[5]}`)).body.code).toBe(404);
+
+    // 热门 orders by views: two more views put work 2 first.
+    await get(`/api/works/public/detail?id=${aliceWorks[2]}`);
+    await get(`/api/works/public/detail?id=${aliceWorks[2]}`);
+    const hot = await get('/api/works/public?order=hot', bob.token);
+    expect(hot.body.data.list.map((w: any) => w.id)).toEqual([aliceWorks[2], aliceWorks[1]]);
+
+    const category = await app.db
+      .selectFrom('task_nodes')
+      .innerJoin('templates', 'templates.task_id', 'task_nodes.id')
+      .select('task_nodes.parent_id')
+      .where('templates.id', '=', inkTemplateId)
+      .executeTakeFirstOrThrow();
+    expect((await get(`/api/works/public?categoryId=${category.parent_id}`)).body.data.total).toBe(2);
+    const related = await get(`/api/task/template/related/work?templateId=${inkTemplateId}`, bob.token);
+    expect(related.body.data.total).toBe(2);
+
+    await publish(alice.token, { id: aliceWorks[1], public: false });
+    expect((await get('/api/works/public/list')).body.data.list.map((w: any) => w.id)).toEqual([aliceWorks[2]]);
+  });
+
+  it('lets admins hide a published work from the omnibus', async () => {
+    const admin = await loginAdmin(app);
+    const review = await get('/api/admin/works/review', admin);
+    expect(review.body.data.list.map((w: any) => w.id)).toContain(aliceWorks[2]);
+    expect((await get('/api/admin/works/review', alice.token)).status).toBe(403);
+    const hide = await app.call('POST', '/api/admin/works/hide', {
+      token: admin,
+      body: { id: aliceWorks[2], hidden: true },
+    });
+    expect(hide.body).toMatchObject({ code: 0, msg: '已隐藏' });
+    expect((await get('/api/works/public/list')).body.data.total).toBe(0);
+    expect((await get(`/api/works/profile/detail?id=${aliceWorks[2]}`, alice.token)).body.code).toBe(0);
+    const hiddenOnly = await get('/api/admin/works/review?status=hidden', admin);
+    expect(hiddenOnly.body.data.list.map((w: any) => w.id)).toEqual([aliceWorks[2]]);
+    await app.call('POST', '/api/admin/works/hide', { token: admin, body: { id: aliceWorks[2], hidden: false } });
+    expect((await get('/api/works/public/list')).body.data.total).toBe(1);
+  });
+
+  it('streams a zip of 200 originals and refuses other users’ works and oversized requests', async () => {
+    const many = await seedWorks(
+      app,
+      alice.userId,
+      Array.from({ length: 175 }, (_, i) => ({ prompt: `batch ${i}` })),
+    );
+    const ids = [...aliceWorks, ...many];
+    expect(ids).toHaveLength(200);
+    const res = await app.app.inject({
+      method: 'GET',
+      url: `/api/files/downloadZip?ids=${ids.join(',')}`,
+      headers: { authorization: `Bearer ${alice.token}` },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    expect(res.headers['content-disposition']).toMatch(/attachment; filename="huafang-works-.*\.zip"/);
+    const entries = await readZip(res.rawPayload);
+    expect(entries.size).toBe(200);
+    const original = await app.app.inject({ method: 'GET', url: `/api/works/image/${ids[7]}` });
+    const entry = [...entries].find(([name]) => name.endsWith(`_${ids[7]}.png`));
+    expect(entry?.[0]).toMatch(/^2026-11-01_水墨山水_/);
+    expect(entry?.[1].equals(original.rawPayload)).toBe(true);
+
+    const tooMany = await get(`/api/files/downloadZip?ids=${[...ids, bobWorks[0]].join(',')}`, alice.token);
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.msg).toContain('一次最多打包下载 200 个作品');
+    const foreign = await get(`/api/files/downloadZip?ids=${aliceWorks[0]},${bobWorks[0]}`, alice.token);
+    expect(foreign.body).toMatchObject({ code: 404, msg: '作品不存在或已删除' });
+    expect((await get(`/api/files/downloadZip?ids=${aliceWorks[0]}`)).status).toBe(401);
+  });
+
+  it('deletes only my own works, files included, and nothing when any id is not mine', async () => {
+    const del = (token: string, ids: string[]) => app.call('DELETE', '/api/works', { token, body: { ids } });
+    const mixed = await del(alice.token, [aliceWorks[0]!, bobWorks[0]!]);
+    expect(mixed.body).toMatchObject({ code: 404, msg: '作品不存在或已删除' });
+    expect((await get(`/api/works/profile/detail?id=${aliceWorks[0]}`, alice.token)).body.code).toBe(0);
+    expect((await del(bob.token, [aliceWorks[0]!])).body.code).toBe(404);
+
+    const ok = await del(alice.token, [aliceWorks[0]!, aliceWorks[1]!]);
+    expect(ok.body).toMatchObject({ code: 0, msg: '删除成功' });
+    expect((await app.app.inject({ method: 'GET', url: `/api/works/image/${aliceWorks[0]}` })).statusCode).toBe(404);
+    expect((await app.app.inject({ method: 'GET', url: `/api/works/thumb/${aliceWorks[1]}` })).statusCode).toBe(404);
+    expect((await del(alice.token, [])).status).toBe(400);
+    expect((await get('/api/works/profile?pageSize=1', bob.token)).body.data.total).toBe(2);
+  });
+});

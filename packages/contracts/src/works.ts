@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { pageSchema } from './envelope.js';
+import { idOf } from './fields.js';
+import { parametersSchema } from './form-config.js';
+import { promptGroupSchema } from './prompt.js';
+import { generateModeSchema } from './task.js';
+
+const pageNumber = z.coerce.number().int('页码须为整数').min(1, '页码必须大于 0').default(1);
+const pageSizeOf = (fallback: number, max: number) =>
+  z.coerce
+    .number()
+    .int('每页条数须为整数')
+    .min(1, '每页条数必须大于 0')
+    .max(max, `每页条数不能超过 ${max}`)
+    .default(fallback);
+const isoDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD')
+  .optional();
+
+/** GET /api/works/profile: the user's own works, newest first, with filters. */
+export const workProfileQuerySchema = z.object({
+  current: pageNumber,
+  pageSize: pageSizeOf(20, 100),
+  templateId: z.string().max(64).optional(),
+  /** Inclusive days in the server's time zone (UTC). */
+  dateFrom: isoDay,
+  dateTo: isoDay,
+  keyword: z.string().trim().max(50, '关键词不能超过 50 个字符').optional(),
+});
+export type WorkProfileQuery = z.input<typeof workProfileQuerySchema>;
+
+export const workItemSchema = z.object({
+  id: z.string(),
+  thumbUrl: z.string(),
+  url: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  createdAt: z.string(),
+  templateId: z.string().nullable(),
+  templateName: z.string(),
+  public: z.boolean(),
+});
+export type WorkItem = z.infer<typeof workItemSchema>;
+export const workPageSchema = pageSchema(workItemSchema);
+
+/** The full record of a work: what recall (再次生成 / 做同款) puts back into /draw. */
+export const workDetailSchema = workItemSchema.extend({
+  generationId: z.string(),
+  stepIndex: z.number().int(),
+  mode: generateModeSchema,
+  prompt: z.string(),
+  negativePrompt: z.string(),
+  promptGroup: promptGroupSchema,
+  negativePromptGroup: promptGroupSchema,
+  parameters: parametersSchema,
+  seed: z.number(),
+  backend: z.string(),
+  hidePrompt: z.boolean(),
+  views: z.number().int(),
+});
+export type WorkDetail = z.infer<typeof workDetailSchema>;
+export const workIdQuerySchema = z.object({ id: idOf('作品') });
+
+export const MAX_WORKS_PER_ACTION = 200;
+export const worksDeleteBodySchema = z.object({
+  ids: z
+    .array(idOf('作品'))
+    .min(1, '请选择要删除的作品')
+    .max(MAX_WORKS_PER_ACTION, `一次最多删除 ${MAX_WORKS_PER_ACTION} 个作品`),
+});
+
+/** GET /api/files/downloadZip?ids=a,b,c: the originals of the user's works as one zip. */
+export const MAX_WORKS_PER_ZIP = 200;
+export const downloadZipQuerySchema = z.object({
+  ids: z
+    .string({ error: '请选择要下载的作品' })
+    .transform((value) => [
+      ...new Set(
+        value
+          .split(',')
+          .map((id) => id.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .pipe(
+      z
+        .array(z.string().max(64, '作品编号格式不正确'))
+        .min(1, '请选择要下载的作品')
+        .max(MAX_WORKS_PER_ZIP, `一次最多打包下载 ${MAX_WORKS_PER_ZIP} 个作品，请分批下载`),
+    ),
+});
+
+/** POST /api/works/publish: to the public gallery (omnibus) or back; the author may hide the prompts. */
+export const workPublishBodySchema = z.object({
+  id: idOf('作品'),
+  public: z.boolean({ error: '请选择发布或取消发布' }),
+  hidePrompt: z.boolean().default(false),
+});
+
+export const workAuthorSchema = z.object({ nickname: z.string(), avatar: z.string().nullable() });
+export const publicWorkItemSchema = z.object({
+  id: z.string(),
+  thumbUrl: z.string(),
+  url: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  createdAt: z.string(),
+  publishedAt: z.string(),
+  templateId: z.string().nullable(),
+  templateName: z.string(),
+  views: z.number().int(),
+  author: workAuthorSchema,
+});
+export type PublicWorkItem = z.infer<typeof publicWorkItemSchema>;
+export const publicWorkPageSchema = pageSchema(publicWorkItemSchema);
+
+export const publicWorkOrderSchema = z.enum(['latest', 'hot'], { error: '排序方式不正确' });
+/** GET /api/works/public and /public/list (spec §9: page 1, size 10 by default). */
+export const publicWorkQuerySchema = z.object({
+  current: pageNumber,
+  pageSize: pageSizeOf(10, 50),
+  order: publicWorkOrderSchema.default('latest'),
+  /** A task category: works made with templates under it. */
+  categoryId: z.string().max(64).optional(),
+});
+
+/** A public work's detail: prompts and parameters are null when the author hid them. */
+export const publicWorkDetailSchema = publicWorkItemSchema.extend({
+  hidePrompt: z.boolean(),
+  prompt: z.string().nullable(),
+  negativePrompt: z.string().nullable(),
+  promptGroup: promptGroupSchema.nullable(),
+  negativePromptGroup: promptGroupSchema.nullable(),
+  parameters: parametersSchema.nullable(),
+  stepIndex: z.number().int(),
+});
+export type PublicWorkDetail = z.infer<typeof publicWorkDetailSchema>;
+
+/** GET /api/task/template/related/work: public works made with a template. */
+export const relatedWorkQuerySchema = z.object({
+  templateId: idOf('模板'),
+  current: pageNumber,
+  pageSize: pageSizeOf(8, 50),
+});
+
+/** 作品审核: what admins see of published works, newest first. */
+export const reviewWorkItemSchema = publicWorkItemSchema.extend({
+  hidden: z.boolean(),
+  prompt: z.string(),
+  authorId: z.string(),
+});
+export const reviewWorkPageSchema = pageSchema(reviewWorkItemSchema);
+export const reviewWorkQuerySchema = z.object({
+  current: pageNumber,
+  pageSize: pageSizeOf(20, 100),
+  status: z.enum(['all', 'visible', 'hidden']).default('all'),
+});
+export const reviewHideBodySchema = z.object({ id: idOf('作品'), hidden: z.boolean() });
