@@ -48,6 +48,8 @@ interface DrawState extends DrawDraft, GenerationStore {
   loadTemplateDetails(detail: TemplateDetail, stepKey?: number): void;
   selectStep(stepKey: number): void;
   setCurParameters(parameters: Parameters): void;
+  /** Replaces both prompt groups (recall of a work, import from history). */
+  setPromptGroups(curPromptGroup: PromptGroupItem[], curNegativePromptGroup: PromptGroupItem[]): void;
   appendPrompt(variant: PromptVariant, item: PromptGroupItem): void;
   removePrompt(variant: PromptVariant, id: string): void;
   cleanCustomPrompts(variant: PromptVariant): void;
@@ -99,6 +101,9 @@ export const useDraw = create<DrawState>()(
       },
       setCurParameters(curParameters) {
         set({ curParameters });
+      },
+      setPromptGroups(curPromptGroup, curNegativePromptGroup) {
+        set({ curPromptGroup, curNegativePromptGroup });
       },
       appendPrompt(variant, item) {
         set(promptGroupPatch(variant, appendPrompt(promptGroupOf(get(), variant), item)));
