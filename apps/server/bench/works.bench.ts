@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { storeWorkFiles } from '../src/features/works/work-files.js';
+import { type StoredWorkFiles, storeWorkFiles } from '../src/features/works/work-files.js';
 import { newId } from '../src/platform/ids.js';
 import { createTestApp, registerUser, TEST_DB } from '../test/helpers/test-app.js';
 
@@ -10,7 +10,7 @@ import { createTestApp, registerUser, TEST_DB } from '../test/helpers/test-app.j
  * `works/profile` page latency with 10,000 works for one user among 100,000, and download-zip throughput for 100 works.
  */
 const TOTAL = 100_000;
-const MINE = 10_000;
+/** Every tenth work is the measured user's: 10,000 of 100,000. */
 const USERS = 10;
 const ROUNDS = 200;
 const BATCH = 500;
@@ -24,7 +24,7 @@ try {
   const owners = [me.userId, ...Array.from({ length: USERS - 1 }, () => newId())];
 
   // 100 real originals (noise PNGs of 512×512, about what a generation stores) for the zip; rows share them.
-  const files = [];
+  const files: StoredWorkFiles[] = [];
   for (let i = 0; i < 100; i++) {
     const raw = randomBytes(512 * 512 * 3);
     const png = await sharp(raw, { raw: { width: 512, height: 512, channels: 3 } })
