@@ -131,10 +131,6 @@ export class BackendRegistry {
     if (health.ok && !wasHealthy) this.onAvailable();
   }
 
-  get(id: string): Backend | undefined {
-    return this.backends.get(id);
-  }
-
   private serves(backend: Backend, kind: string, checkpoint: string): boolean {
     return (
       backend.enabled && backend.kind === kind && (backend.models.length === 0 || backend.models.includes(checkpoint))

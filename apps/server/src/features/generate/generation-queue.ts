@@ -98,10 +98,6 @@ export class GenerationQueue {
     return this.runningPerUser.get(userId) ?? 0;
   }
 
-  isRunning(jobId: string): boolean {
-    return this.running.has(jobId);
-  }
-
   /** 1-based place in line under round-robin (1 = next to run); 0 when not waiting. */
   position(jobId: string): number {
     const n = this.rotation.length;
@@ -271,13 +267,5 @@ export class GenerationQueue {
     this.closed = true;
     for (const run of this.running.values()) run.controller.abort(SHUTDOWN);
     await Promise.allSettled([...this.settling]);
-  }
-
-  /** Waits until nothing runs and nothing waits (tests and the benchmark). */
-  async idle(): Promise<void> {
-    while (this.settling.size > 0 || this.rotation.length > 0) {
-      await Promise.allSettled([...this.settling]);
-      if (this.settling.size === 0 && this.rotation.length > 0) await new Promise((r) => setTimeout(r, 20));
-    }
   }
 }

@@ -134,10 +134,6 @@ export class ProgressBoard {
     return entry?.preview?.key === key ? entry.preview : null;
   }
 
-  size(): number {
-    return this.entries.size;
-  }
-
   private sweep(): void {
     const now = Date.now();
     for (const [id, entry] of this.entries) {
