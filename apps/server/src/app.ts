@@ -25,6 +25,7 @@ import { promptHistoryRoutes } from './features/prompt/prompt-history.routes.js'
 import { comboRoutes } from './features/store/combo.routes.js';
 import { taskRoutes } from './features/task/task.routes.js';
 import { templateRoutes } from './features/template/template.routes.js';
+import { translateRoutes } from './features/translate/translate.routes.js';
 import { userRoutes } from './features/user/user.routes.js';
 import { myWorkRoutes, publicWorkRoutes, workImageRoutes, workReviewRoutes } from './features/works/work.routes.js';
 import { authPlugin } from './platform/auth/auth.plugin.js';
@@ -73,7 +74,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (closing) reply.header('connection', 'close');
   });
 
-  const db = createDatabase(config.database);
+  const db = createDatabase(config.database, (err) => app.log.warn({ err }, 'idle database connection closed'));
   app.addHook('onClose', async () => {
     await db.destroy();
   });
@@ -129,6 +130,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(taskRoutes, { tasks: services.tasks });
       await api.register(templateRoutes, { templates: services.templates, works: services.works });
       await api.register(promptRoutes, { prompts: services.prompts });
+      await api.register(translateRoutes, {
+        translate: services.translate,
+        perUserPerMinute: config.translate.perUserPerMinute,
+      });
       await api.register(modelRoutes, { models: services.models });
       await api.register(optionRoutes, { models: services.models, engine: services.engine });
       await api.register(generateRoutes, {

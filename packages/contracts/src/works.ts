@@ -141,7 +141,7 @@ export type PublicWorkDetail = z.infer<typeof publicWorkDetailSchema>;
 export const relatedWorkQuerySchema = z.object({
   templateId: idOf('模板'),
   current: pageNumber,
-  pageSize: pageSizeOf(8, 50),
+  pageSize: pageSizeOf(10, 50),
 });
 
 /** 作品审核: what admins see of published works, newest first. */

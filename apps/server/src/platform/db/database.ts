@@ -9,11 +9,15 @@ import type { DB } from './schema.js';
 export type Database = Kysely<DB>;
 export type DbKind = Config['database']['kind'];
 
-export function createDatabase(database: Config['database']): Database {
+/**
+ * `onIdleError` hears of a pooled PostgreSQL connection the server closed while it sat idle (a restart, an
+ * administrator): pg reports it as an event, and without a listener it would take the whole process down.
+ */
+export function createDatabase(database: Config['database'], onIdleError: (err: Error) => void = () => {}): Database {
   if (database.kind === 'postgres') {
-    return new Kysely<DB>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 10 }) }),
-    });
+    const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+    pool.on('error', onIdleError);
+    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   }
   mkdirSync(path.dirname(database.file), { recursive: true });
   const sqlite = new SQLite(database.file);
