@@ -5,6 +5,11 @@ const bool = z
   .enum(['true', 'false', '1', '0'])
   .transform((v) => v === 'true' || v === '1')
   .optional();
+/** An empty value counts as unset. */
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => v?.trim() || undefined);
 
 /** Every environment variable the server reads, parsed once. README.md § 配置 lists them all. */
 const envSchema = z.object({
@@ -40,7 +45,30 @@ const envSchema = z.object({
   BACKEND_HEALTH_SECONDS: z.coerce.number().int().min(5).default(30),
   TRUST_PROXY: bool.default(false),
   WEB_DIST_DIR: z.string().optional(),
+  TRANSLATE_PROVIDER: z.enum(['dictionary', 'libretranslate', 'baidu', 'tencent']).default('dictionary'),
+  TRANSLATE_URL: optionalText.refine((v) => v === undefined || /^https?:\/\/\S+$/.test(v), 'must be an http(s) URL'),
+  TRANSLATE_API_KEY: optionalText,
+  BAIDU_TRANSLATE_APPID: optionalText,
+  BAIDU_TRANSLATE_KEY: optionalText,
+  TENCENT_SECRET_ID: optionalText,
+  TENCENT_SECRET_KEY: optionalText,
+  TENCENT_REGION: z.string().min(1).default('ap-shanghai'),
+  RATE_LIMIT_TRANSLATE: z.coerce.number().int().positive().default(60),
 });
+
+/** Each external translation provider and the variables it cannot start without. */
+const TRANSLATE_CREDENTIALS = {
+  dictionary: [],
+  libretranslate: ['TRANSLATE_URL'],
+  baidu: ['BAIDU_TRANSLATE_APPID', 'BAIDU_TRANSLATE_KEY'],
+  tencent: ['TENCENT_SECRET_ID', 'TENCENT_SECRET_KEY'],
+} as const satisfies Record<string, (keyof z.infer<typeof envSchema>)[]>;
+
+export type TranslateProviderConfig =
+  | { kind: 'dictionary' }
+  | { kind: 'libretranslate'; url: string; apiKey: string | undefined }
+  | { kind: 'baidu'; appId: string; key: string }
+  | { kind: 'tencent'; secretId: string; secretKey: string; region: string };
 
 export type Config = {
   port: number;
@@ -63,6 +91,8 @@ export type Config = {
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
   webDistDir: string;
+  /** POST /api/translate/zh2en: the offline dictionary or an external provider; requests per minute per user. */
+  translate: { provider: TranslateProviderConfig; perUserPerMinute: number };
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -72,6 +102,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines}`);
   }
   const e = parsed.data;
+  const missing = TRANSLATE_CREDENTIALS[e.TRANSLATE_PROVIDER].filter((name) => !e[name]);
+  if (missing.length > 0) {
+    const lines = missing.map((name) => `  ${name}: required when TRANSLATE_PROVIDER=${e.TRANSLATE_PROVIDER}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     port: e.PORT,
@@ -97,5 +132,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     backendHealthMs: e.BACKEND_HEALTH_SECONDS * 1000,
     trustProxy: e.TRUST_PROXY,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
+    translate: { provider: translateProvider(e), perUserPerMinute: e.RATE_LIMIT_TRANSLATE },
   };
+}
+
+/** Only called after the credentials check above, so the provider's variables are set. */
+function translateProvider(e: z.infer<typeof envSchema>): TranslateProviderConfig {
+  switch (e.TRANSLATE_PROVIDER) {
+    case 'dictionary':
+      return { kind: 'dictionary' };
+    case 'libretranslate':
+      return { kind: 'libretranslate', url: e.TRANSLATE_URL!, apiKey: e.TRANSLATE_API_KEY };
+    case 'baidu':
+      return { kind: 'baidu', appId: e.BAIDU_TRANSLATE_APPID!, key: e.BAIDU_TRANSLATE_KEY! };
+    case 'tencent':
+      return {
+        kind: 'tencent',
+        secretId: e.TENCENT_SECRET_ID!,
+        secretKey: e.TENCENT_SECRET_KEY!,
+        region: e.TENCENT_REGION,
+      };
+  }
 }

@@ -24,6 +24,7 @@ import { PromptHistoryService } from './features/prompt/prompt-history.service.j
 import { ComboService } from './features/store/combo.service.js';
 import { TaskService } from './features/task/task.service.js';
 import { TemplateService } from './features/template/template.service.js';
+import { TranslateService } from './features/translate/translate.service.js';
 import { UserService } from './features/user/user.service.js';
 import { WorkRepository } from './features/works/work.repository.js';
 import { WorkService } from './features/works/work.service.js';
@@ -66,6 +67,7 @@ export function createServices(deps: {
     board,
     log: deps.log,
   });
+  const translate = new TranslateService({ db, provider: config.translate.provider, log: deps.log });
   const queue = new GenerationQueue({ registry, runner, board, limits: config.queue, log: deps.log });
   return {
     engine,
@@ -73,7 +75,7 @@ export function createServices(deps: {
     models,
     templates,
     tasks: new TaskService(db, templates),
-    prompts: new PromptService(db),
+    prompts: new PromptService(db, () => translate.invalidateLibrary()),
     sessions,
     smsCodes,
     files,
@@ -81,6 +83,7 @@ export function createServices(deps: {
     auth: new AuthService(db, sessions, smsCodes, config.newUserCredits),
     users: new UserService(db, sessions, smsCodes, invites, files),
     help: new HelpService(db),
+    translate,
     appConfig: new AppConfigService(db),
     storage: deps.storage,
     works: new WorkService(works, deps.storage, files),

@@ -20,7 +20,11 @@ describeServer('prompt history: pinned first, pin, unpin, delete, search', () =>
       body: generateBody(ink, { width: 256, height: 256, steps: 6 }),
     });
     await waitForEnd(app, alice.token, submit.body.data.generateId);
-    const row = await app.db.selectFrom('prompt_history').select('id').where('user_id', '=', alice.userId).executeTakeFirstOrThrow();
+    const row = await app.db
+      .selectFrom('prompt_history')
+      .select('id')
+      .where('user_id', '=', alice.userId)
+      .executeTakeFirstOrThrow();
     generatedId = row.id;
     // 20 older entries, as earlier generations would have left them.
     for (let i = 0; i < 20; i++) {

@@ -21,7 +21,11 @@ export const featuredOnly = (helpUrlFlag: string) => helpUrlFlag === '01';
 export class PromptService {
   private readonly prompts: PromptRepository;
 
-  constructor(db: Database) {
+  /** `onLibraryChange` runs after an admin edits a word, so caches built on the library (translation) refresh. */
+  constructor(
+    db: Database,
+    private readonly onLibraryChange: () => void = () => {},
+  ) {
     this.prompts = new PromptRepository(db);
   }
 
@@ -80,18 +84,21 @@ export class PromptService {
         sort: Date.now() % 1_000_000_000,
       },
     ]);
+    this.onLibraryChange();
     return toWord((await this.prompts.findWord(id))!);
   }
 
   async updateWord(id: string, body: PromptWordBody): Promise<PromptWord> {
     if (!(await this.prompts.findWord(id))) throw notFound('提示词不存在');
     await this.prompts.updateWord(id, { label: body.label, text: body.text, featured: body.featured ? 1 : 0 });
+    this.onLibraryChange();
     return toWord((await this.prompts.findWord(id))!);
   }
 
   async deleteWord(id: string): Promise<void> {
     if (!(await this.prompts.findWord(id))) throw notFound('提示词不存在');
     await this.prompts.deleteWord(id);
+    this.onLibraryChange();
   }
 
   /** Seeds the demo library once; later edits by admins are kept. */

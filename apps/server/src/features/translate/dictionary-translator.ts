@@ -1,0 +1,353 @@
+import { Jieba } from '@node-rs/jieba';
+import { dict } from '@node-rs/jieba/dict.js';
+import { Cedict } from './cedict.js';
+import { gerund, numberWord, parseChineseNumber, pluralize } from './english.js';
+import { AT, CLASSIFIERS, CONJUNCTIONS, DE, GLOSSARY, GROUPS, LOCALIZERS, PARTICLES, POSSESSIVES } from './glossary.js';
+import type { PromptLibrary } from './prompt-library.js';
+import type { Translator } from './translator.js';
+
+/** jieba's dictionary and CC-CEDICT load on first use (about half a second), once per process. */
+let segmenter: Jieba | null = null;
+const jieba = () => {
+  segmenter ??= Jieba.withDict(dict);
+  return segmenter;
+};
+const lexicon = () => Cedict.shared();
+
+type Token = { zh: string; library?: string; ascii?: boolean; preferVerb?: boolean };
+
+type Chunk =
+  | { kind: 'noun' | 'verb' | 'pp'; en: string; fixed?: boolean; plural?: boolean; phrase?: boolean }
+  | { kind: 'num'; n: number; unit: string; digits?: boolean }
+  | { kind: 'de' }
+  | { kind: 'and'; en: string }
+  | { kind: 'at' }
+  | { kind: 'loc'; prep: string };
+
+const HAN = /\p{Script=Han}/u;
+const GLOSSARY_MAX_LENGTH = Math.max(...Object.keys(GLOSSARY).map((w) => w.length));
+const PREPOSITION = /^(?:in|on|at|under|above|below|inside|outside|behind|beside|among)\s/i;
+const ASCII_WORD = /^[A-Za-z0-9][A-Za-z0-9.'_+-]*/;
+const NUMBER = /^([零〇一二两三四五六七八九十百千万]+|\d+)(.?)$/u;
+/** English words ending in -ing that are things, not actions. */
+const NOUN_ING = new Set([
+  'lighting',
+  'morning',
+  'evening',
+  'painting',
+  'building',
+  'ceiling',
+  'clothing',
+  'king',
+  'ring',
+  'string',
+  'wing',
+  'spring',
+  'thing',
+  'wedding',
+  'pudding',
+  'sibling',
+  'drawing',
+  'swing',
+  'ping',
+]);
+
+/** Library texts and glosses that describe an action ("holding umbrella", "standing") act as verbs. */
+function kindOf(english: string): 'noun' | 'verb' {
+  const first = english.split(/\s+/)[0]?.toLowerCase() ?? '';
+  return first.length > 4 && first.endsWith('ing') && !NOUN_ING.has(first) ? 'verb' : 'noun';
+}
+
+const isNounLike = (c: Chunk | undefined) => c?.kind === 'noun';
+
+/**
+ * Offline Chinese → English for prompt words: the product's prompt library first (longest label wins),
+ * then jieba segmentation and a CC-CEDICT gloss per word, with the few grammar rules prompts need:
+ * "A 的 B" → "A B" or "B A…" for clauses, "X 下" → "under X", numbers and measure words, particles dropped.
+ */
+export class DictionaryTranslator implements Translator {
+  readonly name = 'dictionary';
+
+  constructor(private readonly library: () => Promise<PromptLibrary>) {}
+
+  async translate(segments: string[]): Promise<string[]> {
+    const library = await this.library();
+    return segments.map((s) => translatePhrase(s, library));
+  }
+}
+
+/** One prompt phrase (no commas or brackets inside); English words in it pass through. */
+export function translatePhrase(phrase: string, library: PromptLibrary): string {
+  const text = phrase.trim();
+  const whole = library.get(text);
+  if (whole !== undefined) return whole;
+  if (!HAN.test(text)) return text;
+  const chunks = resolve(tokenize(text, library).flatMap((t, i, all) => toChunks(t, all[i + 1])));
+  return render(chunks);
+}
+
+/** Library labels by longest match, English runs kept whole, the Chinese between them cut by jieba. */
+function tokenize(text: string, library: PromptLibrary): Token[] {
+  const tokens: Token[] = [];
+  let pending = '';
+  const flush = () => {
+    if (pending) for (const word of jieba().cut(pending, false)) tokens.push(...splitWord(word, library));
+    pending = '';
+  };
+  let i = 0;
+  outer: while (i < text.length) {
+    for (let len = Math.min(library.maxLabelLength, text.length - i); len >= 2; len--) {
+      const label = text.slice(i, i + len);
+      const english = library.get(label);
+      if (english !== undefined) {
+        flush();
+        tokens.push({ zh: label, library: english });
+        i += len;
+        continue outer;
+      }
+    }
+    // Built-in prompt words jieba would cut apart (橘猫 → 橘 + 猫); the admins' labels above come first.
+    for (let len = Math.min(GLOSSARY_MAX_LENGTH, text.length - i); len >= 2; len--) {
+      const word = text.slice(i, i + len);
+      if (word in GLOSSARY) {
+        flush();
+        tokens.push({ zh: word });
+        i += len;
+        continue outer;
+      }
+    }
+    const ascii = ASCII_WORD.exec(text.slice(i))?.[0];
+    if (ascii) {
+      flush();
+      tokens.push({ zh: ascii, ascii: true });
+      i += ascii.length;
+    } else if (/\s/.test(text[i]!)) {
+      flush();
+      i += 1;
+    } else {
+      pending += text[i];
+      i += 1;
+    }
+  }
+  flush();
+  return tokens;
+}
+
+const known = (word: string, library: PromptLibrary) =>
+  library.get(word) !== undefined ||
+  word in GLOSSARY ||
+  word in LOCALIZERS ||
+  word in CONJUNCTIONS ||
+  word in CLASSIFIERS ||
+  PARTICLES.has(word) ||
+  AT.has(word) ||
+  DE.has(word) ||
+  numberOf(word) !== null ||
+  lexicon().gloss(word) !== null;
+
+/** 三只 → 3 with no unit, 一群 → 1 "group of"; null when the word is not a count. */
+function numberOf(word: string): { n: number; unit: string } | null {
+  const match = NUMBER.exec(word);
+  if (!match) return null;
+  const n = parseChineseNumber(match[1]!);
+  const unit = match[2] ?? '';
+  if (n === null || (unit !== '' && !(unit in CLASSIFIERS))) return null;
+  return { n, unit: CLASSIFIERS[unit] ?? '' };
+}
+
+/** A jieba word CC-CEDICT does not list is split into the longest words it does, then characters. */
+function splitWord(word: string, library: PromptLibrary): Token[] {
+  if (!HAN.test(word)) return [];
+  const libraryText = library.get(word);
+  if (libraryText !== undefined) return [{ zh: word, library: libraryText }];
+  const last = word.slice(-1);
+  // "穿着" / "坐在": the verb, then the particle (CC-CEDICT lists 穿着 as the noun "attire").
+  if (word.length > 1 && (last === '着' || last === '在')) {
+    const stem = word.slice(0, -1);
+    const glossVerb = GLOSSARY[stem];
+    if ((glossVerb && typeof glossVerb !== 'string') || (last === '在' && !lexicon().has(word))) {
+      return [...splitWord(stem, library).map((t) => ({ ...t, preferVerb: true })), { zh: last }];
+    }
+  }
+  if (known(word, library)) return [{ zh: word }];
+  // 窗台上: the noun, then the localizer (not 窗 + 台上 "on stage").
+  for (const loc of [word.slice(-2), word.slice(-1)]) {
+    const stem = word.slice(0, -loc.length);
+    if (stem && loc in LOCALIZERS && known(stem, library)) return [...splitWord(stem, library), { zh: loc }];
+  }
+  // From the end (reverse maximum matching): Chinese compounds put the head last, 小女孩 → 小 + 女孩.
+  const tokens: Token[] = [];
+  let end = word.length;
+  while (end > 0) {
+    let len = Math.min(end, 8);
+    while (len > 1 && !known(word.slice(end - len, end), library)) len--;
+    const piece = word.slice(end - len, end);
+    tokens.unshift(...(len > 1 ? splitWord(piece, library) : [{ zh: piece }]));
+    end -= len;
+  }
+  return tokens;
+}
+
+function toChunks(token: Token, next: Token | undefined): Chunk[] {
+  const { zh } = token;
+  if (token.library !== undefined) return [{ kind: kindOf(token.library), en: token.library, fixed: true }];
+  if (token.ascii) {
+    const n = parseChineseNumber(zh);
+    return [n === null ? { kind: 'noun', en: zh, fixed: true } : { kind: 'num', n, unit: '', digits: true }];
+  }
+  if (DE.has(zh)) return [{ kind: 'de' }];
+  // 我的猫 → my cat.
+  if (next && DE.has(next.zh) && zh in POSSESSIVES) return [{ kind: 'noun', en: POSSESSIVES[zh]! }];
+  if (zh in CONJUNCTIONS) return [{ kind: 'and', en: CONJUNCTIONS[zh]! }];
+  if (AT.has(zh)) return [{ kind: 'at' }];
+  if (zh in LOCALIZERS) return [{ kind: 'loc', prep: LOCALIZERS[zh]! }];
+  if (zh in CLASSIFIERS) return [{ kind: 'num', n: Number.NaN, unit: CLASSIFIERS[zh]! }];
+  // 地 before a localizer is the ground (坐在地上), otherwise the adverb particle.
+  if (zh === '地' && next && next.zh in LOCALIZERS) return [{ kind: 'noun', en: 'ground' }];
+  if (PARTICLES.has(zh)) return [];
+  const count = numberOf(zh);
+  if (count) return [{ kind: 'num', ...count }];
+  const glossed = GLOSSARY[zh];
+  if (typeof glossed === 'string') return [{ kind: 'noun', en: glossed }];
+  if (glossed) return [{ kind: 'verb', en: gerund(glossed.verb) }];
+  const preferVerb = token.preferVerb || (next !== undefined && (PARTICLES.has(next.zh) || AT.has(next.zh)));
+  const gloss = lexicon().gloss(zh, preferVerb ? 'verb' : undefined);
+  if (gloss?.verb) return [{ kind: 'verb', en: gerund(gloss.text) }];
+  // 空中 "in the sky" is already a place phrase: a 在 before it adds nothing.
+  if (gloss) return [{ kind: PREPOSITION.test(gloss.text) ? 'pp' : 'noun', en: gloss.text }];
+  // No usable sense: pinyin keeps the word pronounceable; an unknown character stays as it is.
+  return [{ kind: 'noun', en: lexicon().pinyin(zh) ?? zh, fixed: true }];
+}
+
+/** Applies the grammar rules; returns chunks of kinds noun, verb, pp and and. */
+function resolve(input: Chunk[]): Chunk[] {
+  const chunks = mergeNumbers(input);
+
+  // "X 下" → "under X", taking the nouns just before the localizer; a 在 before them is dropped.
+  for (let i = 0; i < chunks.length; i++) {
+    const loc = chunks[i]!;
+    if (loc.kind !== 'loc') continue;
+    let start = i;
+    while (start > 0 && isNounLike(chunks[start - 1])) start--;
+    if (start === i) {
+      chunks.splice(i, 1);
+      i--;
+      continue;
+    }
+    const object = chunks.slice(start, i).map(text).join(' ');
+    const dropAt = start > 0 && chunks[start - 1]?.kind === 'at' ? 1 : 0;
+    chunks.splice(start - dropAt, i - start + 1 + dropAt, { kind: 'pp', en: `${loc.prep} ${object}` });
+    i = start - dropAt;
+  }
+
+  // A 在 left over: "在城市" → "in city"; before a verb (在读书) it only marks the progressive.
+  for (let i = 0; i < chunks.length; i++) {
+    if (chunks[i]!.kind !== 'at') continue;
+    let end = i + 1;
+    while (isNounLike(chunks[end])) end++;
+    if (end > i + 1) {
+      const object = chunks
+        .slice(i + 1, end)
+        .map(text)
+        .join(' ');
+      chunks.splice(i, end - i, { kind: 'pp', en: `in ${object}` });
+    } else {
+      chunks.splice(i, 1);
+      i--;
+    }
+  }
+
+  // "A 的 B": adjectives and nouns stay in front (红色的花 → red flower); a clause or place follows
+  // the noun (穿着红裙的少女 → girl wearing red dress, 夕阳下的城市 → city under sunset).
+  for (let i = 0; i < chunks.length; i++) {
+    if (chunks[i]!.kind !== 'de') continue;
+    let end = i + 1;
+    while (isNounLike(chunks[end])) end++;
+    let start = i;
+    while (start > 0 && chunks[start - 1]!.kind !== 'and') start--;
+    const clause = chunks.slice(start, i);
+    // A clause opening with a noun and a verb (女孩穿着红色的裙子) is that noun's sentence: only what
+    // follows its last verb modifies the head.
+    const lastVerb = clause.map((c) => c.kind).lastIndexOf('verb');
+    const opensWithNoun = clause[0]?.kind === 'noun';
+    if (opensWithNoun && lastVerb >= 0) start += lastVerb + 1;
+    const modifier = chunks.slice(start, i);
+    const head = chunks.slice(i + 1, end);
+    if (head.length === 0 || modifier.length === 0) {
+      chunks.splice(i, 1);
+      i--;
+      continue;
+    }
+    const hasVerb = modifier.some((c) => c.kind === 'verb');
+    const after = modifier.some((c) => c.kind === 'pp') || (hasVerb && modifier.length > 1);
+    // 在海边奔跑的女孩 → girl running on the beach: the place goes after the action.
+    const lead = modifier.findIndex((c) => c.kind !== 'pp');
+    const ordered = lead > 0 && hasVerb ? [...modifier.slice(lead), ...modifier.slice(0, lead)] : modifier;
+    const en = (after ? [...head, ...ordered] : [...ordered, ...head]).map(text).join(' ');
+    chunks.splice(start, end - start, { kind: 'noun', en, phrase: true });
+    i = start;
+  }
+  return chunks;
+}
+
+/** Numbers with their measure words; the noun they count becomes plural. */
+function mergeNumbers(input: Chunk[]): Chunk[] {
+  const chunks: Chunk[] = [];
+  for (const chunk of input) {
+    const prev = chunks[chunks.length - 1];
+    if (chunk.kind === 'num' && Number.isNaN(chunk.n)) {
+      // A measure word after a number joins it; alone (一把伞 is cut 一/把伞 rarely) it says nothing.
+      if (prev?.kind === 'num' && !prev.unit) prev.unit = chunk.unit;
+      continue;
+    }
+    chunks.push(chunk);
+  }
+  const out: Chunk[] = [];
+  for (let i = 0; i < chunks.length; i++) {
+    const chunk = chunks[i]!;
+    if (chunk.kind !== 'num') {
+      out.push(chunk);
+      continue;
+    }
+    const { n, unit, digits } = chunk;
+    const counted = chunks[countedNoun(chunks, i)];
+    if ((n > 1 || GROUPS.has(unit)) && counted?.kind === 'noun' && !counted.fixed) counted.plural = true;
+    const next = chunks[i + 1];
+    const noun = unit.replace(/ of$/, '');
+    const article = /^[aeiou]/i.test(noun || (next && 'en' in next ? next.en : '')) ? 'an' : 'a';
+    const amount = digits ? String(n) : n === 1 ? article : numberWord(n);
+    out.push({ kind: 'noun', en: noun ? `${amount} ${n > 1 ? pluralize(noun) : noun} of` : amount });
+  }
+  return out;
+}
+
+/** The noun a number counts: the nouns right after it, or the head after a following 的 (三只白色的猫, 一群飞翔的鸟). */
+function countedNoun(chunks: Chunk[], numberAt: number): number {
+  let end = numberAt + 1;
+  while (isNounLike(chunks[end])) end++;
+  let de = end;
+  if (end === numberAt + 1) while (chunks[de]?.kind === 'verb' || isNounLike(chunks[de])) de++;
+  if (chunks[de]?.kind !== 'de') return end - 1;
+  let head = de + 1;
+  while (isNounLike(chunks[head + 1])) head++;
+  return head;
+}
+
+function text(chunk: Chunk): string {
+  if (chunk.kind === 'noun' || chunk.kind === 'verb' || chunk.kind === 'pp')
+    return chunk.kind === 'noun' && chunk.plural ? pluralize(chunk.en) : chunk.en;
+  if (chunk.kind === 'and') return chunk.en;
+  return '';
+}
+
+function render(chunks: Chunk[]): string {
+  const words: string[] = [];
+  chunks.forEach((chunk, i) => {
+    // "and" only between two words.
+    if (chunk.kind === 'and' && (words.length === 0 || i === chunks.length - 1 || chunks[i + 1]?.kind === 'and'))
+      return;
+    const t = text(chunk);
+    if (t) words.push(t);
+  });
+  return words.join(' ').replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,96 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import type { TranslateProviderConfig } from '../../config.js';
+import type { Database } from '../../platform/db/database.js';
+import { BaiduTranslator } from './baidu.js';
+import { DictionaryTranslator } from './dictionary-translator.js';
+import { LibreTranslateTranslator } from './libretranslate.js';
+import { PromptLibraryCache } from './prompt-library.js';
+import { hasHan, joinPrompt, type OutputPiece, splitPrompt } from './prompt-syntax.js';
+import { TencentTranslator } from './tencent.js';
+import type { Translator } from './translator.js';
+
+/** How long an admin's prompt library edit may take to reach translations. */
+export const LIBRARY_TTL_MS = 60_000;
+
+export function providerTranslator(provider: TranslateProviderConfig): Translator | null {
+  switch (provider.kind) {
+    case 'dictionary':
+      return null;
+    case 'libretranslate':
+      return new LibreTranslateTranslator({ url: provider.url, apiKey: provider.apiKey });
+    case 'baidu':
+      return new BaiduTranslator({ appId: provider.appId, key: provider.key });
+    case 'tencent':
+      return new TencentTranslator(provider);
+  }
+}
+
+/**
+ * Chinese prompt → English prompt. Syntax stays as typed; each Chinese phrase is a prompt library
+ * label (whole-phrase match), or goes to the configured provider, or to the offline dictionary,
+ * which is also the fallback when the provider fails.
+ */
+export class TranslateService {
+  private readonly library: PromptLibraryCache;
+  private readonly dictionary: DictionaryTranslator;
+  private readonly provider: Translator | null;
+  private readonly results = new LRUCache<string, string>({ max: 2000 });
+  private libraryFingerprint: string | null = null;
+  private readonly log: FastifyBaseLogger;
+
+  constructor(deps: { db: Database; provider: TranslateProviderConfig; log: FastifyBaseLogger }) {
+    this.library = new PromptLibraryCache(deps.db, LIBRARY_TTL_MS);
+    this.dictionary = new DictionaryTranslator(() => this.library.get());
+    this.provider = providerTranslator(deps.provider);
+    this.log = deps.log;
+  }
+
+  /** After an admin edits prompt_words: the next translation reads the library again. */
+  invalidateLibrary(): void {
+    this.library.invalidate();
+  }
+
+  async zh2en(input: string): Promise<string> {
+    const text = input.trim();
+    const library = await this.library.get();
+    // Cached translations were made with the library of their time.
+    if (library.fingerprint !== this.libraryFingerprint) {
+      this.results.clear();
+      this.libraryFingerprint = library.fingerprint;
+    }
+    const cached = this.results.get(text);
+    if (cached !== undefined) return cached;
+
+    const pieces: OutputPiece[] = splitPrompt(text);
+    const chinese = pieces.filter((p) => p.kind === 'text' && hasHan(p.text));
+    // Whole phrases the library knows never go out.
+    const open = chinese.filter((p) => library.get(p.text.trim()) === undefined);
+    let fellBack = false;
+    let english: string[] = [];
+    if (open.length > 0) {
+      const phrases = open.map((p) => p.text.trim());
+      if (this.provider) {
+        try {
+          english = await this.provider.translate(phrases);
+        } catch (err) {
+          this.log.warn({ err, provider: this.provider.name }, 'translation provider failed; using the dictionary');
+          fellBack = true;
+        }
+      }
+      if (!this.provider || fellBack) english = await this.dictionary.translate(phrases);
+    }
+    for (const piece of chinese) {
+      const at = open.indexOf(piece);
+      const translated = at >= 0 ? english[at] : library.get(piece.text.trim());
+      const lead = /^\s*/.exec(piece.text)?.[0] ?? '';
+      const trail = /\s*$/.exec(piece.text)?.[0] ?? '';
+      piece.text = `${lead}${translated ?? piece.text.trim()}${trail}`;
+      piece.translated = true;
+    }
+    const result = joinPrompt(pieces);
+    // A fallback answer is not kept: the provider may be back for the next request.
+    if (!fellBack) this.results.set(text, result);
+    return result;
+  }
+}
