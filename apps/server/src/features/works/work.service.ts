@@ -19,7 +19,8 @@ import { workImageUrl, workThumbUrl } from './work-files.js';
 
 const DAY_MS = 86_400_000;
 
-function item(row: WorkRow): WorkItem {
+/** What every gallery shows of a work. */
+function picture(row: WorkRow) {
   return {
     id: row.id,
     thumbUrl: workThumbUrl(row.id),
@@ -29,6 +30,12 @@ function item(row: WorkRow): WorkItem {
     createdAt: row.created_at,
     templateId: row.template_id,
     templateName: row.template_name,
+  };
+}
+
+function item(row: WorkRow): WorkItem {
+  return {
+    ...picture(row),
     public: row.public === 1,
   };
 }
@@ -116,15 +123,8 @@ export class WorkService {
 
   private publicItem(row: PublicWorkRow): PublicWorkItem {
     return {
-      id: row.id,
-      thumbUrl: workThumbUrl(row.id),
-      url: workImageUrl(row.id),
-      width: row.width,
-      height: row.height,
-      createdAt: row.created_at,
+      ...picture(row),
       publishedAt: row.published_at ?? row.created_at,
-      templateId: row.template_id,
-      templateName: row.template_name,
       views: row.views,
       author: {
         nickname: row.nickname ?? '画坊用户',
