@@ -12,11 +12,11 @@ import {
 } from '@ant-design/icons';
 import type { CurrentUser } from '@huafang/contracts';
 import { Avatar, Dropdown, type MenuProps } from 'antd';
+import { useState } from 'react';
 import { useAccountFlow } from '../features/account/use-account-flow';
+import { PluginDownloadDialog } from '../features/plugin/PluginDownloadDialog';
 import { openComboStore } from '../features/store/combo-store-state';
 import { type DialogName, useSession } from '../stores/session';
-
-const SOON = <span className="hf-soon">即将上线</span>;
 
 function menuItems(user: CurrentUser | null): MenuProps['items'] {
   return [
@@ -29,7 +29,7 @@ function menuItems(user: CurrentUser | null): MenuProps['items'] {
       : { key: 'bindMobile', icon: <MobileOutlined />, label: '绑定手机' },
     { type: 'divider' },
     { key: 'store', icon: <ShoppingOutlined />, label: '套餐商店' },
-    { key: 'plugin', icon: <DownloadOutlined />, label: <>插件下载 {SOON}</>, disabled: true },
+    { key: 'plugin', icon: <DownloadOutlined />, label: '插件下载' },
     { key: 'help', icon: <CustomerServiceOutlined />, label: '帮助与反馈' },
     { type: 'divider' },
     { key: 'logout', icon: <LogoutOutlined />, label: '退出登录', danger: true },
@@ -53,26 +53,31 @@ export function UserMenu() {
   const openDialog = useSession((state) => state.openDialog);
   const closeDialog = useSession((state) => state.closeDialog);
   const flow = useAccountFlow();
+  const [pluginOpen, setPluginOpen] = useState(false);
 
   const onClick: MenuProps['onClick'] = ({ key }) => {
     closeDialog('userMenu');
     if (key === 'logout') void flow.logout();
     else if (key === 'store') openComboStore();
+    else if (key === 'plugin') setPluginOpen(true);
     else if (DIALOG_KEYS.has(key)) openDialog(key as DialogName);
   };
 
   return (
-    <Dropdown
-      open={open}
-      onOpenChange={(next) => (next ? openDialog('userMenu') : closeDialog('userMenu'))}
-      trigger={['click']}
-      placement="bottomRight"
-      menu={{ items: menuItems(user), onClick }}
-    >
-      <button type="button" className="hf-user-trigger" aria-label="用户菜单">
-        <Avatar size={32} src={user?.avatar ?? undefined} icon={<UserOutlined />} />
-        <span className="hf-user-name">{user?.nickname ?? '未设置昵称'}</span>
-      </button>
-    </Dropdown>
+    <>
+      <Dropdown
+        open={open}
+        onOpenChange={(next) => (next ? openDialog('userMenu') : closeDialog('userMenu'))}
+        trigger={['click']}
+        placement="bottomRight"
+        menu={{ items: menuItems(user), onClick }}
+      >
+        <button type="button" className="hf-user-trigger" aria-label="用户菜单">
+          <Avatar size={32} src={user?.avatar ?? undefined} icon={<UserOutlined />} />
+          <span className="hf-user-name">{user?.nickname ?? '未设置昵称'}</span>
+        </button>
+      </Dropdown>
+      <PluginDownloadDialog open={pluginOpen} onClose={() => setPluginOpen(false)} />
+    </>
   );
 }

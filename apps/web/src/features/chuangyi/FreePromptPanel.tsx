@@ -1,19 +1,37 @@
 import { Form, Input } from 'antd';
 import { useChuangyi } from '../../stores/chuangyi';
+import { PromptTranslateBar } from '../translate/PromptTranslateBar';
+import { usePromptTranslate } from '../translate/use-prompt-translate';
+import '../translate/translate.css';
 
 const PROMPT_MAX = 1000;
 
-/** 画面描述 and 不想出现的内容, typed freely; commas and line breaks separate the words. */
+/**
+ * 画面描述 and 不想出现的内容, typed freely; commas and line breaks separate the words. 翻译 turns the Chinese
+ * into English in place, so what the engine reads is what the box shows.
+ */
 export function FreePromptPanel() {
   const prompt = useChuangyi((state) => state.prompt);
   const negativePrompt = useChuangyi((state) => state.negativePrompt);
   const setPrompt = useChuangyi((state) => state.setPrompt);
   const setNegativePrompt = useChuangyi((state) => state.setNegativePrompt);
+  const promptTranslation = usePromptTranslate(prompt, setPrompt);
+  const negativeTranslation = usePromptTranslate(negativePrompt, setNegativePrompt);
 
   return (
     <section className="hf-panel hf-chuangyi-panel" aria-label="画面描述">
       <Form layout="vertical" component="div">
-        <Form.Item label="画面描述" htmlFor="hf-free-prompt" extra="用逗号或换行分隔，例如：水墨画，远山，云雾缭绕">
+        <Form.Item
+          label="画面描述"
+          htmlFor="hf-free-prompt"
+          extra={
+            <PromptTranslateBar
+              label="画面描述"
+              hint="用逗号或换行分隔，例如：水墨画，远山，云雾缭绕"
+              translation={promptTranslation}
+            />
+          }
+        >
           <Input.TextArea
             id="hf-free-prompt"
             value={prompt}
@@ -22,10 +40,16 @@ export function FreePromptPanel() {
             maxLength={PROMPT_MAX}
             showCount
             placeholder="描述你想要的画面…"
+            // The answer replaces the text, so typing meanwhile would be lost.
+            readOnly={promptTranslation.translating}
             autoFocus
           />
         </Form.Item>
-        <Form.Item label="不想出现的内容" htmlFor="hf-free-negative">
+        <Form.Item
+          label="不想出现的内容"
+          htmlFor="hf-free-negative"
+          extra={<PromptTranslateBar label="不想出现的内容" translation={negativeTranslation} />}
+        >
           <Input.TextArea
             id="hf-free-negative"
             value={negativePrompt}
@@ -33,6 +57,7 @@ export function FreePromptPanel() {
             autoSize={{ minRows: 2, maxRows: 5 }}
             maxLength={PROMPT_MAX}
             placeholder="例如：模糊，水印，文字"
+            readOnly={negativeTranslation.translating}
           />
         </Form.Item>
       </Form>

@@ -1,23 +1,30 @@
-import { BookOutlined, ClearOutlined } from '@ant-design/icons';
+import { BookOutlined, ClearOutlined, HistoryOutlined } from '@ant-design/icons';
 import { Button, Space } from 'antd';
 import { useState } from 'react';
 import type { PromptVariant } from '../../services/prompt';
 import { useDraw } from '../../stores/draw';
+import { PromptHistoryDrawer } from '../history/PromptHistoryDrawer';
+import { CustomWordInput } from './CustomWordInput';
 import { PromptChip } from './PromptChip';
 import { PromptLibraryDrawer } from './PromptLibraryDrawer';
+import './prompt-editor.css';
 
 const TITLES: Record<PromptVariant, string> = { positive: '正向提示词', negative: '反向提示词' };
 const EMPTY_HINTS: Record<PromptVariant, string> = {
-  positive: '还没有提示词，点「词库」挑几个描述画面的词',
-  negative: '还没有反向提示词，点「词库」挑几个不想出现的内容',
+  positive: '还没有提示词，点「词库」挑几个描述画面的词，或在下方输入自己的词',
+  negative: '还没有反向提示词，点「词库」挑几个不想出现的内容，或在下方输入',
 };
 
-/** 正向 / 反向提示词: the group's chips, 词库 and 清空自定义. */
+/**
+ * 正向 / 反向提示词: the group's chips, an input for words of one's own, 词库 and 清空自定义. 历史 sits on the
+ * positive editor only: an entry holds both groups and imports them together.
+ */
 export function PromptGroupPanel({ variant }: { variant: PromptVariant }) {
   const group = useDraw((state) => (variant === 'negative' ? state.curNegativePromptGroup : state.curPromptGroup));
   const removePrompt = useDraw((state) => state.removePrompt);
   const cleanCustomPrompts = useDraw((state) => state.cleanCustomPrompts);
   const [libraryOpen, setLibraryOpen] = useState(false);
+  const [historyOpen, setHistoryOpen] = useState(false);
   const hasCustom = group.some((item) => item.custom === '1');
 
   return (
@@ -31,6 +38,11 @@ export function PromptGroupPanel({ variant }: { variant: PromptVariant }) {
           <Button size="small" icon={<BookOutlined />} onClick={() => setLibraryOpen(true)}>
             词库
           </Button>
+          {variant === 'positive' && (
+            <Button size="small" icon={<HistoryOutlined />} onClick={() => setHistoryOpen(true)}>
+              历史
+            </Button>
+          )}
           <Button
             size="small"
             icon={<ClearOutlined />}
@@ -48,7 +60,9 @@ export function PromptGroupPanel({ variant }: { variant: PromptVariant }) {
           group.map((item) => <PromptChip key={item.id} item={item} onRemove={(id) => removePrompt(variant, id)} />)
         )}
       </div>
+      <CustomWordInput variant={variant} />
       <PromptLibraryDrawer variant={variant} open={libraryOpen} onClose={() => setLibraryOpen(false)} />
+      {variant === 'positive' && <PromptHistoryDrawer open={historyOpen} onClose={() => setHistoryOpen(false)} />}
     </section>
   );
 }

@@ -1,6 +1,8 @@
 import { Typography } from 'antd';
+import { InitImageHandoverAlert } from '../../features/draw/InitImageHandoverAlert';
 import { NoTemplateState } from '../../features/draw/NoTemplateState';
 import { useDrawGeneration } from '../../features/draw/use-draw-generation';
+import { useInitImageHandover } from '../../features/draw/use-init-image-handover';
 import { GenerateBar } from '../../features/generate/GenerateBar';
 import { GenerationPanel } from '../../features/generate/GenerationPanel';
 import { QuotaNoticeDialog } from '../../features/generate/QuotaNoticeDialog';
@@ -11,12 +13,14 @@ export default function DrawPage() {
   const template = useDraw((state) => state.taskTemplateDetails);
   const generateId = useDraw((state) => state.generateId);
   const { generation, body, blockedReason, runNextStep } = useDrawGeneration();
+  const handover = useInitImageHandover();
 
   return (
     <div className="hf-page hf-draw-page">
       <Typography.Title level={3} className="hf-page-title">
         {template ? template.name : '创作'}
       </Typography.Title>
+      {handover.waiting && <InitImageHandoverAlert onDismiss={handover.dismiss} />}
       {template ? (
         <>
           {template.description && (

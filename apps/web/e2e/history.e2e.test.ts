@@ -1,0 +1,203 @@
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import {
+  newPage,
+  type RegisteredUser,
+  registerInvitedUser,
+  screenshot,
+  setupJourney,
+  type TestServer,
+} from './harness';
+import { dialog, hidden, logInFromHome, toast, visible } from './ui';
+
+const journey = setupJourney();
+
+const PNG_1PX = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+async function pickTemplate(page: Page, category: string, template: string): Promise<void> {
+  await page
+    .getByRole('button', { name: /选择模板|切换/ })
+    .first()
+    .click();
+  const select = dialog(page, '选择任务模板');
+  await visible(select);
+  await select.getByRole('tab', { name: category }).click();
+  await select.getByRole('button', { name: `选择模板 ${template}` }).click();
+  await hidden(select);
+  await visible(page.locator('.hf-draw-aside').getByText(`模板：${template}`));
+}
+
+async function setNumber(scope: Locator, label: string, value: number): Promise<void> {
+  const input = scope.getByLabel(label, { exact: true });
+  await input.fill(String(value));
+  await input.blur();
+}
+
+/** One small image (256×256, 10 steps), waiting until it is done and 生成 can be pressed again. */
+async function generate(page: Page): Promise<void> {
+  const button = page.locator('.hf-generate-button');
+  await expect.poll(() => button.isEnabled()).toBe(true);
+  await button.click();
+  await visible(page.getByRole('region', { name: '生成进度' }).locator('.ant-tag', { hasText: '已完成' }), 30_000);
+  await expect.poll(() => button.isEnabled()).toBe(true);
+}
+
+function chip(panel: Locator, label: string): Locator {
+  return panel.locator('.hf-prompt-chip', { hasText: label });
+}
+
+/** As the Photoshop plugin does: upload the document with the user's token and keep the fileId. */
+async function uploadAsPlugin(server: TestServer, user: RegisteredUser): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([PNG_1PX], { type: 'image/png' }), 'document.png');
+  const res = await fetch(`${server.baseUrl}/api/files/upload`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${user.token}` },
+    body: form,
+  });
+  const body = (await res.json()) as { code: number; data: { fileId: string } };
+  expect(body.code).toBe(0);
+  return body.data.fileId;
+}
+
+describe('prompt history, translation and the Photoshop plugin', () => {
+  it('keeps, pins, imports, deletes and searches history; translates a Chinese word; downloads the plugin', async () => {
+    const { server, browser } = journey;
+    const user = await registerInvitedUser(server);
+    const { context, page } = await newPage(browser);
+    await logInFromHome(page, server.baseUrl, user.account, user.password);
+    await page.waitForURL('**/draw');
+
+    await pickTemplate(page, '国风插画', '国潮插画');
+    const aside = page.locator('.hf-draw-aside');
+    for (const [label, value] of [
+      ['宽度', 256],
+      ['高度', 256],
+      ['采样步数', 10],
+      ['生成数量', 1],
+    ] as const) {
+      await setNumber(aside, label, value);
+    }
+
+    // First generation with an English word of one's own.
+    const positive = page.getByRole('region', { name: '正向提示词' });
+    const wordInput = positive.getByRole('textbox', { name: '自定义提示词' });
+    await wordInput.fill('cyberpunk');
+    await wordInput.press('Enter');
+    await visible(chip(positive, 'cyberpunk'));
+    await generate(page);
+
+    // Second generation with a Chinese word: translated on blur, the chip keeps the Chinese, English on hover.
+    await wordInput.fill('远山');
+    await wordInput.blur();
+    const english = positive.locator('.hf-custom-word-english');
+    await visible(english);
+    const translated = (await english.textContent())?.trim() ?? '';
+    expect(translated).toMatch(/^[\x20-\x7e]+$/);
+    await wordInput.press('Enter');
+    await visible(chip(positive, '远山'));
+    expect(await wordInput.inputValue()).toBe('');
+    await chip(positive, '远山').hover();
+    await visible(page.locator('.ant-tooltip').filter({ hasText: translated }));
+    await screenshot(page, 'translate-chip');
+    await page.mouse.move(0, 0);
+    await generate(page);
+
+    // 历史: two entries, newest first.
+    const drawer = page.locator('.ant-drawer').filter({ hasText: '提示词历史' });
+    const entries = drawer.locator('.hf-history-entry');
+    await positive.getByRole('button', { name: '历史' }).click();
+    await visible(entries.nth(1));
+    expect(await entries.count()).toBe(2);
+    await visible(entries.first().locator('.hf-history-chip', { hasText: '远山' }));
+    expect(await entries.nth(1).locator('.hf-history-chip', { hasText: '远山' }).count()).toBe(0);
+    await visible(entries.first().getByText('国潮插画'));
+
+    // Pin the older one: it moves first with the badge; unpin puts it back.
+    await entries.nth(1).getByRole('button', { name: '置顶' }).click();
+    await visible(entries.first().getByText('已置顶'));
+    expect(await entries.first().locator('.hf-history-chip', { hasText: '远山' }).count()).toBe(0);
+    await screenshot(page, 'history-drawer');
+    await entries.first().getByRole('button', { name: '取消置顶' }).click();
+    await hidden(drawer.getByText('已置顶'));
+    await visible(entries.first().locator('.hf-history-chip', { hasText: '远山' }));
+    await page.keyboard.press('Escape');
+    await hidden(drawer.locator('.ant-drawer-title'));
+
+    // Clean the words of one's own, then import the newest entry: they come back.
+    await positive.getByRole('button', { name: '清空自定义' }).click();
+    await hidden(chip(positive, '远山'));
+    await hidden(chip(positive, 'cyberpunk'));
+    await positive.getByRole('button', { name: '历史' }).click();
+    await visible(entries.nth(1));
+    await entries.first().getByRole('button', { name: '导入' }).click();
+    await visible(toast(page, '导入成功'));
+    await hidden(drawer.locator('.ant-drawer-title'));
+    await visible(chip(positive, '远山'));
+    await visible(chip(positive, 'cyberpunk'));
+
+    // Delete the older entry after confirming: one is left.
+    await positive.getByRole('button', { name: '历史' }).click();
+    await visible(entries.nth(1));
+    await entries.nth(1).getByRole('button', { name: '删除' }).click();
+    const confirm = page.locator('.ant-popconfirm').filter({ hasText: '删除这条历史记录？' });
+    await visible(confirm);
+    await confirm.getByRole('button', { name: '删除' }).click();
+    await expect.poll(() => entries.count()).toBe(1);
+    await visible(entries.first().locator('.hf-history-chip', { hasText: '远山' }));
+
+    // Search by a word, then by one that was never used.
+    const search = drawer.getByLabel('搜索历史记录');
+    await search.fill('远山');
+    await search.press('Enter');
+    await expect.poll(() => entries.count()).toBe(1);
+    await search.fill('没有用过的词');
+    await search.press('Enter');
+    await visible(drawer.getByText('没有包含“没有用过的词”的历史记录'));
+    await page.keyboard.press('Escape');
+    await hidden(drawer.locator('.ant-drawer-title'));
+
+    // The Photoshop plugin hands a document over: it waits for an image template, then fills its field.
+    const fileId = await uploadAsPlugin(server, user);
+    await page.goto(`${server.baseUrl}/draw?initImage=${fileId}`);
+    await visible(toast(page, '请先选择带「上传图片」的图生图模板'));
+    await visible(page.getByText('已收到 Photoshop 发来的图片'));
+    expect(new URL(page.url()).search).toBe('');
+    // One toast at a time (spec §8): let the hint go before the next one.
+    await hidden(page.locator('.ant-message-notice'));
+    await pickTemplate(page, '人像摄影', '蓝底证件照');
+    await visible(toast(page, '已从 Photoshop 导入图片'));
+    await visible(aside.locator(`img[src="/api/files/${fileId}"]`));
+    await hidden(page.getByText('已收到 Photoshop 发来的图片'));
+
+    // 自由创作 翻译: the Chinese becomes English in place, 撤销 brings it back.
+    await page.goto(`${server.baseUrl}/chuangyi`);
+    const freePrompt = page.getByRole('textbox', { name: '画面描述' });
+    await freePrompt.fill('水墨画，远山');
+    await page.getByRole('button', { name: '翻译画面描述' }).click();
+    await visible(page.getByText('已翻译为英文'));
+    const englishPrompt = await freePrompt.inputValue();
+    expect(englishPrompt).toMatch(/^[\x20-\x7e]+$/);
+    expect(englishPrompt).toContain(',');
+    await screenshot(page, 'chuangyi-translate');
+    await page.getByRole('button', { name: '撤销翻译画面描述' }).click();
+    await expect.poll(() => freePrompt.inputValue()).toBe('水墨画，远山');
+
+    // 插件下载: a dialog with the steps and a .ccx download.
+    await page.locator('.hf-user-trigger').click();
+    await page.getByRole('menuitem', { name: '插件下载' }).click();
+    const plugin = dialog(page, '插件下载');
+    await visible(plugin);
+    await visible(plugin.getByText('适用于 Photoshop 2022', { exact: false }));
+    await screenshot(page, 'plugin-download');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      plugin.getByRole('link', { name: /下载插件/ }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.ccx$/);
+    await context.close();
+  });
+});
