@@ -63,6 +63,15 @@ describe('new user by mobile', () => {
     await visible(guidance);
     await guidance.getByRole('button', { name: '开始创作' }).click();
     await hidden(guidance);
+    // Then the tour over task selection, the prompt editor and 生成.
+    const tour = page.locator('.ant-tour');
+    await visible(tour.getByText('第一步：选择任务和模板'));
+    await tour.locator('.ant-tour-next-btn').click();
+    await visible(tour.getByText('第二步：编辑提示词'));
+    await tour.locator('.ant-tour-next-btn').click();
+    await visible(tour.getByText('第三步：点击生成'));
+    await tour.locator('.ant-tour-next-btn').click();
+    await hidden(tour);
     await visible(page.locator('.hf-draw-aside'));
     await hidden(page.locator('.ant-message-notice'));
     await screenshot(page, 'draw');

@@ -27,7 +27,8 @@ export type DialogName =
   | 'help'
   | 'profile'
   | 'userMenu'
-  | 'guidanceTitle';
+  | 'guidanceTitle'
+  | 'guidanceContent';
 
 const CLOSED_DIALOGS: Record<DialogName, boolean> = {
   login: false,
@@ -44,6 +45,7 @@ const CLOSED_DIALOGS: Record<DialogName, boolean> = {
   profile: false,
   userMenu: false,
   guidanceTitle: false,
+  guidanceContent: false,
 };
 
 interface SessionState extends StoredSession {

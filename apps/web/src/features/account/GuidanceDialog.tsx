@@ -2,17 +2,22 @@ import { Button, Steps } from 'antd';
 import { useSession } from '../../stores/session';
 import { AccountModal } from './AccountModal';
 
-/** The draw guidance title for invite code type 01; the full guided tour arrives with the draw page. */
+/** The draw guidance title for invite code type 01; 开始创作 starts the guided tour of /draw (guidance content). */
 export function GuidanceDialog() {
   const closeDialog = useSession((state) => state.closeDialog);
+  const openDialog = useSession((state) => state.openDialog);
   const close = () => closeDialog('guidanceTitle');
+  const start = () => {
+    close();
+    openDialog('guidanceContent');
+  };
 
   return (
     <AccountModal
       name="guidanceTitle"
       title="新手引导"
       footer={
-        <Button type="primary" onClick={close} autoFocus>
+        <Button type="primary" onClick={start} autoFocus>
           开始创作
         </Button>
       }

@@ -1,4 +1,5 @@
 import { Typography } from 'antd';
+import { DrawTour } from '../../features/draw/DrawTour';
 import { InitImageHandoverAlert } from '../../features/draw/InitImageHandoverAlert';
 import { NoTemplateState } from '../../features/draw/NoTemplateState';
 import { useDrawGeneration } from '../../features/draw/use-draw-generation';
@@ -38,6 +39,7 @@ export default function DrawPage() {
       {(template || generateId) && <GenerationPanel store={useDraw} generation={generation} onNextStep={runNextStep} />}
       {template && <GenerateBar body={body} blockedReason={blockedReason} generation={generation} />}
       <QuotaNoticeDialog store={useDraw} />
+      <DrawTour />
     </div>
   );
 }
