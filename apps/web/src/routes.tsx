@@ -59,6 +59,7 @@ const READY_ADMIN_PAGES: Record<string, () => Promise<PageModule>> = {
   users: () => import('./pages/admin/UsersPage'),
   backends: () => import('./pages/admin/BackendsPage'),
   combos: () => import('./pages/admin/CombosPage'),
+  review: () => import('./pages/admin/WorkReviewPage'),
 };
 const adminPlaceholder = () => import('./pages/admin/AdminPlaceholderPage');
 

@@ -1,6 +1,7 @@
 import { MSG, REQUEST_CACHE_TTL_MS, REQUEST_TIMEOUT_MS } from '@huafang/contracts';
 import { useSession } from '../stores/session';
-import { interpretResponse } from './envelope';
+import { attachmentName } from './attachment';
+import { interpretResponse, type Outcome, UNREADABLE_BODY_TEXT } from './envelope';
 import { LOGIN_PATH, navigateTo } from './navigation';
 import { errorNotice, toast } from './notices';
 import { buildUrl, type QueryParams, requestCache } from './request-cache';
@@ -107,13 +108,41 @@ export async function requestEnvelope<T>(path: string, options: RequestOptions =
   const response = await send(url, method, options);
   const body = await readBody(response);
   const outcome = interpretResponse(response.status, response.statusText, body);
+  if (outcome.kind !== 'ok') rejectOutcome(outcome, response.status, options);
+  const result = { data: outcome.data as T, msg: outcome.msg };
+  if (ttl > 0) requestCache.set(url, result, ttl, Date.now());
+  return result;
+}
 
+export interface BlobResult {
+  blob: Blob;
+  /** The name of the content-disposition header, if the server sent one. */
+  fileName: string | null;
+}
+
+/**
+ * A binary answer (a zip) read with the bearer header an <a href> cannot send. When the server answers with an
+ * envelope instead, the failure is shown and rejected exactly as for any other request.
+ */
+export async function requestBlob(path: string, options: RequestOptions = {}): Promise<BlobResult> {
+  const response = await send(buildUrl(path, options.params), options.method ?? 'GET', options);
+  const type = response.headers.get('content-type') ?? '';
+  if (response.ok && !type.includes('application/json')) {
+    return { blob: await response.blob(), fileName: attachmentName(response.headers.get('content-disposition')) };
+  }
+  const outcome = interpretResponse(response.status, response.statusText, await readBody(response));
+  rejectOutcome(
+    outcome.kind === 'ok'
+      ? { kind: 'http', status: response.status, code: null, description: UNREADABLE_BODY_TEXT, data: null }
+      : outcome,
+    response.status,
+    options,
+  );
+}
+
+/** Shows a failed answer as spec §8 asks (or leaves it to the caller) and rejects with RequestError. */
+function rejectOutcome(outcome: Exclude<Outcome, { kind: 'ok' }>, status: number, options: RequestOptions): never {
   switch (outcome.kind) {
-    case 'ok': {
-      const result = { data: outcome.data as T, msg: outcome.msg };
-      if (ttl > 0) requestCache.set(url, result, ttl, Date.now());
-      return result;
-    }
     case 'unauthorized':
       endSession(outcome.msg);
       throw new RequestError({ message: outcome.msg || MSG.unauthorized, code: 401, status: 401, notified: true });
@@ -121,7 +150,7 @@ export async function requestEnvelope<T>(path: string, options: RequestOptions =
       throw new RequestError({
         message: outcome.msg,
         code: outcome.code,
-        status: response.status,
+        status,
         data: outcome.data,
         notified: false,
       });
@@ -130,7 +159,7 @@ export async function requestEnvelope<T>(path: string, options: RequestOptions =
       throw new RequestError({
         message: outcome.msg,
         code: outcome.code,
-        status: response.status,
+        status,
         data: outcome.data,
         notified: !options.quiet,
       });

@@ -1,14 +1,15 @@
-import type { Page, Task, TaskTemplateListItem, TaskTreeNode, TemplateDetail } from '@huafang/contracts';
+import type {
+  Page,
+  PublicWorkItem,
+  Task,
+  TaskTemplateListItem,
+  TaskTreeNode,
+  TemplateDetail,
+} from '@huafang/contracts';
 import { http } from './request';
 
 /** '' is the published tree, '/all' the admin tree with drafts, '/mine' the user's own copied tasks. */
 export type TaskTreeScope = '' | '/all' | '/mine';
-
-/** A work made with a template; the works contract arrives with the generation issue, so only what the strip draws. */
-export interface RelatedWork {
-  id: string;
-  url: string;
-}
 
 export interface RelatedWorkQuery {
   templateId: string;
@@ -33,7 +34,7 @@ export function fetchTemplateTask(templateId: string) {
 }
 
 export function fetchRelatedWorks(query: RelatedWorkQuery) {
-  return http.get<Page<RelatedWork>>('/api/task/template/related/work', { ...query });
+  return http.get<Page<PublicWorkItem>>('/api/task/template/related/work', { ...query });
 }
 
 export function fetchCopiable(taskId: string) {

@@ -1,7 +1,7 @@
 import { Image, Skeleton } from 'antd';
 import { useRelatedWorks } from './task-queries';
 
-/** Sample works made with a template; a quiet line until there are some. */
+/** Public works made with a template: WebP thumbnails, the original only in the preview; a quiet line until there are some. */
 export function RelatedWorksStrip({ templateId }: { templateId: string }) {
   const works = useRelatedWorks(templateId);
 
@@ -12,7 +12,15 @@ export function RelatedWorksStrip({ templateId }: { templateId: string }) {
     <div className="hf-works-strip">
       <Image.PreviewGroup>
         {list.map((work) => (
-          <Image key={work.id} src={work.url} width={56} height={56} alt="作品" className="hf-work-thumb" />
+          <Image
+            key={work.id}
+            src={work.thumbUrl}
+            preview={{ src: work.url }}
+            width={56}
+            height={56}
+            alt={`${work.author.nickname} 的作品`}
+            className="hf-work-thumb"
+          />
         ))}
       </Image.PreviewGroup>
     </div>

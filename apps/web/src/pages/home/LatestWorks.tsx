@@ -1,16 +1,39 @@
+import { ArrowRightOutlined } from '@ant-design/icons';
+import type { PublicWorkItem } from '@huafang/contracts';
 import { Empty } from 'antd';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useLatestPublicWorks } from '../../features/gallery/gallery-queries';
+import { PublicWorkDialog } from '../../features/gallery/PublicWorkDialog';
+import { WorkMasonry, WorkMasonrySkeleton } from '../../features/gallery/WorkMasonry';
 
-/** 最新作品: the public works masonry arrives with the works API. */
+const LATEST_COUNT = 12;
+
+/** 最新作品: the newest public works (spec §7 `/api/works/public/list`, readable logged out). */
 export function LatestWorks() {
+  const works = useLatestPublicWorks(LATEST_COUNT);
+  const [opened, setOpened] = useState<PublicWorkItem | null>(null);
+  const list = works.data?.list ?? [];
+
   return (
-    <section className="hf-home-section">
+    <section className="hf-home-section" aria-label="最新作品">
       <div className="hf-section-head">
         <h2>最新作品</h2>
         <span className="hf-section-sub">来自社区的最新创作</span>
+        <Link to="/omnibus" className="hf-section-more">
+          查看更多 <ArrowRightOutlined />
+        </Link>
       </div>
-      <div className="hf-panel hf-empty-panel">
-        <Empty description="还没有公开作品，快来创作第一幅吧" />
-      </div>
+      {works.isPending ? (
+        <WorkMasonrySkeleton />
+      ) : list.length === 0 ? (
+        <div className="hf-panel hf-empty-panel">
+          <Empty description="还没有公开作品，快来创作第一幅吧" />
+        </div>
+      ) : (
+        <WorkMasonry works={list} onOpen={setOpened} />
+      )}
+      <PublicWorkDialog work={opened} onClose={() => setOpened(null)} />
     </section>
   );
 }

@@ -1,0 +1,34 @@
+import type { WorkItem } from '@huafang/contracts';
+import { Checkbox, Tag } from 'antd';
+
+interface MyWorkTileProps {
+  work: WorkItem;
+  selecting: boolean;
+  selected: boolean;
+  /** Opens the detail, or toggles the selection in 多选 mode. */
+  onActivate: (work: WorkItem) => void;
+}
+
+export function MyWorkTile({ work, selecting, selected, onActivate }: MyWorkTileProps) {
+  const name = work.templateName || '自由创作';
+  return (
+    <div className={`hf-gallery-tile${selected ? ' hf-gallery-tile-selected' : ''}`}>
+      <button
+        type="button"
+        className="hf-gallery-thumb"
+        onClick={() => onActivate(work)}
+        aria-label={selecting ? `选择作品：${name}` : `查看作品：${name}`}
+        aria-pressed={selecting ? selected : undefined}
+        title={name}
+      >
+        <img src={work.thumbUrl} alt={name} loading="lazy" />
+      </button>
+      {selecting && <Checkbox checked={selected} className="hf-gallery-check" tabIndex={-1} aria-hidden />}
+      {work.public && (
+        <Tag color="purple" className="hf-gallery-badge">
+          已发布
+        </Tag>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+import { CopyOutlined, EyeOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import type { PublicWorkItem } from '@huafang/contracts';
+import { Button, Modal, Result, Skeleton, Tooltip } from 'antd';
+import { formatDateTime } from '../admin/format';
+import { AuthorBadge } from './AuthorBadge';
+import { copyText } from './copy-text';
+import { usePublicWorkDetail } from './gallery-queries';
+import { canRecall, recallFromPublic } from './recall';
+import { useMakeSame } from './use-make-same';
+import { WorkOriginal } from './WorkOriginal';
+import { WorkParameterTable } from './WorkParameterTable';
+import { WorkPrompts } from './WorkPrompts';
+import './gallery.css';
+
+interface PublicWorkDialogProps {
+  /** The card that was opened: its thumbnail and author show at once while the detail loads. */
+  work: PublicWorkItem | null;
+  onClose: () => void;
+}
+
+/** 灵感广场 detail: the original, author, prompts and parameters unless hidden, 复制提示词 and 做同款. */
+export function PublicWorkDialog({ work, onClose }: PublicWorkDialogProps) {
+  const detail = usePublicWorkDetail(work?.id ?? null);
+  const { makeSame, recalling } = useMakeSame();
+  const data = detail.data;
+  const recallable = data ? canRecall(recallFromPublic(data)) : false;
+
+  async function onMakeSame() {
+    // The login or invite dialog takes this one's place; a recall leaves the page, which closes it.
+    if (data && !(await makeSame(data))) onClose();
+  }
+
+  return (
+    <Modal
+      open={work !== null}
+      onCancel={onClose}
+      title="作品详情"
+      width={1000}
+      footer={null}
+      destroyOnHidden
+      className="hf-work-dialog"
+    >
+      {work && (
+        <div className="hf-work-detail">
+          <WorkOriginal
+            url={work.url}
+            thumbUrl={work.thumbUrl}
+            width={work.width}
+            height={work.height}
+            alt={work.templateName || '自由创作'}
+          />
+          <div className="hf-work-info">
+            <div className="hf-work-head">
+              <AuthorBadge author={work.author} size={32} />
+              <span className="hf-work-sub">
+                {formatDateTime(work.publishedAt)} · <EyeOutlined /> {data?.views ?? work.views}
+              </span>
+            </div>
+            <div className="hf-work-template">{work.templateName || '自由创作'}</div>
+            {detail.isError && !data ? (
+              <Result status="warning" subTitle="作品不存在或已下架" />
+            ) : !data ? (
+              <Skeleton active paragraph={{ rows: 6 }} />
+            ) : (
+              <>
+                <WorkPrompts prompt={data.prompt} negativePrompt={data.negativePrompt} />
+                {data.parameters && <WorkParameterTable parameters={data.parameters} work={{ ...data, mode: null }} />}
+                <div className="hf-work-actions">
+                  <Tooltip
+                    title={recallable ? '用这幅作品的模板、提示词和参数开始创作' : '作者隐藏了提示词，无法做同款'}
+                  >
+                    <Button
+                      type="primary"
+                      icon={<ThunderboltOutlined />}
+                      loading={recalling}
+                      disabled={!recallable}
+                      onClick={onMakeSame}
+                    >
+                      做同款
+                    </Button>
+                  </Tooltip>
+                  <Button
+                    icon={<CopyOutlined />}
+                    disabled={data.prompt === null}
+                    onClick={() => copyText(data.prompt ?? '')}
+                  >
+                    复制提示词
+                  </Button>
+                </div>
+              </>
+            )}
+          </div>
+        </div>
+      )}
+    </Modal>
+  );
+}

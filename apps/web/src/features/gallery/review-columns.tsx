@@ -1,0 +1,63 @@
+import { Button, Image, Popconfirm, type TableColumnsType, Tag, Typography } from 'antd';
+import type { ReviewWorkItem } from '../../services/works';
+import { formatDateTime } from '../admin/format';
+import { AuthorBadge } from './AuthorBadge';
+
+/** The columns of 作品审核; `onHide(id, hidden)` hides or restores a work after the admin confirms. */
+export function reviewColumns(
+  onHide: (id: string, hidden: boolean) => Promise<void>,
+): TableColumnsType<ReviewWorkItem> {
+  return [
+    {
+      title: '作品',
+      dataIndex: 'thumbUrl',
+      width: 88,
+      render: (thumbUrl: string, work) => (
+        <Image src={thumbUrl} preview={{ src: work.url }} width={56} height={56} alt="作品" className="hf-work-thumb" />
+      ),
+    },
+    {
+      title: '作者',
+      dataIndex: 'author',
+      width: 160,
+      render: (author: ReviewWorkItem['author']) => <AuthorBadge author={author} />,
+    },
+    { title: '模板', dataIndex: 'templateName', width: 140, render: (name: string) => name || '自由创作' },
+    {
+      title: '提示词',
+      dataIndex: 'prompt',
+      render: (prompt: string) => (
+        <Typography.Paragraph ellipsis={{ rows: 2, tooltip: prompt }} className="hf-review-prompt">
+          {prompt || '—'}
+        </Typography.Paragraph>
+      ),
+    },
+    { title: '发布时间', dataIndex: 'publishedAt', width: 150, render: formatDateTime },
+    { title: '浏览', dataIndex: 'views', width: 72, align: 'right' },
+    {
+      title: '状态',
+      dataIndex: 'hidden',
+      width: 90,
+      render: (hidden: boolean) => (hidden ? <Tag color="red">已隐藏</Tag> : <Tag color="green">正常</Tag>),
+    },
+    {
+      title: '操作',
+      key: 'actions',
+      width: 90,
+      render: (_value, work) => (
+        <Popconfirm
+          title={work.hidden ? '恢复显示这个作品？' : '隐藏这个作品？'}
+          description={work.hidden ? '作品将重新出现在灵感广场。' : '作品将从灵感广场下架，作者仍能在我的作品中看到。'}
+          okText={work.hidden ? '恢复' : '隐藏'}
+          okButtonProps={{ danger: !work.hidden }}
+          cancelText="取消"
+          onConfirm={() => onHide(work.id, !work.hidden)}
+        >
+          <Button type="link" size="small" danger={!work.hidden}>
+            {work.hidden ? '恢复' : '隐藏'}
+          </Button>
+        </Popconfirm>
+      ),
+    },
+  ];
+}

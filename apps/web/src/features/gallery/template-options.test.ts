@@ -1,0 +1,41 @@
+import type { TaskTreeNode } from '@huafang/contracts';
+import { describe, expect, it } from 'vitest';
+import { templateOptionGroups } from './template-options';
+
+function node(kind: TaskTreeNode['kind'], id: string, children?: TaskTreeNode[]): TaskTreeNode {
+  return {
+    id,
+    key: id,
+    name: `名${id}`,
+    kind,
+    parentId: null,
+    icon: null,
+    cover: null,
+    description: '',
+    published: true,
+    children,
+  };
+}
+
+describe('templateOptionGroups', () => {
+  it('groups templates under 分类 · 任务, also those placed straight under a category', () => {
+    const tree = [
+      node('category', 'c1', [
+        node('task', 't1', [node('template', 'p1'), node('template', 'p2')]),
+        node('task', 't2', []),
+      ]),
+      node('category', 'c2', [node('template', 'p3')]),
+    ];
+    expect(templateOptionGroups(tree)).toEqual([
+      {
+        label: '名c1 · 名t1',
+        title: '名c1 · 名t1',
+        options: [
+          { label: '名p1', value: 'p1' },
+          { label: '名p2', value: 'p2' },
+        ],
+      },
+      { label: '名c2', title: '名c2', options: [{ label: '名p3', value: 'p3' }] },
+    ]);
+  });
+});
