@@ -139,6 +139,15 @@ describe('prompt history, translation and the Photoshop plugin', () => {
     await visible(chip(positive, '远山'));
     await visible(chip(positive, 'cyberpunk'));
 
+    // 编辑 puts close buttons on the words; one closes, 完成 takes the buttons away again.
+    await hidden(chip(positive, '远山').locator('.ant-tag-close-icon'));
+    await positive.getByRole('button', { name: '编辑' }).click();
+    await chip(positive, 'cyberpunk').locator('.ant-tag-close-icon').click();
+    await hidden(chip(positive, 'cyberpunk'));
+    await positive.getByRole('button', { name: '完成' }).click();
+    await hidden(chip(positive, '远山').locator('.ant-tag-close-icon'));
+    await visible(chip(positive, '远山'));
+
     // Delete the older entry after confirming: one is left.
     await positive.getByRole('button', { name: '历史' }).click();
     await visible(entries.nth(1));

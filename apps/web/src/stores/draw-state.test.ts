@@ -8,6 +8,7 @@ import {
   removePrompt,
   switchStep,
   templateDraft,
+  withShowClose,
 } from './draw-state';
 
 function loaded(stepKey?: number): DrawDraft {
@@ -62,5 +63,13 @@ describe('prompt groups', () => {
 
   it('clean removes only the custom "1" items (draw area)', () => {
     expect(cleanCustomPrompts([word('a'), word('b', '1'), word('c')])).toEqual([word('a'), word('c')]);
+  });
+
+  it('edit mode sets showClose on every word, and a word added meanwhile can be closed too (spec §4)', () => {
+    const editing = withShowClose([word('a'), word('b')], true);
+    expect(editing.every((item) => item.showClose)).toBe(true);
+    expect(appendPrompt(editing, word('c')).at(-1)).toEqual({ ...word('c'), showClose: true });
+    expect(withShowClose(editing, false).some((item) => item.showClose)).toBe(false);
+    expect(appendPrompt([word('a')], word('c')).at(-1)).toEqual(word('c'));
   });
 });

@@ -116,9 +116,15 @@ export function switchStep(draft: DrawDraft, stepKey: number): Partial<DrawDraft
   return { taskSteps, ...fields, curGenerateMode: taskSteps[fields.stepKey]?.generateMode ?? draft.curGenerateMode };
 }
 
-/** Adds a word once; a word already in the group keeps its place. */
+/** Adds a word once; a word already in the group keeps its place. In edit mode the new word can be closed too. */
 export function appendPrompt(group: PromptGroupItem[], item: PromptGroupItem): PromptGroupItem[] {
-  return group.some((existing) => existing.id === item.id) ? group : [...group, item];
+  if (group.some((existing) => existing.id === item.id)) return group;
+  return [...group, group.some((existing) => existing.showClose) ? { ...item, showClose: true } : item];
+}
+
+/** Spec §4 Prompts: edit mode sets showClose on every item (and leaving it clears them). */
+export function withShowClose(group: PromptGroupItem[], showClose: boolean): PromptGroupItem[] {
+  return group.map((item) => ({ ...item, showClose }));
 }
 
 export function removePrompt(group: PromptGroupItem[], id: string): PromptGroupItem[] {

@@ -24,6 +24,7 @@ import {
   removePrompt,
   switchStep,
   templateDraft,
+  withShowClose,
 } from './draw-state';
 import { DRAW_STORAGE_KEY, repairSavedDraw, type SavedDraw } from './draw-storage';
 import { useSession } from './session';
@@ -51,6 +52,8 @@ interface DrawState extends DrawDraft, GenerationStore {
   /** Replaces both prompt groups (recall of a work, import from history). */
   setPromptGroups(curPromptGroup: PromptGroupItem[], curNegativePromptGroup: PromptGroupItem[]): void;
   appendPrompt(variant: PromptVariant, item: PromptGroupItem): void;
+  /** 编辑 / 完成: close buttons on every word of the group, or none. */
+  setPromptEditing(variant: PromptVariant, editing: boolean): void;
   removePrompt(variant: PromptVariant, id: string): void;
   cleanCustomPrompts(variant: PromptVariant): void;
   openTaskSelect(): void;
@@ -107,6 +110,9 @@ export const useDraw = create<DrawState>()(
       },
       appendPrompt(variant, item) {
         set(promptGroupPatch(variant, appendPrompt(promptGroupOf(get(), variant), item)));
+      },
+      setPromptEditing(variant, editing) {
+        set(promptGroupPatch(variant, withShowClose(promptGroupOf(get(), variant), editing)));
       },
       removePrompt(variant, id) {
         set(promptGroupPatch(variant, removePrompt(promptGroupOf(get(), variant), id)));

@@ -6,7 +6,7 @@ interface PromptChipProps {
   onRemove: (id: string) => void;
 }
 
-/** A word of a prompt group: the Chinese label, its English prompt on hover. */
+/** A word of a prompt group: the Chinese label, its English prompt on hover, a close button in edit mode. */
 export function PromptChip({ item, onRemove }: PromptChipProps) {
   return (
     <Tooltip title={item.promptText} mouseEnterDelay={0.3}>
@@ -14,8 +14,7 @@ export function PromptChip({ item, onRemove }: PromptChipProps) {
         className="hf-prompt-chip"
         color={item.custom === '1' ? 'gold' : 'purple'}
         variant="filled"
-        closable
-        closeIcon
+        closable={item.showClose === true}
         onClose={(event) => {
           event.preventDefault();
           onRemove(item.id);

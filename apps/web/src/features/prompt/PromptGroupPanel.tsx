@@ -1,4 +1,4 @@
-import { BookOutlined, ClearOutlined, HistoryOutlined } from '@ant-design/icons';
+import { BookOutlined, CheckOutlined, ClearOutlined, EditOutlined, HistoryOutlined } from '@ant-design/icons';
 import { Button, Space } from 'antd';
 import { useState } from 'react';
 import type { PromptVariant } from '../../services/prompt';
@@ -16,13 +16,15 @@ const EMPTY_HINTS: Record<PromptVariant, string> = {
 };
 
 /**
- * 正向 / 反向提示词: the group's chips, an input for words of one's own, 词库 and 清空自定义. 历史 sits on the
+ * 正向 / 反向提示词: the group's chips, an input for words of one's own, 词库, 编辑 (close buttons) and 清空自定义. 历史 sits on the
  * positive editor only: an entry holds both groups and imports them together.
  */
 export function PromptGroupPanel({ variant }: { variant: PromptVariant }) {
   const group = useDraw((state) => (variant === 'negative' ? state.curNegativePromptGroup : state.curPromptGroup));
   const removePrompt = useDraw((state) => state.removePrompt);
   const cleanCustomPrompts = useDraw((state) => state.cleanCustomPrompts);
+  const setPromptEditing = useDraw((state) => state.setPromptEditing);
+  const editing = group.some((item) => item.showClose);
   const [libraryOpen, setLibraryOpen] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
   const hasCustom = group.some((item) => item.custom === '1');
@@ -43,6 +45,14 @@ export function PromptGroupPanel({ variant }: { variant: PromptVariant }) {
               历史
             </Button>
           )}
+          <Button
+            size="small"
+            icon={editing ? <CheckOutlined /> : <EditOutlined />}
+            disabled={group.length === 0}
+            onClick={() => setPromptEditing(variant, !editing)}
+          >
+            {editing ? '完成' : '编辑'}
+          </Button>
           <Button
             size="small"
             icon={<ClearOutlined />}
