@@ -35,6 +35,7 @@ import { registerErrorHandler } from './platform/error-handler.js';
 import { tooManyRequests } from './platform/errors.js';
 import { ConsoleSmsProvider } from './platform/sms/sms-provider.js';
 import { LocalDiskStorage } from './platform/storage/storage.js';
+import { signingSecret, UrlSigner } from './platform/url-signer.js';
 import { registerWebApp } from './platform/web.js';
 import { ensureFirstAdmin, seedDemoContent } from './seed/seed.js';
 import { createServices, type Services, startGeneration, stopGeneration } from './services.js';
@@ -80,8 +81,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await migrateToLatest(db);
 
+  const signer = new UrlSigner(await signingSecret(db, config.workUrls.secret), config.workUrls.ttlMs);
   const services = createServices({
     db,
+    signer,
     config,
     sms: new ConsoleSmsProvider(app.log),
     storage: new LocalDiskStorage(path.join(config.dataDir, 'files')),
@@ -141,7 +144,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         generation: services.generation,
         board: services.board,
       });
-      const workDeps = { works: services.works, repo: services.workRepo, storage: services.storage };
+      const workDeps = {
+        works: services.works,
+        repo: services.workRepo,
+        storage: services.storage,
+        signer: services.signer,
+      };
       await api.register(workImageRoutes, workDeps);
       await api.register(myWorkRoutes, workDeps);
       await api.register(publicWorkRoutes, workDeps);

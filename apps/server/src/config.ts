@@ -43,6 +43,8 @@ const envSchema = z.object({
   QUEUE_MAX_QUEUED_PER_USER: z.coerce.number().int().min(1).default(5),
   JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   BACKEND_HEALTH_SECONDS: z.coerce.number().int().min(5).default(30),
+  URL_SIGNING_SECRET: z.string().min(16, 'URL_SIGNING_SECRET must be at least 16 characters').optional(),
+  WORK_URL_TTL_HOURS: z.coerce.number().positive().default(12),
   TRUST_PROXY: bool.default(false),
   WEB_DIST_DIR: z.string().optional(),
   TRANSLATE_PROVIDER: z.enum(['dictionary', 'libretranslate', 'baidu', 'tencent']).default('dictionary'),
@@ -88,6 +90,8 @@ export type Config = {
   seedDemo: boolean;
   queue: { maxRunningPerUser: number; maxQueuedPerUser: number; maxAttempts: number };
   backendHealthMs: number;
+  /** Links to private work images: the HMAC secret (generated and kept in the database when absent) and lifetime. */
+  workUrls: { secret: string | undefined; ttlMs: number };
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
   webDistDir: string;
@@ -130,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAttempts: e.JOB_MAX_ATTEMPTS,
     },
     backendHealthMs: e.BACKEND_HEALTH_SECONDS * 1000,
+    workUrls: { secret: e.URL_SIGNING_SECRET, ttlMs: e.WORK_URL_TTL_HOURS * 3600_000 },
     trustProxy: e.TRUST_PROXY,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     translate: { provider: translateProvider(e), perUserPerMinute: e.RATE_LIMIT_TRANSLATE },

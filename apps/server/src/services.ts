@@ -31,6 +31,7 @@ import { WorkService } from './features/works/work.service.js';
 import type { Database } from './platform/db/database.js';
 import type { SmsProvider } from './platform/sms/sms-provider.js';
 import type { Storage } from './platform/storage/storage.js';
+import type { UrlSigner } from './platform/url-signer.js';
 
 export type Services = ReturnType<typeof createServices>;
 
@@ -41,6 +42,7 @@ export function createServices(deps: {
   sms: SmsProvider;
   storage: Storage;
   log: FastifyBaseLogger;
+  signer: UrlSigner;
   clock?: () => number;
 }) {
   const { db, config } = deps;
@@ -65,6 +67,7 @@ export function createServices(deps: {
     storage: deps.storage,
     credits,
     board,
+    signer: deps.signer,
     log: deps.log,
   });
   const translate = new TranslateService({ db, provider: config.translate.provider, log: deps.log });
@@ -86,7 +89,8 @@ export function createServices(deps: {
     translate,
     appConfig: new AppConfigService(db),
     storage: deps.storage,
-    works: new WorkService(works, deps.storage, files),
+    works: new WorkService(works, deps.storage, files, deps.signer),
+    signer: deps.signer,
     promptHistory: new PromptHistoryService(db),
     credits,
     combos: new ComboService(db, credits),
@@ -107,6 +111,7 @@ export function createServices(deps: {
       queue,
       runner,
       board,
+      signer: deps.signer,
     }),
   };
 }

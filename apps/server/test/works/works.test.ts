@@ -68,8 +68,8 @@ describeServer('works: my gallery, the public gallery, downloads and review', ()
     expect(first.body.data.list).toHaveLength(10);
     expect(first.body.data.list[0].id).toBe(aliceWorks[24]);
     expect(first.body.data.list[0]).toMatchObject({
-      thumbUrl: `/api/works/thumb/${aliceWorks[24]}`,
-      url: `/api/works/image/${aliceWorks[24]}`,
+      thumbUrl: expect.stringMatching(new RegExp(`^/api/works/thumb/${aliceWorks[24]}\\?e=\\d+&s=[\\w-]+$`)),
+      url: expect.stringMatching(new RegExp(`^/api/works/image/${aliceWorks[24]}\\?e=\\d+&s=[\\w-]+$`)),
       width: 64,
       height: 48,
       templateName: '自由创作',
@@ -150,6 +150,31 @@ describeServer('works: my gallery, the public gallery, downloads and review', ()
     expect((await get('/api/works/public/list')).body.data.list.map((w: any) => w.id)).toEqual([aliceWorks[2]]);
   });
 
+  it('serves private images only through their signed links, public ones openly', async () => {
+    const image = (url: string) => app.app.inject({ method: 'GET', url });
+    const [, bobSecond] = bobWorks;
+    const detail = (await get(`/api/works/profile/detail?id=${bobSecond}`, bob.token)).body.data;
+    expect((await image(detail.url)).statusCode).toBe(200);
+    expect((await image(detail.thumbUrl)).headers['content-type']).toBe('image/webp');
+    const bare = await image(`/api/works/image/${bobSecond}`);
+    expect(bare.statusCode).toBe(403);
+    expect(bare.json()).toMatchObject({ code: -1, msg: '图片链接已失效，请刷新页面' });
+    // A signature is for one path only, and cannot be edited.
+    const query = detail.url.slice(detail.url.indexOf('?'));
+    expect((await image(`/api/works/image/${bobWorks[0]}${query}`)).statusCode).toBe(403);
+    const tampered = detail.url.replace(/s=(.)/, (_: string, c: string) => `s=${c === 'A' ? 'B' : 'A'}`);
+    expect((await image(tampered)).statusCode).toBe(403);
+
+    await app.call('POST', '/api/works/publish', { token: bob.token, body: { id: bobSecond, public: true } });
+    const listed = (await get('/api/works/public/list?pageSize=50')).body.data.list.find(
+      (w: any) => w.id === bobSecond,
+    );
+    expect(listed.url).toBe(`/api/works/image/${bobSecond}`);
+    expect((await image(listed.url)).statusCode).toBe(200);
+    await app.call('POST', '/api/works/publish', { token: bob.token, body: { id: bobSecond, public: false } });
+    expect((await image(listed.url)).statusCode).toBe(403);
+  });
+
   it('lets admins hide a published work from the omnibus', async () => {
     const admin = await loginAdmin(app);
     const review = await get('/api/admin/works/review', admin);
@@ -186,7 +211,8 @@ describeServer('works: my gallery, the public gallery, downloads and review', ()
     expect(res.headers['content-disposition']).toMatch(/attachment; filename="huafang-works-.*\.zip"/);
     const entries = await readZip(res.rawPayload);
     expect(entries.size).toBe(200);
-    const original = await app.app.inject({ method: 'GET', url: `/api/works/image/${ids[7]}` });
+    const signed = (await get(`/api/works/profile/detail?id=${ids[7]}`, alice.token)).body.data.url;
+    const original = await app.app.inject({ method: 'GET', url: signed });
     const entry = [...entries].find(([name]) => name.endsWith(`_${ids[7]}.png`));
     expect(entry?.[0]).toMatch(/^2026-11-01_水墨山水_/);
     expect(entry?.[1].equals(original.rawPayload)).toBe(true);

@@ -15,6 +15,7 @@ import { buildPromptText } from '../../engines/engine.js';
 import type { Database } from '../../platform/db/database.js';
 import { fail, notFound } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
+import type { UrlSigner } from '../../platform/url-signer.js';
 import type { BackendRegistry } from '../backends/backend-registry.js';
 import type { CreditService } from '../credits/credit.service.js';
 import type { FileService } from '../files/file.service.js';
@@ -56,6 +57,7 @@ export class GenerationService {
       queue: GenerationQueue;
       runner: JobRunner;
       board: ProgressBoard;
+      signer: UrlSigner;
     },
   ) {}
 
@@ -322,7 +324,7 @@ export class GenerationService {
         currentStepId: job.id,
         currentStepNum: job.step_num,
         stepIndex: job.step_index,
-        images: works.map(generatedImage),
+        images: works.map((work) => generatedImage(work, this.deps.signer)),
       },
       finished,
     );

@@ -5,6 +5,7 @@ import type { Database } from '../../platform/db/database.js';
 import { fail } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
 import { readBytes, type Storage } from '../../platform/storage/storage.js';
+import type { UrlSigner } from '../../platform/url-signer.js';
 import type { Backend } from '../backends/backend-registry.js';
 import type { CreditService } from '../credits/credit.service.js';
 import type { FileService } from '../files/file.service.js';
@@ -46,6 +47,7 @@ export class JobRunner {
       storage: Storage;
       credits: CreditService;
       board: ProgressBoard;
+      signer: UrlSigner;
       log: FastifyBaseLogger;
     },
   ) {}
@@ -151,7 +153,7 @@ export class JobRunner {
       });
       produced++;
       board.addImages(row.generation_id, row.id, [
-        generatedImage({ id: workId, width: image.width, height: image.height, seed: image.seed }),
+        generatedImage({ id: workId, width: image.width, height: image.height, seed: image.seed }, this.deps.signer),
       ]);
     }
     const stopped = result.interrupted || signal.reason === INTERRUPT;

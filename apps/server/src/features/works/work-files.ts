@@ -1,6 +1,7 @@
 import type { GeneratedImage } from '@huafang/contracts';
 import sharp from 'sharp';
 import type { Storage } from '../../platform/storage/storage.js';
+import type { UrlSigner } from '../../platform/url-signer.js';
 
 /** Longest side of a work's thumbnail: galleries and the results grid show these, never the original. */
 const THUMB_SIZE = 384;
@@ -23,16 +24,15 @@ export async function storeWorkFiles(storage: Storage, workId: string, png: Buff
   return { imageKey, thumbKey };
 }
 
-export function generatedImage(work: {
-  id: string;
-  width: number;
-  height: number;
-  seed: number | string;
-}): GeneratedImage {
+/** A result as the draw page shows it, with signed links (a new work is private). */
+export function generatedImage(
+  work: { id: string; width: number; height: number; seed: number | string },
+  signer: UrlSigner,
+): GeneratedImage {
   return {
     workId: work.id,
-    url: workImageUrl(work.id),
-    thumbUrl: workThumbUrl(work.id),
+    url: signer.sign(workImageUrl(work.id)),
+    thumbUrl: signer.sign(workThumbUrl(work.id)),
     width: work.width,
     height: work.height,
     seed: Number(work.seed),

@@ -33,9 +33,13 @@ export class WorkRepository {
       .executeTakeFirst();
   }
 
-  /** Storage keys only: what the image routes need, nothing else read. */
-  keysOf(id: string): Promise<Pick<WorkRow, 'image_key' | 'thumb_key'> | undefined> {
-    return this.db.selectFrom('works').select(['image_key', 'thumb_key']).where('id', '=', id).executeTakeFirst();
+  /** What the image routes need: the storage keys and whether the work is public. */
+  keysOf(id: string): Promise<Pick<WorkRow, 'image_key' | 'thumb_key' | 'public' | 'hidden'> | undefined> {
+    return this.db
+      .selectFrom('works')
+      .select(['image_key', 'thumb_key', 'public', 'hidden'])
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   listByJob(jobId: string): Promise<WorkRow[]> {

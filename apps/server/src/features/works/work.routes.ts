@@ -18,9 +18,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
 import { done, ok } from '../../platform/envelope.js';
-import { notFound } from '../../platform/errors.js';
+import { forbidden, notFound } from '../../platform/errors.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { Storage } from '../../platform/storage/storage.js';
+import type { UrlSigner } from '../../platform/url-signer.js';
 import type { WorkRepository } from './work.repository.js';
 import type { WorkService } from './work.service.js';
 import { worksZip } from './work-zip.js';
@@ -28,27 +29,39 @@ import { worksZip } from './work-zip.js';
 const tags = ['作品'];
 const params = z.object({ workId: z.string().max(64) });
 
-type Deps = { works: WorkService; repo: WorkRepository; storage: Storage };
+type Deps = { works: WorkService; repo: WorkRepository; storage: Storage; signer: UrlSigner };
+const signature = z.object({ e: z.string().max(16).optional(), s: z.string().max(64).optional() });
 
 /**
- * A work's original and thumbnail. Work ids are random and unguessable (ARCHITECTURE § Contracts), so an
- * <img> can load them without a bearer header, as it does uploaded files.
+ * A work's original and thumbnail. A public work's links are open; a private work's need the signature its
+ * owner's lists carry (they expire), since an <img> cannot send a bearer token.
  */
-export const workImageRoutes: FastifyPluginAsyncZod<Deps> = async (app, { repo, storage }) => {
+export const workImageRoutes: FastifyPluginAsyncZod<Deps> = async (app, { repo, storage, signer }) => {
   for (const [kind, mime] of [
     ['image', 'image/png'],
     ['thumb', 'image/webp'],
   ] as const) {
     app.get(
       `/works/${kind}/:workId`,
-      { schema: { tags, summary: kind === 'image' ? '作品原图（PNG）' : '作品缩略图（WebP）', params } },
+      {
+        schema: {
+          tags,
+          summary: kind === 'image' ? '作品原图（PNG）' : '作品缩略图（WebP）',
+          params,
+          querystring: signature,
+        },
+      },
       async (req, reply) => {
         const keys = await repo.keysOf(req.params.workId);
-        const stream = keys ? await storage.read(kind === 'image' ? keys.image_key : keys.thumb_key) : null;
+        if (!keys) throw notFound('作品不存在');
+        const open = keys.public === 1 && keys.hidden === 0;
+        const path = `/api/works/${kind}/${req.params.workId}`;
+        if (!open && !signer.verify(path, req.query.e, req.query.s)) throw forbidden('图片链接已失效，请刷新页面');
+        const stream = await storage.read(kind === 'image' ? keys.image_key : keys.thumb_key);
         if (!stream) throw notFound('作品不存在');
         return reply
           .header('content-type', mime)
-          .header('cache-control', 'private, max-age=604800, immutable')
+          .header('cache-control', open ? 'public, max-age=3600' : 'private, max-age=3600')
           .send(stream);
       },
     );

@@ -13,18 +13,19 @@ import type { z } from 'zod';
 import { fail, notFound } from '../../platform/errors.js';
 import { nowIso } from '../../platform/ids.js';
 import type { Storage } from '../../platform/storage/storage.js';
+import type { UrlSigner } from '../../platform/url-signer.js';
 import type { FileService } from '../files/file.service.js';
 import type { PublicWorkRow, WorkRepository, WorkRow } from './work.repository.js';
 import { workImageUrl, workThumbUrl } from './work-files.js';
 
 const DAY_MS = 86_400_000;
 
-/** What every gallery shows of a work. */
-function picture(row: WorkRow) {
+/** What every gallery shows of a work; `link` makes its image links (signed for private lists). */
+function picture(row: WorkRow, link: (path: string) => string) {
   return {
     id: row.id,
-    thumbUrl: workThumbUrl(row.id),
-    url: workImageUrl(row.id),
+    thumbUrl: link(workThumbUrl(row.id)),
+    url: link(workImageUrl(row.id)),
     width: row.width,
     height: row.height,
     createdAt: row.created_at,
@@ -33,9 +34,9 @@ function picture(row: WorkRow) {
   };
 }
 
-function item(row: WorkRow): WorkItem {
+function item(row: WorkRow, signer: UrlSigner): WorkItem {
   return {
-    ...picture(row),
+    ...picture(row, (path) => signer.sign(path)),
     public: row.public === 1,
   };
 }
@@ -48,6 +49,7 @@ export class WorkService {
     private readonly works: WorkRepository,
     private readonly storage: Storage,
     private readonly files: FileService,
+    private readonly signer: UrlSigner,
   ) {}
 
   async profile(userId: string, query: z.output<typeof workProfileQuerySchema>) {
@@ -63,7 +65,7 @@ export class WorkService {
       current,
       pageSize,
     );
-    return { list: rows.map(item), current, pageSize, total } satisfies Page<WorkItem>;
+    return { list: rows.map((row) => item(row, this.signer)), current, pageSize, total } satisfies Page<WorkItem>;
   }
 
   /** The user's works among `ids` for a zip download; any id not theirs refuses the whole download. */
@@ -82,7 +84,7 @@ export class WorkService {
   async detail(userId: string, id: string): Promise<WorkDetail> {
     const row = await this.owned(userId, id);
     return {
-      ...item(row),
+      ...item(row, this.signer),
       generationId: row.generation_id,
       stepIndex: row.step_index,
       mode: row.mode as GenerateMode,
@@ -118,12 +120,13 @@ export class WorkService {
       // Re-publishing keeps the first date, so a work does not jump back to the top of 最新.
       published_at: makePublic ? (row.published_at ?? nowIso()) : row.published_at,
     });
-    return item({ ...row, public: makePublic ? 1 : 0 });
+    return item({ ...row, public: makePublic ? 1 : 0 }, this.signer);
   }
 
   private publicItem(row: PublicWorkRow): PublicWorkItem {
     return {
-      ...picture(row),
+      // Public works are served without a signature: their links are stable and cacheable.
+      ...picture(row, (path) => path),
       publishedAt: row.published_at ?? row.created_at,
       views: row.views,
       author: {

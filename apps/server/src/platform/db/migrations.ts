@@ -366,6 +366,15 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0006_server_secrets': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('server_secrets')
+        .addColumn('name', 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('value', 'varchar(128)', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -313,6 +313,12 @@ export interface CreditGrantTable {
   created_at: string;
 }
 
+/** Secrets the server makes for itself on first start (the URL signing key). */
+export interface ServerSecretTable {
+  name: string;
+  value: string;
+}
+
 export interface DB {
   users: UserTable;
   sessions: SessionTable;
@@ -338,4 +344,5 @@ export interface DB {
   backends: BackendTable;
   combo_plans: ComboPlanTable;
   credit_grants: CreditGrantTable;
+  server_secrets: ServerSecretTable;
 }

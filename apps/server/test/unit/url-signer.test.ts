@@ -1,0 +1,21 @@
+import { expect, it } from 'vitest';
+import { UrlSigner } from '../../src/platform/url-signer.js';
+
+it('signs a path until it expires, for that path and secret only', () => {
+  let now = Date.UTC(2026, 10, 22);
+  const signer = new UrlSigner(Buffer.from('a-secret-of-enough-length'), 3_600_000, () => now);
+  const link = signer.sign('/api/works/image/abc');
+  const params = new URL(link, 'http://x').searchParams;
+  const [e, s] = [params.get('e') ?? undefined, params.get('s') ?? undefined];
+  expect(signer.verify('/api/works/image/abc', e, s)).toBe(true);
+  expect(signer.verify('/api/works/thumb/abc', e, s)).toBe(false);
+  expect(signer.verify('/api/works/image/abc', String(Number(e) + 60), s)).toBe(false);
+  expect(signer.verify('/api/works/image/abc', e, undefined)).toBe(false);
+  expect(
+    new UrlSigner(Buffer.from('another-secret-entirely'), 3_600_000, () => now).verify('/api/works/image/abc', e, s),
+  ).toBe(false);
+  now += 3_600_000 - 1000;
+  expect(signer.verify('/api/works/image/abc', e, s)).toBe(true);
+  now += 2000;
+  expect(signer.verify('/api/works/image/abc', e, s)).toBe(false);
+});
