@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { pickTemplate, setNumber } from './draw-ui';
 import { ADMIN, newPage, registerInvitedUser, screenshot, setupJourney } from './harness';
 import { dialog, hidden, logInFromHome, loginDialog, toast, visible } from './ui';
 
@@ -14,22 +15,6 @@ function positivePrompts(page: Page): Locator {
   return page.getByRole('region', { name: '正向提示词' });
 }
 
-async function pickTemplate(page: Page, button: string, category: string, template: string): Promise<void> {
-  await page.getByRole('button', { name: button }).click();
-  const select = dialog(page, '选择任务模板');
-  await visible(select);
-  await select.getByRole('tab', { name: category }).click();
-  await select.getByRole('button', { name: `选择模板 ${template}` }).click();
-  await hidden(select);
-  await visible(aside(page).getByText(`模板：${template}`));
-}
-
-async function setNumber(scope: Locator, label: string, value: number): Promise<void> {
-  const input = scope.getByRole('spinbutton', { name: label, exact: true });
-  await input.fill(String(value));
-  await input.blur();
-}
-
 /** The chip labels of the positive prompt group, in order. */
 async function promptChips(page: Page): Promise<string[]> {
   return (await positivePrompts(page).locator('.hf-prompt-chip').allTextContents()).map((text) => text.trim());
@@ -37,7 +22,7 @@ async function promptChips(page: Page): Promise<string[]> {
 
 /** 水墨山水 with 杰作 added from 词库, so recall has more to bring back than the template's own words. */
 async function generateTwoSmallImages(page: Page): Promise<string[]> {
-  await pickTemplate(page, '选择模板', '国风插画', '水墨山水');
+  await pickTemplate(page, '国风插画', '水墨山水');
   await positivePrompts(page).getByRole('button', { name: '词库' }).click();
   const drawer = page.locator('.ant-drawer').filter({ hasText: '正向词库' });
   await drawer.getByText('杰作', { exact: true }).click();
@@ -110,7 +95,7 @@ describe('galleries', () => {
     await page.keyboard.press('Escape');
     await hidden(detail);
     await page.goto(`${server.baseUrl}/draw`);
-    await pickTemplate(page, '切换', '国风插画', '国潮插画');
+    await pickTemplate(page, '国风插画', '国潮插画');
     expect(await promptChips(page)).not.toContain('杰作');
     await openMyGallery(page);
     await tiles(page).first().getByRole('button').click();

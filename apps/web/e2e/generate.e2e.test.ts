@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { pickTemplate, setNumber } from './draw-ui';
 import {
   adminToken,
   api,
@@ -16,23 +17,6 @@ const journey = setupJourney();
 async function logIn(page: Page, user: RegisteredUser): Promise<void> {
   await logInFromHome(page, journey.server.baseUrl, user.account, user.password);
   await page.waitForURL('**/draw');
-}
-
-async function pickTemplate(page: Page, category: string, template: string): Promise<void> {
-  await page.getByRole('button', { name: '选择模板' }).click();
-  const select = dialog(page, '选择任务模板');
-  await visible(select);
-  await select.getByRole('tab', { name: category }).click();
-  await select.getByRole('button', { name: `选择模板 ${template}` }).click();
-  await hidden(select);
-  await visible(page.locator('.hf-draw-aside').getByText(`模板：${template}`));
-}
-
-/** Types a number into the form field labelled `label` (an InputNumber, or the number box beside a slider). */
-async function setNumber(scope: Locator, label: string, value: number): Promise<void> {
-  const input = scope.getByLabel(label, { exact: true });
-  await input.fill(String(value));
-  await input.blur();
 }
 
 async function setParameters(scope: Locator, values: Record<string, number>): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { pickTemplate, setNumber } from './draw-ui';
 import {
   newPage,
   type RegisteredUser,
@@ -16,25 +17,6 @@ const PNG_1PX = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
 );
-
-async function pickTemplate(page: Page, category: string, template: string): Promise<void> {
-  await page
-    .getByRole('button', { name: /选择模板|切换/ })
-    .first()
-    .click();
-  const select = dialog(page, '选择任务模板');
-  await visible(select);
-  await select.getByRole('tab', { name: category }).click();
-  await select.getByRole('button', { name: `选择模板 ${template}` }).click();
-  await hidden(select);
-  await visible(page.locator('.hf-draw-aside').getByText(`模板：${template}`));
-}
-
-async function setNumber(scope: Locator, label: string, value: number): Promise<void> {
-  const input = scope.getByLabel(label, { exact: true });
-  await input.fill(String(value));
-  await input.blur();
-}
 
 /** One small image (256×256, 10 steps), waiting until it is done and 生成 can be pressed again. */
 async function generate(page: Page): Promise<void> {
@@ -197,7 +179,10 @@ describe('prompt history, translation and the Photoshop plugin', () => {
 
     // 插件下载: a dialog with the steps and a .ccx download.
     await page.locator('.hf-user-trigger').click();
-    await page.getByRole('menuitem', { name: '插件下载' }).click();
+    const pluginItem = page.getByRole('menuitem', { name: '插件下载' });
+    await visible(pluginItem);
+    await pluginItem.click();
+    await hidden(pluginItem);
     const plugin = dialog(page, '插件下载');
     await visible(plugin);
     await visible(plugin.getByText('适用于 Photoshop 2022', { exact: false }));
