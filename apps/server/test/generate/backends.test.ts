@@ -78,6 +78,13 @@ describeServer('generate: registered AUTOMATIC1111 backends (test doubles speaki
     expect(list.map((b) => b.name)).toEqual(['内置演示引擎', '东区 A1111', '西区 A1111']);
     expect(list[0]).toMatchObject({ builtin: true, healthy: true });
 
+    // The form's option lists now offer what the GPU servers have, next to the built-in engine's.
+    const options = async (path: string) =>
+      (await app.call('GET', `/api/options/${path}`, { token: user.token })).body.data.map((o: any) => o.value);
+    expect(await options('samplers')).toEqual(expect.arrayContaining(['Euler a', 'DPM++ 2M Karras', 'Heun', 'LMS']));
+    expect(await options('controlnet/modules')).toEqual(expect.arrayContaining(['canny', 'invert', 'depth_midas']));
+    expect(await options('controlnet/models')).toContain('control_v11p_sd15_canny [d14c016b]');
+
     const generateId = await submit({ seed: 42, batchSize: 2 });
     const { final } = await waitForEnd(app, user.token, generateId);
     expect(final).toMatchObject({ status: 'succeeded' });

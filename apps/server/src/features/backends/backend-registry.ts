@@ -1,4 +1,4 @@
-import type { BackendItem, BackendKind, backendBodySchema } from '@huafang/contracts';
+import type { BackendItem, BackendKind, backendBodySchema, FormOption } from '@huafang/contracts';
 import type { z } from 'zod';
 import type { InferenceEngine } from '../../engines/engine.js';
 import { fail, notFound } from '../../platform/errors.js';
@@ -29,7 +29,28 @@ export type Backend = {
   /** When it last finished a job: among idle backends the one idle longest goes first. */
   lastFinishedAt: number;
   builtin: boolean;
+  /** What it offers, read at each successful health check (null until then). */
+  catalog: BackendCatalog | null;
 };
+
+/** The choices a backend offers for the form's option sources. */
+export type BackendCatalog = { samplers: string[]; controlNetModules: FormOption[]; controlNetModels: string[] };
+
+async function catalogOf(engine: InferenceEngine): Promise<BackendCatalog> {
+  const [samplers, controlNetModules, controlNetModels] = await Promise.all([
+    engine.listSamplers(),
+    engine.listControlNetModules(),
+    engine.listControlNetModels(),
+  ]);
+  return { samplers, controlNetModules, controlNetModels };
+}
+
+/** Values of several lists once each, in first-seen order. */
+function union<T>(lists: T[][], key: (item: T) => string): T[] {
+  const seen = new Map<string, T>();
+  for (const item of lists.flat()) if (!seen.has(key(item))) seen.set(key(item), item);
+  return [...seen.values()];
+}
 
 type EngineFactory = (row: BackendRow) => InferenceEngine;
 type Body = z.output<typeof backendBodySchema>;
@@ -73,6 +94,7 @@ export class BackendRegistry {
       runningJobId: null,
       lastFinishedAt: 0,
       builtin: true,
+      catalog: null,
     });
   }
 
@@ -94,6 +116,7 @@ export class BackendRegistry {
       runningJobId: previous?.runningJobId ?? null,
       lastFinishedAt: previous?.lastFinishedAt ?? 0,
       builtin: false,
+      catalog: previous?.catalog ?? null,
     };
   }
 
@@ -125,6 +148,14 @@ export class BackendRegistry {
       { ok: false, message: '健康检查超时', busy: false },
     );
     const wasHealthy = backend.healthy;
+    if (health.ok) {
+      // A backend whose lists cannot be read keeps the ones it had: the lists only feed form options.
+      backend.catalog = await withTimeout(
+        catalogOf(backend.engine).catch(() => backend.catalog),
+        HEALTH_TIMEOUT_MS,
+        backend.catalog,
+      );
+    }
     backend.healthy = health.ok;
     backend.healthMessage = health.message;
     backend.checkedAt = nowIso();
@@ -165,6 +196,30 @@ export class BackendRegistry {
       if (triedA < triedB || (triedA === triedB && idleA < idleB)) best = backend;
     }
     return best;
+  }
+
+  /**
+   * The form's option lists: the built-in engine's plus those of every enabled backend, so a template can offer
+   * what the GPU servers have. Read from memory; health checks refresh them.
+   */
+  async options(): Promise<BackendCatalog> {
+    const builtin = this.backends.get(BUILTIN_BACKEND_ID)!;
+    builtin.catalog ??= await catalogOf(builtin.engine);
+    const catalogs = [...this.backends.values()].flatMap((b) => (b.enabled && b.catalog ? [b.catalog] : []));
+    return {
+      samplers: union(
+        catalogs.map((c) => c.samplers),
+        (name) => name,
+      ),
+      controlNetModules: union(
+        catalogs.map((c) => c.controlNetModules),
+        (option) => String(option.value),
+      ),
+      controlNetModels: union(
+        catalogs.map((c) => c.controlNetModels),
+        (name) => name,
+      ),
+    };
   }
 
   occupy(backend: Backend, jobId: string): void {

@@ -2,23 +2,23 @@ import { formOptionSchema } from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SIZE_PRESETS } from '../../engines/builtin/catalog.js';
-import type { InferenceEngine } from '../../engines/engine.js';
 import { ok } from '../../platform/envelope.js';
 import { reply } from '../../platform/route-schemas.js';
+import type { BackendRegistry } from '../backends/backend-registry.js';
 import type { ModelService } from '../models/model.service.js';
 
 const optionsReply = reply(z.array(formOptionSchema));
 const tags = ['表单选项'];
 const asOptions = (values: string[]) => values.map((value) => ({ label: value, value }));
 
-/** The option sources form config `url`s point to; samplers and ControlNet lists come from the engine. */
-export const optionRoutes: FastifyPluginAsyncZod<{ models: ModelService; engine: InferenceEngine }> = async (
+/** The option sources form config `url`s point to; samplers and ControlNet lists come from the backends. */
+export const optionRoutes: FastifyPluginAsyncZod<{ models: ModelService; registry: BackendRegistry }> = async (
   app,
-  { models, engine },
+  { models, registry },
 ) => {
   app.addHook('onRequest', app.requireUser);
   app.get('/options/samplers', { schema: { tags, summary: '采样器', response: optionsReply } }, async () =>
-    ok(asOptions(await engine.listSamplers())),
+    ok(asOptions((await registry.options()).samplers)),
   );
   app.get('/options/sizes', { schema: { tags, summary: '尺寸预设', response: optionsReply } }, async () =>
     ok(SIZE_PRESETS),
@@ -29,11 +29,11 @@ export const optionRoutes: FastifyPluginAsyncZod<{ models: ModelService; engine:
   app.get(
     '/options/controlnet/modules',
     { schema: { tags, summary: 'ControlNet 预处理器', response: optionsReply } },
-    async () => ok(await engine.listControlNetModules()),
+    async () => ok((await registry.options()).controlNetModules),
   );
   app.get(
     '/options/controlnet/models',
     { schema: { tags, summary: 'ControlNet 模型', response: optionsReply } },
-    async () => ok(asOptions(await engine.listControlNetModels())),
+    async () => ok(asOptions((await registry.options()).controlNetModels)),
   );
 };
