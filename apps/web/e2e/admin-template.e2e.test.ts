@@ -201,6 +201,13 @@ describe('任务配置: an admin builds and publishes a two-step template', () =
     // A draft saved after publishing leaves the published version with users; the tree shows both states.
     await page.getByLabel('模板描述').fill('两步：生成后高清放大');
     await visible(page.getByText('有未保存的修改'));
+    // Clicking another node with unsaved edits asks first; 继续编辑 keeps them.
+    await treeNode(page, TASK).click();
+    const leave = page.locator('.ant-modal-confirm', { hasText: '离开后，这个模板未保存的修改会丢失' });
+    await visible(leave);
+    await leave.getByRole('button', { name: '继续编辑' }).click();
+    await hidden(leave);
+    await expect.poll(() => page.getByLabel('模板描述').inputValue()).toBe('两步：生成后高清放大');
     await page.getByRole('button', { name: '保存草稿' }).click();
     await visible(outcome.filter({ hasText: '草稿已保存' }));
     await visible(treeNode(page, TEMPLATE).locator('.hf-ta-node-tag', { hasText: '草稿' }));

@@ -8,6 +8,7 @@ import { TemplateBasicsForm } from './TemplateBasicsForm';
 import { MAX_STEPS, type TemplateDraft } from './template-draft';
 import { statusTagsOf } from './tree-model';
 import { useTemplateDraft } from './use-template-draft';
+import { useUnsavedGuard } from './use-unsaved-guard';
 
 interface TemplateDraftEditorProps {
   detail: TemplateDetail;
@@ -30,6 +31,7 @@ export function TemplateDraftEditor({
 }: TemplateDraftEditorProps) {
   const { modal } = App.useApp();
   const { draft, dirty, setBasics, updateStep, addStep, removeStep } = useTemplateDraft(detail);
+  useUnsavedGuard(dirty);
   const active = Math.min(activeIndex, draft.steps.length - 1);
 
   function confirmRemoveStep(index: number) {
