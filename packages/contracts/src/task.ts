@@ -164,6 +164,9 @@ export const templateCopyBodySchema = z.object({
   templateId: idOf('模板'),
   taskId: z.string().max(64).optional(),
 });
+/** POST /api/task/template/rename: a new name for the working copy and the published version alike. */
+export const templateRenameBodySchema = z.object({ templateId: idOf('模板'), name: nameSchema('模板') });
+
 export const templateMoveBodySchema = z.object({
   templateId: idOf('模板'),
   taskId: idOf('任务'),

@@ -52,6 +52,11 @@ export function saveTemplate(mode: TemplateSaveMode, body: TemplateSaveBody) {
   return http.post<TemplateSaveResult>(`/api/task/template/save/${mode}`, body);
 }
 
+/** A new name without a new version: a pending draft stays a draft. */
+export function renameTemplate(templateId: string, name: string) {
+  return http.post<null>('/api/task/template/rename', { templateId, name });
+}
+
 export function deleteTemplate(templateId: string) {
   return http.delete<null>(`/api/task/template/${id(templateId)}`);
 }

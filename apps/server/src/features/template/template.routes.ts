@@ -8,6 +8,7 @@ import {
   templateDetailSchema,
   templateListQuerySchema,
   templateMoveBodySchema,
+  templateRenameBodySchema,
   templateSaveBodySchema,
   templateSaveResultSchema,
   templateTaskSchema,
@@ -117,6 +118,14 @@ export const templateRoutes: FastifyPluginAsyncZod<{ templates: TemplateService;
     async (req) => {
       await templates.move(currentUser(req), req.body.templateId, req.body.taskId, req.body.sort);
       return done('移动成功');
+    },
+  );
+  app.post(
+    '/task/template/rename',
+    { schema: { tags, summary: '重命名模板（不产生新版本）', body: templateRenameBodySchema, response: replyEmpty } },
+    async (req) => {
+      await templates.rename(currentUser(req), req.body.templateId, req.body.name);
+      return done('重命名成功');
     },
   );
   app.delete(

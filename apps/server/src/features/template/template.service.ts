@@ -248,6 +248,20 @@ export class TemplateService {
     return { templateId, status: status as 'draft' | 'published', version };
   }
 
+  /**
+   * A rename is not a new version: the name changes in the working copy and in what users see, while a pending
+   * draft stays a draft and the published steps stay as they were.
+   */
+  async rename(viewer: Viewer, templateId: string, name: string): Promise<void> {
+    const template = await this.writable(viewer, templateId);
+    const published = publishedOf(template);
+    await this.templates.update(templateId, {
+      name,
+      updated_at: nowIso(),
+      ...(published ? { published_json: JSON.stringify({ ...published, name }) } : {}),
+    });
+  }
+
   async remove(viewer: Viewer, templateId: string): Promise<void> {
     await this.writable(viewer, templateId);
     await this.db.transaction().execute((trx) => new TemplateRepository(trx).delete(templateId));

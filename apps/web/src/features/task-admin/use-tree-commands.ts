@@ -1,7 +1,6 @@
 import { MSG, type TaskTreeNode } from '@huafang/contracts';
 import { toast } from '../../services/notices';
 import { isRequestError } from '../../services/request-error';
-import { fetchTemplateDetail } from '../../services/task';
 import {
   copyTask,
   copyTemplate,
@@ -10,21 +9,13 @@ import {
   deleteTemplate,
   moveTask,
   moveTemplate,
+  renameTemplate,
   saveTemplate,
   updateTask,
 } from '../../services/task-admin';
 import { useRefreshTasks } from './task-admin-queries';
-import { draftFromDetail, newTemplateBody, saveBodyOf } from './template-draft';
+import { newTemplateBody } from './template-draft';
 import type { MoveRequest } from './tree-drop';
-
-/** A template is renamed by saving it again under its current status, so a published one stays published. */
-async function renameTemplate(templateId: string, name: string): Promise<void> {
-  const detail = await fetchTemplateDetail(templateId);
-  await saveTemplate(
-    detail.status === 'published' ? 'publish' : 'draft',
-    saveBodyOf({ ...draftFromDetail(detail), name }),
-  );
-}
 
 export type TreeCommands = ReturnType<typeof useTreeCommands>;
 
