@@ -145,6 +145,15 @@ describe('任务配置: an admin builds and publishes a two-step template', () =
     await choose(page, step.getByRole('combobox', { name: '生成方式' }), '高清放大');
     expect(await step.getByRole('switch', { name: '使用上一步的图片' }).getAttribute('aria-checked')).toBe('true');
 
+    // 前移 / 后移 reorder the step tabs; the order of the tabs is the order of the steps.
+    const tabNames = () => page.locator('.hf-ta-steps .ant-tabs-tab').allTextContents();
+    const firstTab = (await tabNames())[0]!;
+    await page.getByRole('button', { name: '前移' }).click();
+    await expect.poll(async () => (await tabNames())[1]).toBe(firstTab);
+    await page.getByRole('button', { name: '后移' }).click();
+    await expect.poll(async () => (await tabNames())[0]).toBe(firstTab);
+    step = activeStep(page);
+
     // Publishing checks every step: step 2 has no field yet, and the editor says so.
     await page.getByRole('button', { name: '发布' }).click();
     const outcome = page.locator('.hf-ta-outcome');

@@ -1,4 +1,4 @@
-import { CloseOutlined, PlusOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, ArrowRightOutlined, CloseOutlined, PlusOutlined } from '@ant-design/icons';
 import type { TemplateDetail } from '@huafang/contracts';
 import { App, Button, Card, Space, Tabs, Tag, Typography } from 'antd';
 import { isRequestError } from '../../services/request-error';
@@ -30,7 +30,7 @@ export function TemplateDraftEditor({
   onSave,
 }: TemplateDraftEditorProps) {
   const { modal } = App.useApp();
-  const { draft, dirty, setBasics, updateStep, addStep, removeStep } = useTemplateDraft(detail);
+  const { draft, dirty, setBasics, updateStep, addStep, removeStep, moveStep } = useTemplateDraft(detail);
   useUnsavedGuard(dirty);
   const active = Math.min(activeIndex, draft.steps.length - 1);
 
@@ -98,18 +98,33 @@ export function TemplateDraftEditor({
         activeKey={draft.steps[active]?.key}
         onChange={(key) => onActiveIndexChange(draft.steps.findIndex((step) => step.key === key))}
         tabBarExtraContent={
-          <Button
-            type="dashed"
-            icon={<PlusOutlined />}
-            disabled={draft.steps.length >= MAX_STEPS}
-            title={draft.steps.length >= MAX_STEPS ? `模板最多 ${MAX_STEPS} 个步骤` : undefined}
-            onClick={() => {
-              addStep();
-              onActiveIndexChange(draft.steps.length);
-            }}
-          >
-            添加步骤
-          </Button>
+          <Space size={4}>
+            {([-1, 1] as const).map((offset) => (
+              <Button
+                key={offset}
+                icon={offset < 0 ? <ArrowLeftOutlined /> : <ArrowRightOutlined />}
+                disabled={draft.steps[active + offset] === undefined}
+                onClick={() => {
+                  moveStep(active, offset);
+                  onActiveIndexChange(active + offset);
+                }}
+              >
+                {offset < 0 ? '前移' : '后移'}
+              </Button>
+            ))}
+            <Button
+              type="dashed"
+              icon={<PlusOutlined />}
+              disabled={draft.steps.length >= MAX_STEPS}
+              title={draft.steps.length >= MAX_STEPS ? `模板最多 ${MAX_STEPS} 个步骤` : undefined}
+              onClick={() => {
+                addStep();
+                onActiveIndexChange(draft.steps.length);
+              }}
+            >
+              添加步骤
+            </Button>
+          </Space>
         }
         items={draft.steps.map((step, index) => {
           const label = step.name.trim() || `步骤 ${index + 1}`;

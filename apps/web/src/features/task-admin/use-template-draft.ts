@@ -1,6 +1,6 @@
 import type { TemplateDetail } from '@huafang/contracts';
 import { useMemo, useState } from 'react';
-import { removeAt, updateAt } from './list-ops';
+import { moveItem, removeAt, updateAt } from './list-ops';
 import {
   draftFromDetail,
   MAX_STEPS,
@@ -31,5 +31,8 @@ export function useTemplateDraft(detail: TemplateDetail) {
           : { ...current, steps: [...current.steps, newStep(current.steps.length)] },
       ),
     removeStep: (index: number) => setDraft((current) => ({ ...current, steps: removeAt(current.steps, index) })),
+    /** The order of the tabs is the order of the steps (the server numbers them as saved). */
+    moveStep: (index: number, offset: -1 | 1) =>
+      setDraft((current) => ({ ...current, steps: moveItem(current.steps, index, offset) })),
   };
 }
