@@ -23,9 +23,11 @@ export const workProfileQuerySchema = z.object({
   current: pageNumber,
   pageSize: pageSizeOf(20, 100),
   templateId: z.string().max(64).optional(),
-  /** Inclusive days in the server's time zone (UTC). */
+  /** Inclusive days in the user's time zone, given by tzOffset. */
   dateFrom: isoDay,
   dateTo: isoDay,
+  /** The browser's `Date#getTimezoneOffset()` in minutes (UTC minus local time: -480 in China); 0 = UTC days. */
+  tzOffset: z.coerce.number().int('时区偏移须为整数').min(-840, '时区偏移不正确').max(840, '时区偏移不正确').default(0),
   keyword: z.string().trim().max(50, '关键词不能超过 50 个字符').optional(),
 });
 export type WorkProfileQuery = z.input<typeof workProfileQuerySchema>;

@@ -87,6 +87,14 @@ describeServer('works: my gallery, the public gallery, downloads and review', ()
     expect(byTemplate.body.data.total).toBe(10);
     const byDay = await get('/api/works/profile?dateFrom=2026-11-02&dateTo=2026-11-02&pageSize=100', alice.token);
     expect(byDay.body.data.total).toBe(10);
+    // The works were made at 08:xx UTC: 16:xx the same day in China, but 22:xx the evening before in Honolulu.
+    const china = await get('/api/works/profile?dateFrom=2026-11-02&dateTo=2026-11-02&tzOffset=-480', alice.token);
+    expect(china.body.data.total).toBe(10);
+    const honolulu = await get(
+      '/api/works/profile?dateFrom=2026-11-01&dateTo=2026-11-01&tzOffset=600&pageSize=100',
+      alice.token,
+    );
+    expect(honolulu.body.data.list.map((w: any) => w.id).sort()).toEqual(aliceWorks.slice(10, 20).sort());
     const byKeyword = await get(`/api/works/profile?keyword=${encodeURIComponent('city 2')}&pageSize=100`, alice.token);
     expect(byKeyword.body.data.list.map((w: any) => w.id).sort()).toEqual(aliceWorks.slice(20, 25).sort());
     expect((await get('/api/works/profile?dateFrom=11-02', alice.token)).body.msg).toContain('日期格式应为 YYYY-MM-DD');

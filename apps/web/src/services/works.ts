@@ -20,6 +20,8 @@ export interface MyWorksQuery {
   templateId?: string;
   dateFrom?: string;
   dateTo?: string;
+  /** Sent with a date range: the browser's offset, so the days are the user's own. */
+  tzOffset?: number;
   keyword?: string;
 }
 

@@ -54,12 +54,14 @@ export class WorkService {
 
   async profile(userId: string, query: z.output<typeof workProfileQuerySchema>) {
     const { current, pageSize } = query;
+    // Midnight of a day where the user is: UTC midnight moved by the browser's offset.
+    const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`) + query.tzOffset * 60_000;
     const { rows, total } = await this.works.pageOwned(
       userId,
       {
         templateId: query.templateId,
-        from: query.dateFrom ? new Date(`${query.dateFrom}T00:00:00Z`).toISOString() : undefined,
-        to: query.dateTo ? new Date(Date.parse(`${query.dateTo}T00:00:00Z`) + DAY_MS).toISOString() : undefined,
+        from: query.dateFrom ? new Date(dayStart(query.dateFrom)).toISOString() : undefined,
+        to: query.dateTo ? new Date(dayStart(query.dateTo) + DAY_MS).toISOString() : undefined,
         keyword: query.keyword,
       },
       current,

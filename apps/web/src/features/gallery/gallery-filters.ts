@@ -12,11 +12,22 @@ export function hasFilters(filters: GalleryFilters): boolean {
   return Boolean(filters.templateId || filters.range || filters.keyword);
 }
 
-/** The /api/works/profile query of one page; empty filters are left out rather than sent blank. */
-export function profileQuery(filters: GalleryFilters, current: number, pageSize: number): MyWorksQuery {
+/**
+ * The /api/works/profile query of one page; empty filters are left out rather than sent blank. Days are the
+ * browser's (the grid groups by them too), so the range carries the browser's time-zone offset.
+ */
+export function profileQuery(
+  filters: GalleryFilters,
+  current: number,
+  pageSize: number,
+  tzOffset: number = new Date().getTimezoneOffset(),
+): MyWorksQuery {
   const query: MyWorksQuery = { current, pageSize };
   if (filters.templateId) query.templateId = filters.templateId;
-  if (filters.range) [query.dateFrom, query.dateTo] = filters.range;
+  if (filters.range) {
+    [query.dateFrom, query.dateTo] = filters.range;
+    query.tzOffset = tzOffset;
+  }
   const keyword = filters.keyword.trim();
   if (keyword) query.keyword = keyword;
   return query;
