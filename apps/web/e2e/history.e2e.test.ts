@@ -9,7 +9,7 @@ import {
   setupJourney,
   type TestServer,
 } from './harness';
-import { dialog, hidden, logInFromHome, toast, visible } from './ui';
+import { dialog, hidden, logInFromHome, loginDialog, loginWithAccount, toast, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -193,5 +193,14 @@ describe('prompt history, translation and the Photoshop plugin', () => {
     ]);
     expect(download.suggestedFilename()).toMatch(/\.ccx$/);
     await context.close();
+
+    // A visitor not yet logged in who follows the plugin's link logs in and still gets the image.
+    const visitor = await newPage(browser);
+    await visitor.page.goto(`${server.baseUrl}/draw?initImage=${fileId}`);
+    await visible(loginDialog(visitor.page));
+    await loginWithAccount(visitor.page, user.account, user.password);
+    await visitor.page.waitForURL('**/draw');
+    await visible(visitor.page.getByText('已收到 Photoshop 发来的图片'));
+    await visitor.context.close();
   });
 });

@@ -2,7 +2,7 @@ import { BizCode, GUIDANCE_CODE_TYPE, type LoginResult, MSG } from '@huafang/con
 import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { outLogin } from '../../services/auth';
-import { LOGIN_PATH } from '../../services/navigation';
+import { drawTarget, LOGIN_PATH } from '../../services/navigation';
 import { toast } from '../../services/notices';
 import { hasCode } from '../../services/request-error';
 import { acceptInviteCode } from '../../services/user';
@@ -31,7 +31,7 @@ export function useAccountFlow() {
       const user = await loadCurrentUser();
       if (user.invite) {
         session().closeAllDialogs();
-        navigate('/draw');
+        navigate(drawTarget());
       } else {
         session().openDialog('invite');
       }
@@ -55,7 +55,7 @@ export function useAccountFlow() {
       const status = await acceptInviteCode(inviteCode);
       const user = await loadCurrentUser();
       session().closeAllDialogs();
-      navigate('/draw');
+      navigate(drawTarget());
       if ((status?.codeType ?? user.codeType) === GUIDANCE_CODE_TYPE) session().openDialog('guidanceTitle');
     }
 
