@@ -126,7 +126,12 @@ describeServer('works: my gallery, the public gallery, downloads and review', ()
       msg: '已发布到灵感广场',
       data: { public: true },
     });
-    await publish(alice.token, { id: aliceWorks[2], public: true, hidePrompt: true });
+    await publish(alice.token, { id: aliceWorks[2], public: true });
+    // On a published work, 隐藏提示词 is a setting of its own.
+    expect((await publish(alice.token, { id: aliceWorks[2], public: true, hidePrompt: true })).body).toMatchObject({
+      code: 0,
+      msg: '设置成功',
+    });
     expect((await publish(bob.token, { id: aliceWorks[3], public: true })).body.code).toBe(404);
 
     const open = await get('/api/works/public/list');

@@ -105,8 +105,10 @@ export const myWorkRoutes: FastifyPluginAsyncZod<Deps> = async (app, { works, st
     },
     async (req) => {
       const { id, public: makePublic, hidePrompt } = req.body;
-      const work = await works.publish(currentUser(req).id, id, makePublic, hidePrompt);
-      return ok(work, makePublic ? '已发布到灵感广场' : '已取消发布');
+      const { work, wasPublic } = await works.publish(currentUser(req).id, id, makePublic, hidePrompt);
+      // On a work already public only 隐藏提示词 changed: a setting, not a publication.
+      const msg = makePublic ? (wasPublic ? '设置成功' : '已发布到灵感广场') : '已取消发布';
+      return ok(work, msg);
     },
   );
 

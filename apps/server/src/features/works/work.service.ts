@@ -114,7 +114,12 @@ export class WorkService {
     }
   }
 
-  async publish(userId: string, id: string, makePublic: boolean, hidePrompt: boolean): Promise<WorkItem> {
+  async publish(
+    userId: string,
+    id: string,
+    makePublic: boolean,
+    hidePrompt: boolean,
+  ): Promise<{ work: WorkItem; wasPublic: boolean }> {
     const row = await this.owned(userId, id);
     await this.works.setPublic(id, {
       public: makePublic ? 1 : 0,
@@ -122,7 +127,7 @@ export class WorkService {
       // Re-publishing keeps the first date, so a work does not jump back to the top of 最新.
       published_at: makePublic ? (row.published_at ?? nowIso()) : row.published_at,
     });
-    return item({ ...row, public: makePublic ? 1 : 0 }, this.signer);
+    return { work: item({ ...row, public: makePublic ? 1 : 0 }, this.signer), wasPublic: row.public === 1 };
   }
 
   private publicItem(row: PublicWorkRow): PublicWorkItem {

@@ -8,14 +8,15 @@ import { publishWork } from '../../services/works';
 import { worksKeys } from './gallery-queries';
 
 /**
- * 发布到广场 / 取消发布. 隐藏提示词 is chosen before publishing; a published work keeps its choice until it
- * is taken down (publishing again keeps its first date).
+ * 发布到广场 / 取消发布, and 隐藏提示词: chosen before publishing, or changed on a published work at once
+ * (publishing again keeps its first date, so the work keeps its place in 最新).
  */
 export function PublishControl({ work }: { work: WorkDetail }) {
   const queryClient = useQueryClient();
   const [hidePrompt, setHidePrompt] = useState(work.hidePrompt);
   const mutation = useMutation({
-    mutationFn: (makePublic: boolean) => publishWork({ id: work.id, public: makePublic, hidePrompt }),
+    mutationFn: ({ makePublic, hide }: { makePublic: boolean; hide: boolean }) =>
+      publishWork({ id: work.id, public: makePublic, hidePrompt: hide }),
     onSuccess: ({ msg }) => {
       toast(msg, 'success');
       return queryClient.invalidateQueries({ queryKey: worksKeys.all });
@@ -27,13 +28,21 @@ export function PublishControl({ work }: { work: WorkDetail }) {
       {work.public && <Tag color="purple">已发布到灵感广场</Tag>}
       <Checkbox
         checked={hidePrompt}
-        disabled={work.public || mutation.isPending}
-        onChange={(event) => setHidePrompt(event.target.checked)}
+        disabled={mutation.isPending}
+        onChange={(event) => {
+          const hide = event.target.checked;
+          setHidePrompt(hide);
+          if (work.public) mutation.mutate({ makePublic: true, hide });
+        }}
       >
         隐藏提示词
       </Checkbox>
       {work.public ? (
-        <Button icon={<StopOutlined />} loading={mutation.isPending} onClick={() => mutation.mutate(false)}>
+        <Button
+          icon={<StopOutlined />}
+          loading={mutation.isPending}
+          onClick={() => mutation.mutate({ makePublic: false, hide: hidePrompt })}
+        >
           取消发布
         </Button>
       ) : (
@@ -42,7 +51,7 @@ export function PublishControl({ work }: { work: WorkDetail }) {
           ghost
           icon={<CloudUploadOutlined />}
           loading={mutation.isPending}
-          onClick={() => mutation.mutate(true)}
+          onClick={() => mutation.mutate({ makePublic: true, hide: hidePrompt })}
         >
           发布到广场
         </Button>
