@@ -12,6 +12,7 @@ import { appConfigRoutes } from './features/app-config/app-config.routes.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { backendRoutes } from './features/backends/backend.routes.js';
 import { adminUserRoutes } from './features/credits/admin-user.routes.js';
+import { dashboardRoutes } from './features/dashboard/dashboard.routes.js';
 import { downloadRoutes } from './features/download/download.routes.js';
 import { fileRoutes } from './features/files/file.routes.js';
 import { generateRoutes } from './features/generate/generate.routes.js';
@@ -158,6 +159,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(backendRoutes, { registry: services.registry });
       await api.register(comboRoutes, { combos: services.combos });
       await api.register(adminUserRoutes, { db, credits: services.credits });
+      await api.register(dashboardRoutes, { db, queue: services.queue, registry: services.registry });
       await api.register(downloadRoutes);
     },
     { prefix: '/api' },

@@ -124,6 +124,22 @@ async function createPlan(page: Page): Promise<void> {
   await screenshot(page, 'admin-combos');
 }
 
+/** 数据看板: totals and the three day charts, the built-in engine among the backends. */
+async function openDashboard(page: Page): Promise<void> {
+  await openSection(page, '数据看板');
+  await visible(page.locator('.ant-statistic', { hasText: '用户总数' }));
+  for (const title of ['每日生成次数', '每日出图张数', '每日活跃用户']) {
+    await visible(page.getByRole('figure', { name: title }));
+  }
+  expect(await page.getByRole('figure', { name: '每日生成次数' }).locator('.hf-day-chart-column').count()).toBe(14);
+  await page.getByText('近 7 天').click();
+  await expect
+    .poll(() => page.getByRole('figure', { name: '每日生成次数' }).locator('.hf-day-chart-column').count())
+    .toBe(7);
+  await visible(tableRow(page, '内置演示引擎').getByText('正常'));
+  await screenshot(page, 'admin-dashboard');
+}
+
 describe('管理后台: users, backends and plans, then the user sees the store', () => {
   it('grants credits, checks a backend, creates a plan, and the user finds it in 套餐商店', async () => {
     const { server, browser } = journey;
@@ -136,6 +152,7 @@ describe('管理后台: users, backends and plans, then the user sees the store'
     await grantCredits(admin.page, user, before);
     await addCheckAndDeleteBackend(admin.page);
     await createPlan(admin.page);
+    await openDashboard(admin.page);
     await admin.context.close();
 
     const { context, page } = await newPage(browser);

@@ -56,6 +56,7 @@ const READY_ADMIN_PAGES: Record<string, () => Promise<PageModule>> = {
   inviteCodes: () => import('./pages/admin/InviteCodesPage'),
   help: () => import('./pages/admin/HelpRequestsPage'),
   agreement: () => import('./pages/admin/AgreementConfigPage'),
+  dashboard: () => import('./pages/admin/DashboardPage'),
   users: () => import('./pages/admin/UsersPage'),
   backends: () => import('./pages/admin/BackendsPage'),
   combos: () => import('./pages/admin/CombosPage'),

@@ -109,3 +109,22 @@ export const backendBodySchema = z.object({
   enabled: z.boolean().default(true),
 });
 export type BackendBody = z.input<typeof backendBodySchema>;
+
+/** 数据看板: GET /api/admin/dashboard?days=N. */
+export const dashboardQuerySchema = z.object({
+  days: z.coerce.number().int('天数须为整数').min(1, '天数至少为 1').max(90, '天数不能超过 90').default(14),
+});
+export const dashboardDaySchema = z.object({
+  /** YYYY-MM-DD (UTC). */
+  date: z.string(),
+  generations: z.number().int(),
+  images: z.number().int(),
+  activeUsers: z.number().int(),
+});
+export const dashboardSchema = z.object({
+  days: z.array(dashboardDaySchema),
+  totals: z.object({ users: z.number().int(), works: z.number().int(), publicWorks: z.number().int() }),
+  queue: z.object({ waiting: z.number().int(), running: z.number().int() }),
+  backends: z.array(z.object({ name: z.string(), healthy: z.boolean(), busy: z.boolean() })),
+});
+export type Dashboard = z.infer<typeof dashboardSchema>;

@@ -6,6 +6,7 @@ import type {
   CreateInviteCodeBody,
   creditGrantBodySchema,
   creditGrantResultSchema,
+  Dashboard,
   HelpRequest,
   InviteCodeItem,
   Page,
@@ -62,4 +63,8 @@ export function checkBackend(id: string) {
 
 export function deleteBackend(id: string) {
   return http.delete<null>(`/api/admin/backends/${encodeURIComponent(id)}`);
+}
+
+export function fetchDashboard(days: number) {
+  return http.get<Dashboard>('/api/admin/dashboard', { days });
 }

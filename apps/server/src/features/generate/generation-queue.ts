@@ -90,6 +90,13 @@ export class GenerationQueue {
     this.dispatch();
   }
 
+  /** For 数据看板: jobs waiting and running now. */
+  stats(): { waiting: number; running: number } {
+    let waiting = 0;
+    for (const list of this.waiting.values()) waiting += list.length;
+    return { waiting, running: this.running.size };
+  }
+
   queuedCount(userId: string): number {
     return this.waiting.get(userId)?.length ?? 0;
   }

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { demoTemplate, generateBody, waitForEnd } from '../generate/generation-helpers.js';
+import { describeServer } from '../helpers/suite.js';
+import { createTestApp, loginAdmin, registerUser, type TestApp } from '../helpers/test-app.js';
+
+describeServer('admin: 数据看板', () => {
+  let app: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    app = await createTestApp();
+    admin = await loginAdmin(app);
+  });
+  afterAll(() => app.close());
+
+  it('counts today’s generations, images and active users, with every day of the window', async () => {
+    const users = [await registerUser(app), await registerUser(app)];
+    for (const [index, user] of users.entries()) {
+      const ink = await demoTemplate(app, user.token, '水墨山水');
+      const submit = await app.call('POST', '/api/generate/task', {
+        token: user.token,
+        body: generateBody(ink, { width: 256, height: 256, steps: 6, batchSize: index + 1 }),
+      });
+      await waitForEnd(app, user.token, submit.body.data.generateId);
+    }
+    const res = await app.call('GET', '/api/admin/dashboard?days=7', { token: admin });
+    expect(res.body.code).toBe(0);
+    const { days, totals, queue, backends } = res.body.data;
+    expect(days).toHaveLength(7);
+    expect(days.at(-1)).toEqual({
+      date: new Date().toISOString().slice(0, 10),
+      generations: 2,
+      images: 3,
+      activeUsers: 2,
+    });
+    expect(days[0]).toMatchObject({ generations: 0, images: 0, activeUsers: 0 });
+    expect(totals).toMatchObject({ works: 3, publicWorks: 0 });
+    expect(totals.users).toBeGreaterThanOrEqual(3);
+    expect(queue).toEqual({ waiting: 0, running: 0 });
+    expect(backends).toEqual([{ name: '内置演示引擎', healthy: true, busy: false }]);
+  });
+
+  it('is for admins only and checks its window', async () => {
+    const user = await registerUser(app);
+    expect((await app.call('GET', '/api/admin/dashboard', { token: user.token })).status).toBe(403);
+    const tooLong = await app.call('GET', '/api/admin/dashboard?days=400', { token: admin });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.msg).toContain('天数不能超过 90');
+  });
+});
