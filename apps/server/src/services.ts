@@ -74,7 +74,7 @@ export function createServices(deps: {
   const queue = new GenerationQueue({ registry, runner, board, limits: config.queue, log: deps.log });
   return {
     engine,
-    controlnetPreview: new ControlnetPreviewService(engine, files),
+    controlnetPreview: new ControlnetPreviewService(registry, files),
     models,
     templates,
     tasks: new TaskService(db, templates),

@@ -1,5 +1,7 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type A1111Double, startA1111Double } from '../doubles/a1111-double.js';
+import { multipartBody } from '../helpers/multipart.js';
 import { describeServer } from '../helpers/suite.js';
 import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
 import { creditsOf, waitForEnd, waitForStatus } from './generation-helpers.js';
@@ -97,6 +99,33 @@ describeServer('generate: registered AUTOMATIC1111 backends (test doubles speaki
     expect([...east.requestsTo('/sdapi/v1/options', 'POST'), ...west.requestsTo('/sdapi/v1/options', 'POST')]).toEqual(
       [],
     );
+  });
+
+  it('previews a preprocessor only a registered backend has, through its /controlnet/detect', async () => {
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#a0a0a0' } })
+      .png()
+      .toBuffer();
+    const upload = multipartBody([{ filename: 'ref.png', contentType: 'image/png', bytes: png }]);
+    const uploaded = await app.app.inject({
+      method: 'POST',
+      url: '/api/files/upload',
+      payload: upload.payload,
+      headers: { ...upload.headers, authorization: `Bearer ${user.token}` },
+    });
+    const fileId = uploaded.json().data.fileId;
+    const detectsBefore = east.requestsTo('/controlnet/detect').length + west.requestsTo('/controlnet/detect').length;
+    const preview = await app.call('POST', '/api/generate/task/controlnet/preview', {
+      token: user.token,
+      body: { fileId, controlnetModule: 'depth_midas' },
+    });
+    expect(preview.body).toMatchObject({ code: 0, data: { url: expect.stringMatching(/^\/api\/files\//) } });
+    const detects = east.requestsTo('/controlnet/detect').length + west.requestsTo('/controlnet/detect').length;
+    expect(detects).toBe(detectsBefore + 1);
+    const unknown = await app.call('POST', '/api/generate/task/controlnet/preview', {
+      token: user.token,
+      body: { fileId, controlnetModule: 'no_such_module' },
+    });
+    expect(unknown.body).toMatchObject({ code: -1, msg: '不支持的预处理器：no_such_module' });
   });
 
   it('retries a job on another backend when one fails, and marks the failed one down until it is checked', async () => {

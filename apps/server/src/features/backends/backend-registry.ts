@@ -222,6 +222,22 @@ export class BackendRegistry {
     };
   }
 
+  /**
+   * The engine that previews a ControlNet preprocessor: the built-in engine when it has the module, else a
+   * healthy enabled backend that lists it (previews are short and do not wait for the backend to be free).
+   */
+  async preprocessorEngine(module: string): Promise<InferenceEngine | null> {
+    const offers = (catalog: BackendCatalog | null) =>
+      catalog?.controlNetModules.some((option) => String(option.value) === module) ?? false;
+    const builtin = this.backends.get(BUILTIN_BACKEND_ID)!;
+    builtin.catalog ??= await catalogOf(builtin.engine);
+    if (offers(builtin.catalog)) return builtin.engine;
+    for (const backend of this.backends.values()) {
+      if (backend.enabled && backend.healthy && offers(backend.catalog)) return backend.engine;
+    }
+    return null;
+  }
+
   occupy(backend: Backend, jobId: string): void {
     backend.runningJobId = jobId;
   }
