@@ -59,7 +59,7 @@ const envSchema = z.object({
 });
 
 /** Each external translation provider and the variables it cannot start without. */
-const TRANSLATE_CREDENTIALS = {
+const credentialsOfProvider = {
   dictionary: [],
   libretranslate: ['TRANSLATE_URL'],
   baidu: ['BAIDU_TRANSLATE_APPID', 'BAIDU_TRANSLATE_KEY'],
@@ -106,7 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines}`);
   }
   const e = parsed.data;
-  const missing = TRANSLATE_CREDENTIALS[e.TRANSLATE_PROVIDER].filter((name) => !e[name]);
+  const missing = credentialsOfProvider[e.TRANSLATE_PROVIDER].filter((name) => !e[name]);
   if (missing.length > 0) {
     const lines = missing.map((name) => `  ${name}: required when TRANSLATE_PROVIDER=${e.TRANSLATE_PROVIDER}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
