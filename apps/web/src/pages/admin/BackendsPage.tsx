@@ -1,8 +1,9 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { BACKEND_KIND_LABELS, type BackendItem, MSG } from '@huafang/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Popconfirm, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Button, Popconfirm, Space, Table, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
+import { PageHead } from '../../components/PageHead';
 import { useSubmit } from '../../features/account/use-submit';
 import { BackendDialog } from '../../features/admin/BackendDialog';
 import { BackendStatus } from '../../features/admin/BackendStatus';
@@ -131,14 +132,11 @@ export default function BackendsPage() {
 
   return (
     <div className="hf-page">
-      <div className="hf-page-head">
-        <Typography.Title level={3} className="hf-page-title">
-          推理后端
-        </Typography.Title>
+      <PageHead title="推理后端">
         <Button type="primary" icon={<PlusOutlined />} onClick={() => openDialog()}>
           添加后端
         </Button>
-      </div>
+      </PageHead>
       <div className="hf-panel">
         <Table<BackendItem>
           rowKey="id"

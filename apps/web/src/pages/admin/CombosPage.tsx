@@ -1,8 +1,9 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type ComboPlan, type ComboPlanBody, MSG } from '@huafang/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Popconfirm, Space, Switch, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Button, Popconfirm, Space, Switch, Table, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
+import { PageHead } from '../../components/PageHead';
 import { useSubmit } from '../../features/account/use-submit';
 import { ComboPlanDialog } from '../../features/admin/ComboPlanDialog';
 import { toast } from '../../services/notices';
@@ -138,14 +139,11 @@ export default function CombosPage() {
 
   return (
     <div className="hf-page">
-      <div className="hf-page-head">
-        <Typography.Title level={3} className="hf-page-title">
-          套餐配置
-        </Typography.Title>
+      <PageHead title="套餐配置">
         <Button type="primary" icon={<PlusOutlined />} onClick={() => openDialog()}>
           新建套餐
         </Button>
-      </div>
+      </PageHead>
       <div className="hf-panel">
         <Table<ComboPlan>
           rowKey="id"

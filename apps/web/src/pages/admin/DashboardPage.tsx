@@ -1,7 +1,8 @@
 import type { Dashboard } from '@huafang/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Button, Card, Result, Segmented, Skeleton, Statistic, Table, Tag, Typography } from 'antd';
+import { Badge, Button, Card, Result, Segmented, Skeleton, Statistic, Table, Tag } from 'antd';
 import { useState } from 'react';
+import { PageHead } from '../../components/PageHead';
 import { DayBarChart } from '../../features/dashboard/DayBarChart';
 import { fetchDashboard } from '../../services/admin';
 
@@ -42,12 +43,9 @@ export default function DashboardPage() {
 
   return (
     <div className="hf-page">
-      <div className="hf-page-head">
-        <Typography.Title level={3} className="hf-page-title">
-          数据看板
-        </Typography.Title>
+      <PageHead title="数据看板">
         <Segmented options={WINDOWS} value={days} onChange={(value) => setDays(Number(value))} />
-      </div>
+      </PageHead>
       {query.isError ? (
         <Result
           status="error"

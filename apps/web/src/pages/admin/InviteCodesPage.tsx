@@ -2,6 +2,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import type { InviteCodeItem } from '@huafang/contracts';
 import { Button, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
+import { PageHead } from '../../components/PageHead';
 import { CreateInviteCodeDialog } from '../../features/admin/CreateInviteCodeDialog';
 import { formatDateTime } from '../../features/admin/format';
 import { inviteCodeTypeLabel } from '../../features/admin/invite-code-types';
@@ -47,14 +48,11 @@ export default function InviteCodesPage() {
 
   return (
     <div className="hf-page">
-      <div className="hf-page-head">
-        <Typography.Title level={3} className="hf-page-title">
-          邀请码
-        </Typography.Title>
+      <PageHead title="邀请码">
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
           新建邀请码
         </Button>
-      </div>
+      </PageHead>
       <div className="hf-panel">
         <Table<InviteCodeItem>
           rowKey="id"

@@ -1,7 +1,8 @@
 import type { AdminUserItem } from '@huafang/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Input, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Button, Input, Table, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
+import { PageHead } from '../../components/PageHead';
 import { CreditGrantDialog } from '../../features/admin/CreditGrantDialog';
 import { formatDateTime } from '../../features/admin/format';
 import { usePagedQuery } from '../../features/admin/use-paged-query';
@@ -64,10 +65,7 @@ export default function UsersPage() {
 
   return (
     <div className="hf-page">
-      <div className="hf-page-head">
-        <Typography.Title level={3} className="hf-page-title">
-          用户管理
-        </Typography.Title>
+      <PageHead title="用户管理">
         <Input.Search
           placeholder="搜索账号、昵称或手机号"
           aria-label="搜索用户"
@@ -77,7 +75,7 @@ export default function UsersPage() {
           onSearch={search}
           className="hf-admin-search"
         />
-      </div>
+      </PageHead>
       <div className="hf-panel">
         <Table<AdminUserItem>
           rowKey="userId"

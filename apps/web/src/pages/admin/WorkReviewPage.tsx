@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Segmented, Table, Typography } from 'antd';
+import { Segmented, Table } from 'antd';
 import { useState } from 'react';
+import { PageHead } from '../../components/PageHead';
 import { usePagedQuery } from '../../features/admin/use-paged-query';
 import { worksKeys } from '../../features/gallery/gallery-queries';
 import { reviewColumns } from '../../features/gallery/review-columns';
@@ -45,17 +46,14 @@ export default function WorkReviewPage() {
 
   return (
     <div className="hf-page">
-      <div className="hf-page-head">
-        <Typography.Title level={3} className="hf-page-title">
-          作品审核
-        </Typography.Title>
+      <PageHead title="作品审核">
         <Segmented<ReviewStatus>
           aria-label="按状态筛选"
           options={STATUS_OPTIONS}
           value={status}
           onChange={changeStatus}
         />
-      </div>
+      </PageHead>
       <div className="hf-panel">
         <Table<ReviewWorkItem>
           rowKey="id"
