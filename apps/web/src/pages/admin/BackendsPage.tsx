@@ -7,6 +7,7 @@ import { PageHead } from '../../components/PageHead';
 import { useSubmit } from '../../features/account/use-submit';
 import { BackendDialog } from '../../features/admin/BackendDialog';
 import { BackendStatus } from '../../features/admin/BackendStatus';
+import { useEditDialog } from '../../features/admin/use-edit-dialog';
 import { checkBackend, deleteBackend, fetchBackends } from '../../services/admin';
 import { toast } from '../../services/notices';
 import '../../features/admin/admin-pages.css';
@@ -89,18 +90,11 @@ function columns({ checkingId, onCheck, onEdit, onDelete }: RowActions): TableCo
 export default function BackendsPage() {
   const queryClient = useQueryClient();
   const backends = useQuery({ queryKey: BACKENDS_KEY, queryFn: fetchBackends, refetchInterval: REFRESH_MS });
-  const [dialogOpen, setDialogOpen] = useState(false);
-  // Kept while the dialog closes, so its title and fields do not change during the fade.
-  const [editing, setEditing] = useState<BackendItem>();
+  const dialog = useEditDialog<BackendItem>();
   const [checkingId, setCheckingId] = useState<string | null>(null);
   const { submit } = useSubmit();
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: BACKENDS_KEY });
-
-  function openDialog(backend?: BackendItem) {
-    setEditing(backend);
-    setDialogOpen(true);
-  }
 
   async function onCheck(backend: BackendItem) {
     setCheckingId(backend.id);
@@ -126,28 +120,28 @@ export default function BackendsPage() {
     });
 
   function onSaved() {
-    setDialogOpen(false);
+    dialog.close();
     void refresh();
   }
 
   return (
     <div className="hf-page">
       <PageHead title="推理后端">
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => openDialog()}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => dialog.show()}>
           添加后端
         </Button>
       </PageHead>
       <div className="hf-panel">
         <Table<BackendItem>
           rowKey="id"
-          columns={columns({ checkingId, onCheck, onEdit: openDialog, onDelete })}
+          columns={columns({ checkingId, onCheck, onEdit: dialog.show, onDelete })}
           dataSource={backends.data}
           loading={backends.isPending}
           pagination={false}
           locale={{ emptyText: '暂无推理后端，点击右上角添加' }}
         />
       </div>
-      <BackendDialog open={dialogOpen} backend={editing} onClose={() => setDialogOpen(false)} onSaved={onSaved} />
+      <BackendDialog open={dialog.open} backend={dialog.editing} onClose={dialog.close} onSaved={onSaved} />
     </div>
   );
 }

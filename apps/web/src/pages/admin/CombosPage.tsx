@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { PageHead } from '../../components/PageHead';
 import { useSubmit } from '../../features/account/use-submit';
 import { ComboPlanDialog } from '../../features/admin/ComboPlanDialog';
+import { useEditDialog } from '../../features/admin/use-edit-dialog';
 import { toast } from '../../services/notices';
 import { deleteCombo, fetchAdminCombos, updateCombo } from '../../services/store';
 import '../../features/admin/admin-pages.css';
@@ -98,19 +99,12 @@ function columns({ togglingId, onToggle, onEdit, onDelete }: RowActions): TableC
 export default function CombosPage() {
   const queryClient = useQueryClient();
   const combos = useQuery({ queryKey: COMBOS_KEY, queryFn: fetchAdminCombos });
-  const [dialogOpen, setDialogOpen] = useState(false);
-  // Kept while the dialog closes, so its title and fields do not change during the fade.
-  const [editing, setEditing] = useState<ComboPlan>();
+  const dialog = useEditDialog<ComboPlan>();
   const [togglingId, setTogglingId] = useState<string | null>(null);
   const { submit } = useSubmit();
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: COMBOS_KEY });
   const nextSort = Math.min(999, Math.max(0, ...(combos.data ?? []).map((plan) => plan.sort)) + 1);
-
-  function openDialog(plan?: ComboPlan) {
-    setEditing(plan);
-    setDialogOpen(true);
-  }
 
   async function onToggle(plan: ComboPlan, enabled: boolean) {
     setTogglingId(plan.id);
@@ -133,21 +127,21 @@ export default function CombosPage() {
     });
 
   function onSaved() {
-    setDialogOpen(false);
+    dialog.close();
     void refresh();
   }
 
   return (
     <div className="hf-page">
       <PageHead title="套餐配置">
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => openDialog()}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => dialog.show()}>
           新建套餐
         </Button>
       </PageHead>
       <div className="hf-panel">
         <Table<ComboPlan>
           rowKey="id"
-          columns={columns({ togglingId, onToggle, onEdit: openDialog, onDelete })}
+          columns={columns({ togglingId, onToggle, onEdit: dialog.show, onDelete })}
           dataSource={combos.data}
           loading={combos.isPending}
           pagination={false}
@@ -155,10 +149,10 @@ export default function CombosPage() {
         />
       </div>
       <ComboPlanDialog
-        open={dialogOpen}
-        plan={editing}
+        open={dialog.open}
+        plan={dialog.editing}
         nextSort={nextSort}
-        onClose={() => setDialogOpen(false)}
+        onClose={dialog.close}
         onSaved={onSaved}
       />
     </div>
