@@ -9,7 +9,7 @@ import {
   setupJourney,
   type TestServer,
 } from './harness';
-import { dialog, hidden, logInFromHome, loginDialog, loginWithAccount, toast, visible } from './ui';
+import { chooseUserMenuItem, dialog, hidden, logInFromHome, loginDialog, loginWithAccount, toast, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -178,11 +178,7 @@ describe('prompt history, translation and the Photoshop plugin', () => {
     await expect.poll(() => freePrompt.inputValue()).toBe('水墨画，远山');
 
     // 插件下载: a dialog with the steps and a .ccx download.
-    await page.locator('.hf-user-trigger').click();
-    const pluginItem = page.getByRole('menuitem', { name: '插件下载' });
-    await visible(pluginItem);
-    await pluginItem.click();
-    await hidden(pluginItem);
+    await chooseUserMenuItem(page, '插件下载');
     const plugin = dialog(page, '插件下载');
     await visible(plugin);
     await visible(plugin.getByText('适用于 Photoshop 2022', { exact: false }));

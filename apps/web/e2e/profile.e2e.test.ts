@@ -13,7 +13,7 @@ import {
   setupJourney,
   waitForSmsResend,
 } from './harness';
-import { dialog, hidden, logInFromHome, storedToken, toast, visible } from './ui';
+import { chooseUserMenuItem, dialog, hidden, logInFromHome, storedToken, toast, visible } from './ui';
 
 /** A 1×1 PNG, enough for the server to accept and re-encode it. */
 const PNG_1PX = Buffer.from(
@@ -57,11 +57,6 @@ async function bindNewMobile(page: Page): Promise<string> {
 
 const masked = (mobile: string) => `${mobile.slice(0, 3)}****${mobile.slice(7)}`;
 
-async function openMenuItem(page: Page, name: string | RegExp) {
-  await page.locator('.hf-user-trigger').click();
-  await page.getByRole('menuitem', { name }).click();
-}
-
 describe('account menu', () => {
   it('edits nickname and avatar and sends feedback', async () => {
     const { server, browser } = journey;
@@ -72,7 +67,7 @@ describe('account menu', () => {
 
     // 修改昵称: Enter submits, the header follows.
     const nickname = `新名${randomSuffix(3)}`;
-    await openMenuItem(page, '修改昵称');
+    await chooseUserMenuItem(page, '修改昵称');
     const nicknameDialog = dialog(page, '修改昵称');
     await nicknameDialog.getByPlaceholder('2–16 个字符').fill(nickname);
     await nicknameDialog.getByPlaceholder('2–16 个字符').press('Enter');
@@ -80,7 +75,7 @@ describe('account menu', () => {
     await seeToast(page, '设置成功');
 
     // 修改头像: an uploaded image is previewed, then becomes the header avatar.
-    await openMenuItem(page, '修改头像');
+    await chooseUserMenuItem(page, '修改头像');
     const avatarDialog = dialog(page, '修改头像');
     await avatarDialog
       .locator('input[type=file]')
@@ -95,7 +90,7 @@ describe('account menu', () => {
     await seeToast(page, '设置成功');
 
     // 帮助与反馈: the server's own reply is shown, and the admin list has the request.
-    await openMenuItem(page, '帮助与反馈');
+    await chooseUserMenuItem(page, '帮助与反馈');
     const help = dialog(page, '帮助与反馈');
     await help.locator('.ant-select').click();
     await page.locator('.ant-select-item-option').first().click();
@@ -122,7 +117,7 @@ describe('account menu', () => {
     await dialog(page, '填写邀请码').getByRole('button', { name: '暂不填写' }).click();
     await page.waitForURL('**/omnibus');
 
-    await openMenuItem(page, '绑定手机');
+    await chooseUserMenuItem(page, '绑定手机');
     const mobile = await bindNewMobile(page);
     const me = await api<{ mobile: string }>(server, 'GET', '/api/user/currentUser', {
       token: (await storedToken(page)) ?? '',
@@ -140,7 +135,7 @@ describe('account menu', () => {
     await page.waitForURL('**/draw');
     await waitForSmsResend(rebindUser);
 
-    await openMenuItem(page, '解绑手机');
+    await chooseUserMenuItem(page, '解绑手机');
     const unbind = dialog(page, '解绑手机');
     await visible(unbind.getByText(masked(rebindUser.mobile)));
     await unbind.getByPlaceholder('请输入完整的手机号').fill(rebindUser.mobile);

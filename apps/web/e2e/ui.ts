@@ -54,3 +54,23 @@ export async function logInFromHome(page: Page, baseUrl: string, account: string
 export async function storedToken(page: Page): Promise<string | null> {
   return page.evaluate(() => window.localStorage.getItem('Authorization'));
 }
+
+/**
+ * Opens the header's user menu and chooses an item. A click that lands while the dropdown is still animating
+ * in can be lost (the menu stays open), so the choice is retried until the menu has closed.
+ */
+export async function chooseUserMenuItem(page: Page, name: string | RegExp): Promise<void> {
+  const item = page.getByRole('menuitem', { name });
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (!(await item.isVisible())) await page.locator('.hf-user-trigger').click();
+    await visible(item);
+    await item.click();
+    try {
+      await item.waitFor({ state: 'hidden', timeout: 2_000 });
+      return;
+    } catch {
+      // Still open: the click was lost; choose again.
+    }
+  }
+  throw new Error(`could not choose ${String(name)} in the user menu`);
+}
