@@ -142,4 +142,15 @@ describeServer('auth: per-account login protection', () => {
     await app.call('POST', '/api/auth/sendCode', { body: { mobile: user.mobile } });
     expect((await smsLogin(app.smsCode(user.mobile))).body).toMatchObject({ code: 0, msg: '登录成功' });
   });
+
+  it('keeps a live lock through the hourly sweep, and forgets failures a day old', async () => {
+    const user = await registerUser(app);
+    expect((await wrongUntilLocked(user.account)).at(-1)).toBe(PASSWORD_LOCKED);
+    await app.services.auth.sweepExpired();
+    expect((await passwordLogin(user.account, PASSWORD)).body.msg).toMatch(/^密码错误次数过多/);
+
+    app.advanceClock(24 * 3600_000);
+    await app.services.auth.sweepExpired();
+    expect((await passwordLogin(user.account, WRONG_PASSWORD)).body.msg).toBe('账号或密码错误');
+  });
 });

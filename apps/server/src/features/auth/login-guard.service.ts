@@ -41,7 +41,7 @@ export class LoginGuardService {
 
   /** Password logins of a user, or of an identifier no user has (answered the same way). */
   passwordTry(who: { userId: string } | { identifier: string }): Promise<LoginTry> {
-    const key = 'userId' in who ? `password:user:${who.userId}` : `password:name:${who.identifier}`;
+    const key = 'userId' in who ? `password:user:${who.userId}` : `password:identifier:${who.identifier}`;
     return this.begin(
       key,
       this.policy.delayAfter,
