@@ -36,6 +36,9 @@ const envSchema = z.object({
   RATE_LIMIT_LOGIN: z.coerce.number().int().positive().default(20),
   RATE_LIMIT_SEND_CODE: z.coerce.number().int().positive().default(10),
   RATE_LIMIT_SIGN_UP: z.coerce.number().int().positive().default(10),
+  LOGIN_DELAY_AFTER_FAILURES: z.coerce.number().int().min(1).default(5),
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
+  LOGIN_LOCK_MINUTES: z.coerce.number().positive().default(15),
   SMS_PROVIDER: z.enum(['console']).default('console'),
   SMS_RESEND_SECONDS: z.coerce.number().int().min(1).default(60),
   SEED_DEMO: bool.default(true),
@@ -84,6 +87,8 @@ export type Config = {
   uploadMaxBytes: number;
   /** Requests per minute per client address. */
   rateLimit: { login: number; sendCode: number; signUp: number };
+  /** Per account (and per mobile for SMS codes): consecutive failures before slowing down and before a lock. */
+  loginGuard: { delayAfter: number; maxFailures: number; lockMs: number };
   smsProvider: 'console';
   /** At most one code per mobile in this interval. */
   smsResendMs: number;
@@ -125,6 +130,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     newUserCredits: e.NEW_USER_CREDITS,
     uploadMaxBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024),
     rateLimit: { login: e.RATE_LIMIT_LOGIN, sendCode: e.RATE_LIMIT_SEND_CODE, signUp: e.RATE_LIMIT_SIGN_UP },
+    loginGuard: {
+      delayAfter: e.LOGIN_DELAY_AFTER_FAILURES,
+      maxFailures: e.LOGIN_MAX_FAILURES,
+      lockMs: e.LOGIN_LOCK_MINUTES * 60_000,
+    },
     smsProvider: e.SMS_PROVIDER,
     smsResendMs: e.SMS_RESEND_SECONDS * 1000,
     seedDemo: e.SEED_DEMO,

@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import { ThreadedBuiltinEngine } from './engines/builtin/threaded-builtin-engine.js';
 import { AppConfigService } from './features/app-config/app-config.service.js';
 import { AuthService } from './features/auth/auth.service.js';
+import { LoginGuardService } from './features/auth/login-guard.service.js';
 import { SessionService } from './features/auth/session.service.js';
 import { SmsCodeService } from './features/auth/sms-code.service.js';
 import { BackendRepository } from './features/backends/backend.repository.js';
@@ -83,7 +84,13 @@ export function createServices(deps: {
     smsCodes,
     files,
     invites,
-    auth: new AuthService(db, sessions, smsCodes, config.newUserCredits),
+    auth: new AuthService(
+      db,
+      sessions,
+      smsCodes,
+      config.newUserCredits,
+      new LoginGuardService(db, config.loginGuard, deps.clock),
+    ),
     users: new UserService(db, sessions, smsCodes, invites, files),
     help: new HelpService(db),
     translate,

@@ -14,6 +14,7 @@ import type { Database } from '../../platform/db/database.js';
 import { BizError, fail } from '../../platform/errors.js';
 import { isoIn, newId, nowIso } from '../../platform/ids.js';
 import { UserRepository, type UserRow } from '../user/user.repository.js';
+import type { LoginGuardService } from './login-guard.service.js';
 import { RegistrationRepository } from './registration.repository.js';
 import type { SessionService } from './session.service.js';
 import type { SmsCodeService } from './sms-code.service.js';
@@ -39,6 +40,7 @@ export class AuthService {
     private readonly sessions: SessionService,
     private readonly smsCodes: SmsCodeService,
     private readonly newUserCredits: number,
+    private readonly guard: LoginGuardService,
   ) {
     this.users = new UserRepository(db);
     this.registrations = new RegistrationRepository(db);
@@ -52,9 +54,11 @@ export class AuthService {
   }
 
   async loginByMobile(mobile: string, code: string): Promise<LoginResult> {
-    await this.smsCodes.verify(mobile, 'login', code);
+    await this.checkSmsCode(mobile, 'login', code);
     const user = await this.users.findByMobile(mobile);
     if (!user) throw await this.unregistered({ mobile }, '该手机号尚未注册，请设置密码完成注册');
+    // The way back in after a password lock.
+    await this.guard.passwordSucceeded(user.id);
     return this.startSession(user);
   }
 
@@ -62,13 +66,17 @@ export class AuthService {
     const user = MOBILE_PATTERN.test(account)
       ? await this.users.findByMobile(account)
       : await this.users.findByAccount(account);
+    // Unknown identifiers are counted too, so the slow-down and the lock do not tell whether an account exists.
+    const attempt = await this.guard.passwordTry(user ? { userId: user.id } : { identifier: account });
     if (!user) {
-      if (!ACCOUNT_PATTERN.test(account)) throw fail(MSG.wrongCredentials);
-      throw await this.unregistered({ account }, MSG.unregistered);
+      throw await attempt.failed(() =>
+        ACCOUNT_PATTERN.test(account) ? this.unregistered({ account }, MSG.unregistered) : fail(MSG.wrongCredentials),
+      );
     }
     if (!user.password_hash || !(await verifyPassword(user.password_hash, password))) {
-      throw fail(MSG.wrongCredentials);
+      throw await attempt.failed(() => fail(MSG.wrongCredentials));
     }
+    await this.guard.passwordSucceeded(user.id);
     return this.startSession(user);
   }
 
@@ -110,7 +118,7 @@ export class AuthService {
   }
 
   async reVerify(mobile: string, code: string): Promise<{ token: string }> {
-    await this.smsCodes.verify(mobile, 'reset', code);
+    await this.checkSmsCode(mobile, 'reset', code);
     const user = await this.users.findByMobile(mobile);
     if (!user) throw fail('该手机号未注册');
     return { token: await this.sessions.issue(user.id, 'reset', RESET_TOKEN_TTL_MS) };
@@ -121,6 +129,7 @@ export class AuthService {
     if (!userId) throw fail('重置凭证无效或已过期，请重新验证手机号');
     await this.users.update(userId, { password_hash: await hashPassword(password), updated_at: nowIso() });
     await this.sessions.revokeAllOfUser(userId);
+    await this.guard.passwordSucceeded(userId);
   }
 
   /** Housekeeping: drops expired tokens, codes and pending registrations. */
@@ -128,10 +137,22 @@ export class AuthService {
     await this.sessions.deleteExpired();
     await this.smsCodes.deleteExpired();
     await this.registrations.deleteExpired(nowIso());
+    await this.guard.forgetStale();
   }
 
   logout(sessionId: string) {
     return this.sessions.revoke(sessionId);
+  }
+
+  /** Consumes a code under the per-mobile guard: wrong codes count across codes, a right one clears the count. */
+  private async checkSmsCode(mobile: string, scene: SmsScene, code: string): Promise<void> {
+    const attempt = await this.guard.smsTry(mobile);
+    try {
+      await this.smsCodes.verify(mobile, scene, code);
+    } catch (error) {
+      throw error instanceof BizError ? await attempt.failed(() => error) : error;
+    }
+    await this.guard.smsSucceeded(mobile);
   }
 
   private async startSession(user: UserRow): Promise<LoginResult> {

@@ -375,6 +375,17 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0007_login_failures': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('login_failures')
+        .addColumn('key', 'varchar(100)', (c) => c.primaryKey())
+        .addColumn('failures', 'integer', (c) => c.notNull())
+        .addColumn('blocked_until', 'varchar(32)')
+        .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -319,6 +319,15 @@ export interface ServerSecretTable {
   value: string;
 }
 
+/** Consecutive failed logins of one account or mobile (login-guard.service.ts); deleted on success. */
+export interface LoginFailureTable {
+  key: string;
+  failures: number;
+  /** No try is counted or checked before this moment: a slow-down or a lock. */
+  blocked_until: string | null;
+  updated_at: string;
+}
+
 export interface DB {
   users: UserTable;
   sessions: SessionTable;
@@ -345,4 +354,5 @@ export interface DB {
   combo_plans: ComboPlanTable;
   credit_grants: CreditGrantTable;
   server_secrets: ServerSecretTable;
+  login_failures: LoginFailureTable;
 }
