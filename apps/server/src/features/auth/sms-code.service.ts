@@ -57,8 +57,8 @@ export class SmsCodeService {
     // The try is taken before the code is compared: a guess that finds no try left is not checked at all.
     const tries = await this.codes.takeTry(row.id, SMS_MAX_WRONG_TRIES);
     if (tries === null) {
-      const now = await this.codes.find(row.id);
-      throw fail(now?.used_at ? '验证码无效，请重新获取' : '验证码错误次数过多，请重新获取');
+      const current = await this.codes.find(row.id);
+      throw fail(current?.used_at ? '验证码无效，请重新获取' : '验证码错误次数过多，请重新获取');
     }
     if (row.code_hash !== sha256(`${mobile}:${code}`)) {
       const left = SMS_MAX_WRONG_TRIES - tries;
