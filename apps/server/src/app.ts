@@ -76,7 +76,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (closing) reply.header('connection', 'close');
   });
 
-  const db = createDatabase(config.database, (err) => app.log.warn({ err }, 'idle database connection closed'));
+  const db = createDatabase(config.database, (err) => app.log.warn({ err }, 'database connection lost'));
   app.addHook('onClose', async () => {
     await db.destroy();
   });

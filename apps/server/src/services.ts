@@ -59,7 +59,7 @@ export function createServices(deps: {
   const works = new WorkRepository(db);
   const registry = new BackendRegistry(new BackendRepository(db), engineForBackend, engine);
   const board = new ProgressBoard();
-  const generations = new GenerationRepository(db);
+  const generations = new GenerationRepository(db, config.database.kind);
   const runner = new JobRunner({
     db,
     repo: generations,

@@ -2,6 +2,7 @@ import { BizCode, FIELD_LABELS, MSG } from '@huafang/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { isConnectionLost } from './db/database.js';
 import { BizError } from './errors.js';
 
 type ValidationIssue = { instancePath: string; message?: string };
@@ -60,6 +61,10 @@ export function registerErrorHandler(app: FastifyInstance, uploadMaxBytes: numbe
     if (known || (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)) {
       req.log.info({ err: error }, 'client error');
       return reply.status(error.statusCode ?? 400).send({ code: BizCode.FAIL, msg: known ?? '请求不正确', data: null });
+    }
+    if (isConnectionLost(error)) {
+      req.log.warn({ err: error }, 'database connection lost');
+      return reply.status(503).send({ code: BizCode.FAIL, msg: '数据库连接中断，请稍后重试', data: null });
     }
     req.log.error({ err: error }, 'unexpected error');
     return reply.status(500).send({ code: 500, msg: MSG.serverError, data: { requestId: req.id } });

@@ -34,13 +34,24 @@ export class SmsCodeRepository {
     await this.db.deleteFrom('sms_codes').where('expires_at', '<', now).execute();
   }
 
-  /** Counts a wrong try. */
-  async addAttempt(id: string): Promise<void> {
-    await this.db
+  find(id: string) {
+    return this.db.selectFrom('sms_codes').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * Counts one check of an unused code in a single statement, so concurrent guesses cannot all read the same
+   * count: the tries taken so far, or null when the code is used or has no tries left.
+   */
+  async takeTry(id: string, maxTries: number): Promise<number | null> {
+    const row = await this.db
       .updateTable('sms_codes')
       .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
       .where('id', '=', id)
-      .execute();
+      .where('attempts', '<', maxTries)
+      .where('used_at', 'is', null)
+      .returning('attempts')
+      .executeTakeFirst();
+    return row?.attempts ?? null;
   }
 
   /** Marks the code used; false when someone else used it first. */

@@ -54,10 +54,14 @@ export class SmsCodeService {
     const row = await this.codes.latestOfScene(mobile, scene);
     if (!row || row.used_at) throw fail('验证码无效，请重新获取');
     if (Date.parse(row.expires_at) <= this.clock()) throw fail('验证码已过期，请重新获取');
-    if (row.attempts >= SMS_MAX_WRONG_TRIES) throw fail('验证码错误次数过多，请重新获取');
+    // The try is taken before the code is compared: a guess that finds no try left is not checked at all.
+    const tries = await this.codes.takeTry(row.id, SMS_MAX_WRONG_TRIES);
+    if (tries === null) {
+      const current = await this.codes.find(row.id);
+      throw fail(current?.used_at ? '验证码无效，请重新获取' : '验证码错误次数过多，请重新获取');
+    }
     if (row.code_hash !== sha256(`${mobile}:${code}`)) {
-      await this.codes.addAttempt(row.id);
-      const left = SMS_MAX_WRONG_TRIES - row.attempts - 1;
+      const left = SMS_MAX_WRONG_TRIES - tries;
       throw fail(left > 0 ? `验证码错误，还可尝试 ${left} 次` : '验证码错误次数过多，请重新获取');
     }
     if (!(await this.codes.markUsed(row.id, nowIso()))) throw fail('验证码无效，请重新获取');

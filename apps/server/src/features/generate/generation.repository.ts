@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Database } from '../../platform/db/database.js';
+import { countRows } from '../../platform/db/count.js';
+import type { Database, DbKind } from '../../platform/db/database.js';
 import type { DB, GenerationJobTable, GenerationTable, PromptHistoryTable } from '../../platform/db/schema.js';
 
 export type GenerationRow = Selectable<GenerationTable>;
@@ -8,7 +9,44 @@ type Executor = Kysely<DB>;
 
 /** Generations, their step jobs (the embedded queue's rows) and prompt history. */
 export class GenerationRepository {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly dbKind: DbKind,
+  ) {}
+
+  /**
+   * Holds the user's row until the transaction ends, so one user's submits are counted one after another
+   * (in every process). SQLite lets one writer in at a time already, and has no FOR UPDATE.
+   */
+  async lockUser(trx: Executor, userId: string): Promise<void> {
+    if (this.dbKind !== 'postgres') return;
+    await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+  }
+
+  /** The user's jobs waiting in line, as the database knows them. */
+  queuedJobCount(trx: Executor, userId: string): Promise<number> {
+    return countRows(trx.selectFrom('generation_jobs').where('user_id', '=', userId).where('status', '=', 'queued'));
+  }
+
+  /**
+   * Puts a finished generation back in line for its next step, in one conditional statement: of two next steps
+   * sent at once only one finds it finished. False when a step is waiting or running, or came in meanwhile.
+   */
+  async claimForNextStep(
+    trx: Executor,
+    id: string,
+    seenJobCount: number,
+    patch: { current_job_id: string; updated_at: string },
+  ): Promise<boolean> {
+    const result = await trx
+      .updateTable('generations')
+      .set({ ...patch, status: 'queued', job_count: seenJobCount + 1 })
+      .where('id', '=', id)
+      .where('job_count', '=', seenJobCount)
+      .where('status', 'not in', ['queued', 'running'])
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
 
   async insertGeneration(executor: Executor, row: Insertable<GenerationTable>): Promise<void> {
     await executor.insertInto('generations').values(row).execute();

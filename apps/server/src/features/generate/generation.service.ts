@@ -41,6 +41,7 @@ type Prepared = {
 };
 
 const FREE_CREATION_NAME = '自由创作';
+const STEP_IN_PROGRESS = '当前步骤还在生成中，请等待完成后再进行下一步';
 
 /** Spec §7 Generation: predict, submit, next step, progress, interrupt and the unfinished lookup. */
 export class GenerationService {
@@ -163,14 +164,18 @@ export class GenerationService {
     };
   }
 
-  private checkQueueRoom(userId: string): void {
+  /** Counted in the database under the user's lock, so submits at once (or in other processes) cannot all fit. */
+  private async checkQueueRoom(trx: Database, userId: string): Promise<void> {
     const { maxQueuedPerUser } = this.deps.queue.limits;
-    if (this.deps.queue.queuedCount(userId) >= maxQueuedPerUser) {
+    if ((await this.deps.repo.queuedJobCount(trx, userId)) >= maxQueuedPerUser) {
       throw fail(`排队中的任务已达上限（${maxQueuedPerUser} 个），请等当前任务开始后再提交`);
     }
   }
 
-  /** Reserves the credits and puts the job in line, in one transaction with its rows and the prompt history. */
+  /**
+   * Puts the job in line in one transaction with its rows and the prompt history: the user's queue room and credits,
+   * and for a next step the generation itself, are claimed there so concurrent requests cannot share them.
+   */
   private async enqueue(
     viewer: Viewer,
     prepared: Prepared,
@@ -181,6 +186,15 @@ export class GenerationService {
     const now = nowIso();
     const { payload } = prepared;
     await db.transaction().execute(async (trx) => {
+      await repo.lockUser(trx, viewer.id);
+      if (!generation.isNew) {
+        const claimed = await repo.claimForNextStep(trx, generation.id, generation.stepNum - 1, {
+          current_job_id: jobId,
+          updated_at: now,
+        });
+        if (!claimed) throw fail(STEP_IN_PROGRESS);
+      }
+      await this.checkQueueRoom(trx, viewer.id);
       await credits.reserve(trx, viewer.id, prepared.cost);
       if (generation.isNew) {
         await repo.insertGeneration(trx, {
@@ -194,12 +208,6 @@ export class GenerationService {
           created_at: now,
           updated_at: now,
         });
-      } else {
-        await repo.updateGeneration(
-          generation.id,
-          { status: 'queued', current_job_id: jobId, job_count: generation.stepNum, updated_at: now },
-          trx,
-        );
       }
       await repo.insertJob(trx, {
         id: jobId,
@@ -251,7 +259,6 @@ export class GenerationService {
 
   async submit(viewer: Viewer, body: GenerateBody): Promise<GenerateResult> {
     const prepared = await this.prepare(viewer, this.fromBody(body));
-    this.checkQueueRoom(viewer.id);
     return this.enqueue(viewer, prepared, { id: newId(), isNew: true, stepNum: 1 });
   }
 
@@ -264,9 +271,7 @@ export class GenerationService {
   /** Next-draw: the template's next step on one of the results, in the same generation. */
   async step(viewer: Viewer, body: StepBody): Promise<GenerateResult> {
     const generation = await this.ownGeneration(viewer.id, body.generateId);
-    if (generation.status === 'queued' || generation.status === 'running') {
-      throw fail('当前步骤还在生成中，请等待完成后再进行下一步');
-    }
+    if (generation.status === 'queued' || generation.status === 'running') throw fail(STEP_IN_PROGRESS);
     if (!generation.template_id) throw fail('自由创作没有下一步，请直接重新生成');
     const parentWork = await this.deps.works.findOwned(viewer.id, body.imageWorkId);
     if (!parentWork || parentWork.generation_id !== generation.id)
@@ -279,7 +284,6 @@ export class GenerationService {
       parameters: body.parameters ?? {},
       parentWork,
     });
-    this.checkQueueRoom(viewer.id);
     return this.enqueue(viewer, prepared, {
       id: generation.id,
       isNew: false,

@@ -27,7 +27,7 @@ function generateCode(): string {
 export class InviteService {
   private readonly invites: InviteRepository;
 
-  constructor(private readonly db: Database) {
+  constructor(db: Database) {
     this.invites = new InviteRepository(db);
   }
 
@@ -54,19 +54,21 @@ export class InviteService {
   }
 
   /**
-   * Attaches an invite to the user. Redeeming the code the user already holds is a no-op,
+   * Attaches an invite to the user, inside the caller's transaction `trx`: the user's claim and the code's use
+   * are kept or rolled back together. Redeeming the code the user already holds is a no-op,
    * so the client may send it both with perfectInfo and invite/code.
    */
-  async redeem(userId: string, rawCode: string, db: Database = this.db): Promise<{ codeType: string }> {
-    const invites = new InviteRepository(db);
-    const users = new UserRepository(db);
+  async redeem(userId: string, rawCode: string, trx: Database): Promise<{ codeType: string }> {
+    const invites = new InviteRepository(trx);
+    const users = new UserRepository(trx);
     const invite = await invites.findByCode(rawCode.trim().toUpperCase());
     if (!invite) throw fail(MSG.inviteInvalid);
-    const user = await users.findById(userId);
-    if (user?.invite_code_id === invite.id) return { codeType: invite.code_type };
-    if (user?.invite_code_id) throw fail('你已使用过邀请码');
+    if (!(await users.attachInvite(userId, invite, nowIso()))) {
+      const user = await users.findById(userId);
+      if (user?.invite_code_id === invite.id) return { codeType: invite.code_type };
+      throw fail('你已使用过邀请码');
+    }
     if (!(await invites.takeUse(invite.id))) throw fail(MSG.inviteInvalid);
-    await users.update(userId, { invite_code_id: invite.id, code_type: invite.code_type, updated_at: nowIso() });
     return { codeType: invite.code_type };
   }
 }

@@ -28,6 +28,20 @@ export class UserRepository {
     await this.db.updateTable('users').set(changes).where('id', '=', id).execute();
   }
 
+  /**
+   * Gives a user without an invite this one, in a single conditional statement: of two codes redeemed at once
+   * only one finds the user without an invite. False when the user already holds one.
+   */
+  async attachInvite(id: string, invite: { id: string; code_type: string }, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('users')
+      .set({ invite_code_id: invite.id, code_type: invite.code_type, updated_at: now })
+      .where('id', '=', id)
+      .where('invite_code_id', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   async countAdmins(): Promise<number> {
     return countRows(this.db.selectFrom('users').where('is_admin', '=', 1));
   }

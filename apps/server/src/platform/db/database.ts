@@ -9,14 +9,23 @@ import type { DB } from './schema.js';
 export type Database = Kysely<DB>;
 export type DbKind = Config['database']['kind'];
 
+/** How long a request waits for a PostgreSQL connection before it is answered 数据库连接中断. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
 /**
- * `onIdleError` hears of a pooled PostgreSQL connection the server closed while it sat idle (a restart, an
- * administrator): pg reports it as an event, and without a listener it would take the whole process down.
+ * `onConnectionLost` hears of a PostgreSQL connection the server ended (a restart, a failover, an administrator),
+ * idle or in use. pg reports it as an 'error' event on the client, and an event nobody listens to takes the whole
+ * process down; the query in flight fails on its own and the pool drops the broken client when it is released.
  */
-export function createDatabase(database: Config['database'], onIdleError: (err: Error) => void = () => {}): Database {
+export function createDatabase(
+  database: Config['database'],
+  onConnectionLost: (err: Error) => void = () => {},
+): Database {
   if (database.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: database.url, max: 10 });
-    pool.on('error', onIdleError);
+    const pool = new pg.Pool({ connectionString: database.url, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    pool.on('connect', (client) => client.on('error', onConnectionLost));
+    // The pool repeats an idle client's error here; the client's own listener above has already reported it.
+    pool.on('error', () => {});
     return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   }
   mkdirSync(path.dirname(database.file), { recursive: true });
@@ -26,4 +35,19 @@ export function createDatabase(database: Config['database'], onIdleError: (err: 
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+/** SQLSTATE classes of a lost server: 08 connection exception, 57P01–57P03 shutdown or not accepting connections. */
+const LOST_SQLSTATE = /^(08|57P0[123])/;
+const LOST_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);
+/** pg and pg-pool raise these as plain Errors without a code. */
+const LOST_MESSAGE =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client (has encountered a connection error|was closed))/;
+
+/** Whether a failure means the database could not be reached, as opposed to a wrong query or a broken rule. */
+export function isConnectionLost(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && (LOST_SQLSTATE.test(code) || LOST_SOCKET.has(code))) return true;
+  return LOST_MESSAGE.test(err.message);
 }
