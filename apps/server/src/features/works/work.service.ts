@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type {
   GenerateMode,
   Page,
@@ -42,6 +43,29 @@ function item(row: WorkRow, signer: UrlSigner): WorkItem {
 }
 
 const parse = <T>(json: string) => JSON.parse(json) as T;
+
+/** Parameters naming one of the author's uploads: initImageFileId, a ControlNet unit's inputImageFileId, … */
+const isUploadId = (name: string) => /fileId$/i.test(name);
+
+/** The parameters without any id of the author's uploads, at any depth (ControlNet units are nested). */
+function withoutUploads<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutUploads) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([name]) => !isUploadId(name))
+      .map(([name, inner]) => [name, withoutUploads(inner)]),
+  ) as T;
+}
+
+/** Who opened a public work: the logged-in user, else the client's address and browser. */
+export type Viewer = { userId: string | null; address: string; userAgent: string };
+
+/** A viewer as the view count keeps them: anonymous ones only as a hash, so no address is stored. */
+const viewerKey = (viewer: Viewer) =>
+  viewer.userId
+    ? `user:${viewer.userId}`
+    : `anon:${createHash('sha256').update(`${viewer.address}\n${viewer.userAgent}`).digest('base64url')}`;
 
 /** My gallery, the public gallery (omnibus) and its review: the rules around works after they are painted. */
 export class WorkService {
@@ -157,20 +181,23 @@ export class WorkService {
     return { list: rows.map((row) => this.publicItem(row)), current: query.current, pageSize: query.pageSize, total };
   }
 
-  /** Opening a public work counts a view (热门 orders by them); prompts only when the author shows them. */
-  async publicDetail(id: string): Promise<PublicWorkDetail> {
+  /**
+   * Opening a public work counts a view (热门 orders by them), once a day per viewer so reloads cannot push a
+   * work up; prompts only when the author shows them, and never the ids of the author's uploads.
+   */
+  async publicDetail(id: string, viewer: Viewer): Promise<PublicWorkDetail> {
     const row = await this.works.findPublic(id);
     if (!row) throw notFound('作品不存在或已下架');
-    await this.works.addView(id);
+    const counted = await this.works.addView(id, viewerKey(viewer), nowIso().slice(0, 10));
     const hidden = row.hide_prompt === 1;
     return {
-      ...this.publicItem({ ...row, views: row.views + 1 }),
+      ...this.publicItem({ ...row, views: row.views + (counted ? 1 : 0) }),
       hidePrompt: hidden,
       prompt: hidden ? null : row.prompt,
       negativePrompt: hidden ? null : row.negative_prompt,
       promptGroup: hidden ? null : parse<PromptGroupItem[]>(row.prompt_group),
       negativePromptGroup: hidden ? null : parse<PromptGroupItem[]>(row.negative_prompt_group),
-      parameters: hidden ? null : parse<Parameters>(row.parameters),
+      parameters: hidden ? null : withoutUploads(parse<Parameters>(row.parameters)),
       stepIndex: row.step_index,
     };
   }
