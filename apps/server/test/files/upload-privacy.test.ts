@@ -80,7 +80,7 @@ describeServer('files: an upload is its owner’s, a work made from it does not 
     expect((await app.call('GET', `/api/files/link/${photo.fileId}`)).status).toBe(401);
   });
 
-  it('keeps an avatar public: everyone is shown it', async () => {
+  it('keeps an avatar public: everyone is shown it, by its plain link', async () => {
     const face = await upload(owner.token);
     const set = await app.call('POST', '/api/user/update/avatar', {
       token: owner.token,
@@ -88,6 +88,8 @@ describeServer('files: an upload is its owner’s, a work made from it does not 
     });
     expect(set.body).toMatchObject({ code: 0, data: { avatar: `/api/files/${face.fileId}` } });
     expect((await get(set.body.data.avatar)).status).toBe(200);
+    const shown = await app.call('GET', `/api/files/link/${face.fileId}`, { token: other.token });
+    expect(shown.body).toMatchObject({ code: 0, data: { url: `/api/files/${face.fileId}` } });
   });
 
   it('publishes works made from an uploaded photo (蓝底证件照, ControlNet) without the photo or its id', async () => {

@@ -63,13 +63,13 @@ export const fileRoutes: FastifyPluginAsyncZod<{ files: FileService }> = async (
     {
       schema: {
         tags,
-        summary: '我的图片的签名链接（会过期）',
+        summary: '图片的可用链接（自己的上传为会过期的签名链接）',
         params: fileParams,
         response: reply(uploadResultSchema),
       },
       onRequest: app.requireUser,
     },
-    async (req) => ok(await files.linkOwned(currentUser(req).id, req.params.fileId)),
+    async (req) => ok(await files.linkFor(currentUser(req).id, req.params.fileId)),
   );
 
   app.get(

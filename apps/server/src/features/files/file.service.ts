@@ -102,11 +102,15 @@ export class FileService {
     return readBytes((await this.open(fileId)).stream);
   }
 
-  /** A fresh signed link to one of the owner's files (a draft or 再次生成 keeps only the fileId). */
-  async linkOwned(ownerId: string, fileId: string): Promise<UploadResult> {
+  /**
+   * A link the user may open for a kept fileId (a draft, 再次生成, a cover being edited): a fresh signed one
+   * for their own file, the plain one for a file in public use, none for another user's upload.
+   */
+  async linkFor(userId: string, fileId: string): Promise<UploadResult> {
     const file = await this.files.findById(fileId);
-    if (!file || file.owner_id !== ownerId) throw notFound('文件不存在');
-    return { fileId, url: this.signedUrlOf(fileId) };
+    if (file?.owner_id === userId) return { fileId, url: this.signedUrlOf(fileId) };
+    if (file && (await this.files.inPublicUse(fileId, this.urlOf(fileId)))) return { fileId, url: this.urlOf(fileId) };
+    throw notFound('文件不存在');
   }
 
   /**
