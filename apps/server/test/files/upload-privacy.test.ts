@@ -4,7 +4,7 @@ import { signingSecret, UrlSigner } from '../../src/platform/url-signer.js';
 import { demoTemplate, generateBody, waitForEnd } from '../generate/generation-helpers.js';
 import { multipartBody } from '../helpers/multipart.js';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
 
 const SMALL = { width: 256, height: 256, steps: 8 };
 const EXPIRED = { code: -1, msg: '图片链接已失效，请刷新页面' };
@@ -90,6 +90,16 @@ describeServer('files: an upload is its owner’s, a work made from it does not 
     expect((await get(set.body.data.avatar)).status).toBe(200);
     const shown = await app.call('GET', `/api/files/link/${face.fileId}`, { token: other.token });
     expect(shown.body).toMatchObject({ code: 0, data: { url: `/api/files/${face.fileId}` } });
+  });
+
+  it('opens an admin’s upload to everyone once it is a category cover', async () => {
+    const admin = await loginAdmin(app);
+    const cover = await upload(admin);
+    const plain = `/api/files/${cover.fileId}`;
+    expect((await get(plain)).status).toBe(403);
+    const created = await app.call('POST', '/api/task', { token: admin, body: { name: '封面分类', cover: plain } });
+    expect(created.body.code).toBe(0);
+    expect((await get(plain)).status).toBe(200);
   });
 
   it('publishes works made from an uploaded photo (蓝底证件照, ControlNet) without the photo or its id', async () => {

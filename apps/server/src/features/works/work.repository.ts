@@ -130,6 +130,10 @@ export class WorkRepository {
     });
   }
 
+  async forgetViewersBefore(day: string): Promise<void> {
+    await this.db.deleteFrom('work_views').where('day', '<', day).execute();
+  }
+
   private publicQuery() {
     return this.db
       .selectFrom('works')

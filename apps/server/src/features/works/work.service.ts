@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type {
   GenerateMode,
   Page,
@@ -61,14 +60,10 @@ function withoutUploads<T>(value: T): T {
 /** Who opened a public work: the logged-in user, else the client's address and browser. */
 export type Viewer = { userId: string | null; address: string; userAgent: string };
 
-/** A viewer as the view count keeps them: anonymous ones only as a hash, so no address is stored. */
-const viewerKey = (viewer: Viewer) =>
-  viewer.userId
-    ? `user:${viewer.userId}`
-    : `anon:${createHash('sha256').update(`${viewer.address}\n${viewer.userAgent}`).digest('base64url')}`;
-
 /** My gallery, the public gallery (omnibus) and its review: the rules around works after they are painted. */
 export class WorkService {
+  private viewsKeptFrom: string | null = null;
+
   constructor(
     private readonly works: WorkRepository,
     private readonly storage: Storage,
@@ -188,7 +183,7 @@ export class WorkService {
   async publicDetail(id: string, viewer: Viewer): Promise<PublicWorkDetail> {
     const row = await this.works.findPublic(id);
     if (!row) throw notFound('作品不存在或已下架');
-    const counted = await this.works.addView(id, viewerKey(viewer), nowIso().slice(0, 10));
+    const counted = await this.countView(id, viewer);
     const hidden = row.hide_prompt === 1;
     return {
       ...this.publicItem({ ...row, views: row.views + (counted ? 1 : 0) }),
@@ -200,6 +195,20 @@ export class WorkService {
       parameters: hidden ? null : withoutUploads(parse<Parameters>(row.parameters)),
       stepIndex: row.step_index,
     };
+  }
+
+  /** One view per viewer and day; yesterday's viewers are forgotten once a day, so the table stays small. */
+  private async countView(id: string, viewer: Viewer): Promise<boolean> {
+    const day = nowIso().slice(0, 10);
+    if (this.viewsKeptFrom !== day) {
+      this.viewsKeptFrom = day;
+      await this.works.forgetViewersBefore(day);
+    }
+    // An anonymous viewer is kept only as a keyed hash: no address is stored.
+    const key = viewer.userId
+      ? `user:${viewer.userId}`
+      : `anon:${this.signer.fingerprint(`${viewer.address}\n${viewer.userAgent}`)}`;
+    return this.works.addView(id, key, day);
   }
 
   async reviewPage(status: 'all' | 'visible' | 'hidden', current: number, pageSize: number) {

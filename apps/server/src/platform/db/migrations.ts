@@ -385,6 +385,7 @@ const migrations: Record<string, Migration> = {
         .addColumn('day', 'varchar(10)', (c) => c.notNull())
         .addPrimaryKeyConstraint('work_views_pk', ['work_id', 'viewer', 'day'])
         .execute();
+      await db.schema.createIndex('work_views_day_idx').on('work_views').column('day').execute();
     },
   },
 };
