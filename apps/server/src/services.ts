@@ -49,7 +49,7 @@ export function createServices(deps: {
   const { db, config } = deps;
   const sessions = new SessionService(db, config.tokenTtlMs);
   const smsCodes = new SmsCodeService(db, deps.sms, config.smsResendMs, deps.clock);
-  const files = new FileService(db, deps.storage);
+  const files = new FileService(db, deps.storage, deps.signer);
   const invites = new InviteService(db);
   const models = new ModelService(db);
   const templates = new TemplateService(db, models);

@@ -161,7 +161,7 @@ describe('prompt history, translation and the Photoshop plugin', () => {
     await hidden(page.locator('.ant-message-notice'));
     await pickTemplate(page, '人像摄影', '蓝底证件照');
     await visible(toast(page, '已从 Photoshop 导入图片'));
-    await visible(aside.locator(`img[src="/api/files/${fileId}"]`));
+    await visible(aside.locator(`img[src^="/api/files/${fileId}?e="]`));
     await hidden(page.getByText('已收到 Photoshop 发来的图片'));
 
     // 自由创作 翻译: the Chinese becomes English in place, 撤销 brings it back.

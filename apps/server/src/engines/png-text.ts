@@ -65,3 +65,36 @@ export function readPngText(png: Buffer): Record<string, string> {
   }
   return out;
 }
+
+/**
+ * Chunks that hold pixels and how to show them. Every other chunk may carry words: tEXt, zTXt and iTXt
+ * (A1111's `parameters`, ComfyUI's `prompt` and `workflow`, XMP), eXIf, and anything unknown.
+ */
+const PICTURE_CHUNKS = new Set([
+  'IHDR',
+  'PLTE',
+  'IDAT',
+  'IEND',
+  'tRNS',
+  'gAMA',
+  'cHRM',
+  'sRGB',
+  'iCCP',
+  'sBIT',
+  'pHYs',
+]);
+
+/** A copy of the PNG with only its picture chunks: no prompt, graph or metadata of any kind. */
+export function withoutPngText(png: Buffer): Buffer {
+  if (!png.subarray(0, 8).equals(SIGNATURE)) throw new Error('不是 PNG 图片');
+  const kept = [png.subarray(0, 8)];
+  let offset = 8;
+  while (offset + 12 <= png.length) {
+    const end = offset + 12 + png.readUInt32BE(offset);
+    const type = png.toString('latin1', offset + 4, offset + 8);
+    if (PICTURE_CHUNKS.has(type)) kept.push(png.subarray(offset, end));
+    offset = end;
+    if (type === 'IEND') break;
+  }
+  return Buffer.concat(kept);
+}

@@ -22,6 +22,11 @@ export class UrlSigner {
     return `${path}?e=${expires}&s=${this.mac(path, expires).toString('base64url')}`;
   }
 
+  /** A keyed hash of `text`: stable for the same text, and without this server's secret no way back to it. */
+  fingerprint(text: string): string {
+    return createHmac('sha256', this.secret).update(`fingerprint\n${text}`).digest('base64url');
+  }
+
   /** True for a link this server signed for exactly this path that has not expired. */
   verify(path: string, e: string | undefined, s: string | undefined): boolean {
     if (!e || !s || !/^\d{1,12}$/.test(e)) return false;

@@ -127,7 +127,7 @@ describeServer('download: the Photoshop UXP plugin package and its API client', 
     const handOff = await client.sendToDraw(new Uint8Array(png));
     expect(handOff.url).toBe(`${client.server}/draw?initImage=${encodeURIComponent(handOff.fileId)}`);
     expect(client.drawUrl(handOff.fileId)).toBe(handOff.url);
-    const stored = await app.app.inject({ method: 'GET', url: `/api/files/${handOff.fileId}` });
+    const stored = await app.app.inject({ method: 'GET', url: app.services.files.signedUrlOf(handOff.fileId) });
     expect(stored.statusCode).toBe(200);
     expect((await sharp(stored.rawPayload).metadata()).width).toBe(40);
 

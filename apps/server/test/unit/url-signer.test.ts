@@ -19,3 +19,14 @@ it('signs a path until it expires, for that path and secret only', () => {
   now += 2000;
   expect(signer.verify('/api/works/image/abc', e, s)).toBe(false);
 });
+
+it('fingerprints a viewer the same way each time, differently per secret, never in the clear', () => {
+  const signer = new UrlSigner(Buffer.from('a-secret-of-enough-length'), 3_600_000);
+  const viewer = '203.0.113.9\nMozilla/5.0';
+  expect(signer.fingerprint(viewer)).toBe(signer.fingerprint(viewer));
+  expect(signer.fingerprint(viewer)).not.toBe(signer.fingerprint('203.0.113.9\nSafari'));
+  expect(new UrlSigner(Buffer.from('another-secret-entirely'), 3_600_000).fingerprint(viewer)).not.toBe(
+    signer.fingerprint(viewer),
+  );
+  expect(signer.fingerprint(viewer)).not.toContain('203.0.113.9');
+});

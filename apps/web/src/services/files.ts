@@ -7,9 +7,17 @@ export function uploadFile(file: Blob, fileName?: string) {
   return request<UploadResult>('/api/files/upload', { method: 'POST', form });
 }
 
-/** Where an uploaded image is read from, for a fileId kept without its upload answer (e.g. a saved draft). */
+/**
+ * The plain address stored as a cover: it opens for everyone once saved as one. Any other upload is its owner's
+ * and opens only through a signed link (the upload answer's `url`, or fileLink).
+ */
 export function fileUrl(fileId: string): string {
   return `/api/files/${encodeURIComponent(fileId)}`;
+}
+
+/** A fresh signed link to one of the user's uploads kept without its upload answer (a draft, 再次生成). */
+export function fileLink(fileId: string) {
+  return request<UploadResult>(`/api/files/link/${encodeURIComponent(fileId)}`);
 }
 
 /** The fileId inside a stored image URL such as a cover; undefined for anything else. */

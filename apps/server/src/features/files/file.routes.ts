@@ -10,6 +10,7 @@ import type { FileService } from './file.service.js';
 
 const tags = ['文件'];
 export const MAX_FILES_PER_UPLOAD = 9;
+const fileParams = z.object({ fileId: z.string().max(64) });
 
 function requireFileField(part: MultipartFile | undefined): MultipartFile {
   if (!part || (part.fieldname !== 'file' && part.fieldname !== 'files'))
@@ -58,13 +59,34 @@ export const fileRoutes: FastifyPluginAsyncZod<{ files: FileService }> = async (
   );
 
   app.get(
+    '/files/link/:fileId',
+    {
+      schema: {
+        tags,
+        summary: '图片的可用链接（自己的上传为会过期的签名链接）',
+        params: fileParams,
+        response: reply(uploadResultSchema),
+      },
+      onRequest: app.requireUser,
+    },
+    async (req) => ok(await files.linkFor(currentUser(req).id, req.params.fileId)),
+  );
+
+  app.get(
     '/files/:fileId',
-    { schema: { tags, summary: '读取图片', params: z.object({ fileId: z.string().max(64) }) } },
+    {
+      schema: {
+        tags,
+        summary: '读取图片（上传者的签名链接；头像、封面无需签名）',
+        params: fileParams,
+        querystring: z.object({ e: z.string().max(16).optional(), s: z.string().max(64).optional() }),
+      },
+    },
     async (req, replyTo) => {
-      const file = await files.open(req.params.fileId);
+      const file = await files.serve(req.params.fileId, req.query.e, req.query.s);
       return replyTo
         .header('content-type', file.mime)
-        .header('cache-control', 'private, max-age=86400')
+        .header('cache-control', file.open ? 'public, max-age=3600' : 'private, max-age=3600')
         .send(file.stream);
     },
   );

@@ -2,9 +2,10 @@ import type { Readable } from 'node:stream';
 import type { UploadResult } from '@huafang/contracts';
 import sharp from 'sharp';
 import type { Database } from '../../platform/db/database.js';
-import { fail, notFound } from '../../platform/errors.js';
+import { fail, forbidden, notFound } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
 import { readBytes, type Storage } from '../../platform/storage/storage.js';
+import type { UrlSigner } from '../../platform/url-signer.js';
 import { FileRepository } from './file.repository.js';
 
 const ACCEPTED_FORMATS = new Set(['png', 'jpeg', 'webp', 'gif']);
@@ -20,12 +21,19 @@ export class FileService {
   constructor(
     db: Database,
     private readonly storage: Storage,
+    private readonly signer: UrlSigner,
   ) {
     this.files = new FileRepository(db);
   }
 
+  /** The plain link of a file shown to everyone (an avatar, a cover); it opens only while the file is in such use. */
   urlOf(fileId: string): string {
     return `/api/files/${fileId}`;
+  }
+
+  /** The owner's link to their upload: signed and expiring, since an <img> cannot send a bearer token. */
+  signedUrlOf(fileId: string): string {
+    return this.signer.sign(this.urlOf(fileId));
   }
 
   /**
@@ -66,7 +74,7 @@ export class FileService {
       storage_key: storageKey,
       created_at: nowIso(),
     });
-    return { fileId: id, url: this.urlOf(id) };
+    return { fileId: id, url: this.signedUrlOf(id) };
   }
 
   async uploadImage(ownerId: string, bytes: Buffer): Promise<UploadResult> {
@@ -92,6 +100,30 @@ export class FileService {
   async readOwned(ownerId: string, fileId: string, what = '文件'): Promise<Buffer> {
     await this.requireOwned(ownerId, fileId, what);
     return readBytes((await this.open(fileId)).stream);
+  }
+
+  /**
+   * A link the user may open for a kept fileId (a draft, 再次生成, a cover being edited): a fresh signed one
+   * for their own file, the plain one for a file in public use, none for another user's upload.
+   */
+  async linkFor(userId: string, fileId: string): Promise<UploadResult> {
+    const file = await this.files.findById(fileId);
+    if (file?.owner_id === userId) return { fileId, url: this.signedUrlOf(fileId) };
+    if (file && (await this.files.inPublicUse(fileId, this.urlOf(fileId)))) return { fileId, url: this.urlOf(fileId) };
+    throw notFound('文件不存在');
+  }
+
+  /**
+   * A file as GET /api/files/<id> serves it. Uploads are their owner's: only a link signed for the owner opens
+   * them, unless the file is in public use (someone's avatar, a cover), which everyone is shown anyway.
+   */
+  async serve(fileId: string, e: string | undefined, s: string | undefined) {
+    const file = await this.files.findById(fileId);
+    if (!file) throw notFound('文件不存在');
+    const signed = this.signer.verify(this.urlOf(fileId), e, s);
+    const open = !signed && (await this.files.inPublicUse(fileId, this.urlOf(fileId)));
+    if (!signed && !open) throw forbidden('图片链接已失效，请刷新页面');
+    return { ...(await this.open(fileId)), open };
   }
 
   async open(fileId: string): Promise<{ mime: string; stream: Readable }> {

@@ -1,6 +1,7 @@
 import type { GeneratedImage } from '@huafang/contracts';
 import sharp from 'sharp';
-import type { Storage } from '../../platform/storage/storage.js';
+import { withoutPngText } from '../../engines/png-text.js';
+import { readBytes, type Storage } from '../../platform/storage/storage.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
 
 /** Longest side of a work's thumbnail: galleries and the results grid show these, never the original. */
@@ -22,6 +23,16 @@ export async function storeWorkFiles(storage: Storage, workId: string, png: Buff
   await storage.put(imageKey, png);
   await storage.put(thumbKey, thumb);
   return { imageKey, thumbKey };
+}
+
+/**
+ * A work's original as a viewer gets it: as painted, or, when the author hid the prompt and the viewer came
+ * through the public link, without the text chunks that would tell it (the owner's signed link keeps them).
+ */
+export async function readWorkImage(storage: Storage, imageKey: string, withoutText: boolean) {
+  const stream = await storage.read(imageKey);
+  if (!stream || !withoutText) return stream;
+  return withoutPngText(await readBytes(stream));
 }
 
 /** A result as the draw page shows it, with signed links (a new work is private). */

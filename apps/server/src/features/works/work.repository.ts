@@ -33,11 +33,13 @@ export class WorkRepository {
       .executeTakeFirst();
   }
 
-  /** What the image routes need: the storage keys and whether the work is public. */
-  keysOf(id: string): Promise<Pick<WorkRow, 'image_key' | 'thumb_key' | 'public' | 'hidden'> | undefined> {
+  /** What the image routes need: the storage keys, whether the work is public and whether its prompt is. */
+  keysOf(
+    id: string,
+  ): Promise<Pick<WorkRow, 'image_key' | 'thumb_key' | 'public' | 'hidden' | 'hide_prompt'> | undefined> {
     return this.db
       .selectFrom('works')
-      .select(['image_key', 'thumb_key', 'public', 'hidden'])
+      .select(['image_key', 'thumb_key', 'public', 'hidden', 'hide_prompt'])
       .where('id', '=', id)
       .executeTakeFirst();
   }
@@ -110,12 +112,26 @@ export class WorkRepository {
       .execute();
   }
 
-  async addView(id: string): Promise<void> {
-    await this.db
-      .updateTable('works')
-      .set((eb) => ({ views: eb('views', '+', 1) }))
-      .where('id', '=', id)
-      .execute();
+  /** Counts a view unless this viewer was already counted for the work that day; true when it counted. */
+  async addView(id: string, viewer: string, day: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const seen = await trx
+        .insertInto('work_views')
+        .values({ work_id: id, viewer, day })
+        .onConflict((oc) => oc.columns(['work_id', 'viewer', 'day']).doNothing())
+        .executeTakeFirst();
+      if (!seen.numInsertedOrUpdatedRows) return false;
+      await trx
+        .updateTable('works')
+        .set((eb) => ({ views: eb('views', '+', 1) }))
+        .where('id', '=', id)
+        .execute();
+      return true;
+    });
+  }
+
+  async forgetViewersBefore(day: string): Promise<void> {
+    await this.db.deleteFrom('work_views').where('day', '<', day).execute();
   }
 
   private publicQuery() {

@@ -24,6 +24,7 @@ import type { Storage } from '../../platform/storage/storage.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
 import type { WorkRepository } from './work.repository.js';
 import type { WorkService } from './work.service.js';
+import { readWorkImage } from './work-files.js';
 import { worksZip } from './work-zip.js';
 
 const tags = ['作品'];
@@ -34,7 +35,8 @@ const signature = z.object({ e: z.string().max(16).optional(), s: z.string().max
 
 /**
  * A work's original and thumbnail. A public work's links are open; a private work's need the signature its
- * owner's lists carry (they expire), since an <img> cannot send a bearer token.
+ * owner's lists carry (they expire), since an <img> cannot send a bearer token. The signature is the owner's
+ * view: without it, a work whose author hid the prompt is served without its text chunks.
  */
 export const workImageRoutes: FastifyPluginAsyncZod<Deps> = async (app, { repo, storage, signer }) => {
   for (const [kind, mime] of [
@@ -55,14 +57,18 @@ export const workImageRoutes: FastifyPluginAsyncZod<Deps> = async (app, { repo, 
         const keys = await repo.keysOf(req.params.workId);
         if (!keys) throw notFound('作品不存在');
         const open = keys.public === 1 && keys.hidden === 0;
-        const path = `/api/works/${kind}/${req.params.workId}`;
-        if (!open && !signer.verify(path, req.query.e, req.query.s)) throw forbidden('图片链接已失效，请刷新页面');
-        const stream = await storage.read(kind === 'image' ? keys.image_key : keys.thumb_key);
-        if (!stream) throw notFound('作品不存在');
+        const signed = signer.verify(`/api/works/${kind}/${req.params.workId}`, req.query.e, req.query.s);
+        if (!open && !signed) throw forbidden('图片链接已失效，请刷新页面');
+        // The thumbnail is re-encoded without metadata; only the original carries the prompt.
+        const body =
+          kind === 'image'
+            ? await readWorkImage(storage, keys.image_key, !signed && keys.hide_prompt === 1)
+            : await storage.read(keys.thumb_key);
+        if (!body) throw notFound('作品不存在');
         return reply
           .header('content-type', mime)
-          .header('cache-control', open ? 'public, max-age=3600' : 'private, max-age=3600')
-          .send(stream);
+          .header('cache-control', signed ? 'private, max-age=3600' : 'public, max-age=3600')
+          .send(body);
       },
     );
   }
@@ -149,7 +155,17 @@ export const publicWorkRoutes: FastifyPluginAsyncZod<Deps> = async (app, { works
         response: reply(publicWorkDetailSchema),
       },
     },
-    async (req) => ok(await works.publicDetail(req.query.id)),
+    async (req, res) => {
+      // Login is optional here: a valid token counts the view as the user's, anything else as anonymous.
+      const userId = req.headers.authorization
+        ? await app.requireUser(req, res).then(
+            () => currentUser(req).id,
+            () => null,
+          )
+        : null;
+      const viewer = { userId, address: req.ip, userAgent: req.headers['user-agent'] ?? '' };
+      return ok(await works.publicDetail(req.query.id, viewer));
+    },
   );
 };
 

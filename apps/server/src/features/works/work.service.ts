@@ -43,8 +43,27 @@ function item(row: WorkRow, signer: UrlSigner): WorkItem {
 
 const parse = <T>(json: string) => JSON.parse(json) as T;
 
+/** Parameters naming one of the author's uploads: initImageFileId, a ControlNet unit's inputImageFileId, … */
+const isUploadId = (name: string) => /fileId$/i.test(name);
+
+/** The parameters without any id of the author's uploads, at any depth (ControlNet units are nested). */
+function withoutUploads<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutUploads) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([name]) => !isUploadId(name))
+      .map(([name, inner]) => [name, withoutUploads(inner)]),
+  ) as T;
+}
+
+/** Who opened a public work: the logged-in user, else the client's address and browser. */
+export type Viewer = { userId: string | null; address: string; userAgent: string };
+
 /** My gallery, the public gallery (omnibus) and its review: the rules around works after they are painted. */
 export class WorkService {
+  private viewsKeptFrom: string | null = null;
+
   constructor(
     private readonly works: WorkRepository,
     private readonly storage: Storage,
@@ -157,22 +176,39 @@ export class WorkService {
     return { list: rows.map((row) => this.publicItem(row)), current: query.current, pageSize: query.pageSize, total };
   }
 
-  /** Opening a public work counts a view (热门 orders by them); prompts only when the author shows them. */
-  async publicDetail(id: string): Promise<PublicWorkDetail> {
+  /**
+   * Opening a public work counts a view (热门 orders by them), once a day per viewer so reloads cannot push a
+   * work up; prompts only when the author shows them, and never the ids of the author's uploads.
+   */
+  async publicDetail(id: string, viewer: Viewer): Promise<PublicWorkDetail> {
     const row = await this.works.findPublic(id);
     if (!row) throw notFound('作品不存在或已下架');
-    await this.works.addView(id);
+    const counted = await this.countView(id, viewer);
     const hidden = row.hide_prompt === 1;
     return {
-      ...this.publicItem({ ...row, views: row.views + 1 }),
+      ...this.publicItem({ ...row, views: row.views + (counted ? 1 : 0) }),
       hidePrompt: hidden,
       prompt: hidden ? null : row.prompt,
       negativePrompt: hidden ? null : row.negative_prompt,
       promptGroup: hidden ? null : parse<PromptGroupItem[]>(row.prompt_group),
       negativePromptGroup: hidden ? null : parse<PromptGroupItem[]>(row.negative_prompt_group),
-      parameters: hidden ? null : parse<Parameters>(row.parameters),
+      parameters: hidden ? null : withoutUploads(parse<Parameters>(row.parameters)),
       stepIndex: row.step_index,
     };
+  }
+
+  /** One view per viewer and day; yesterday's viewers are forgotten once a day, so the table stays small. */
+  private async countView(id: string, viewer: Viewer): Promise<boolean> {
+    const day = nowIso().slice(0, 10);
+    if (this.viewsKeptFrom !== day) {
+      this.viewsKeptFrom = day;
+      await this.works.forgetViewersBefore(day);
+    }
+    // An anonymous viewer is kept only as a keyed hash: no address is stored.
+    const key = viewer.userId
+      ? `user:${viewer.userId}`
+      : `anon:${this.signer.fingerprint(`${viewer.address}\n${viewer.userAgent}`)}`;
+    return this.works.addView(id, key, day);
   }
 
   async reviewPage(status: 'all' | 'visible' | 'hidden', current: number, pageSize: number) {

@@ -386,6 +386,19 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0008_work_views': {
+    async up(db: Kysely<unknown>) {
+      // One row per work, viewer and day: the key makes a repeated view a no-op, however many arrive at once.
+      await db.schema
+        .createTable('work_views')
+        .addColumn('work_id', 'varchar(32)', (c) => c.notNull().references('works.id').onDelete('cascade'))
+        .addColumn('viewer', 'varchar(64)', (c) => c.notNull())
+        .addColumn('day', 'varchar(10)', (c) => c.notNull())
+        .addPrimaryKeyConstraint('work_views_pk', ['work_id', 'viewer', 'day'])
+        .execute();
+      await db.schema.createIndex('work_views_day_idx').on('work_views').column('day').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

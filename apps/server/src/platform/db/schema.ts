@@ -328,6 +328,13 @@ export interface LoginFailureTable {
   updated_at: string;
 }
 
+/** A counted view: `viewer` is `user:<id>` or a hash of the client's address and browser; `day` is YYYY-MM-DD (UTC). */
+export interface WorkViewTable {
+  work_id: string;
+  viewer: string;
+  day: string;
+}
+
 export interface DB {
   users: UserTable;
   sessions: SessionTable;
@@ -349,6 +356,7 @@ export interface DB {
   generations: GenerationTable;
   generation_jobs: GenerationJobTable;
   works: WorkTable;
+  work_views: WorkViewTable;
   prompt_history: PromptHistoryTable;
   backends: BackendTable;
   combo_plans: ComboPlanTable;

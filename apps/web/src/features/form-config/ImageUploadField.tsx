@@ -1,10 +1,14 @@
 import { DeleteOutlined, LoadingOutlined, PlusOutlined } from '@ant-design/icons';
-import type { FormConfigItem } from '@huafang/contracts';
+import type { FormConfigItem, UploadResult } from '@huafang/contracts';
+import { useQuery } from '@tanstack/react-query';
 import { Button, Image, Upload } from 'antd';
-import { fileUrl } from '../../services/files';
+import { useState } from 'react';
+import { fileLink } from '../../services/files';
 import { useImageUpload } from '../upload/use-image-upload';
 
 const IMAGE_MAX_MB = 10;
+/** Signed links last hours; asking again after one keeps the preview from outliving its link. */
+const LINK_FRESH_MS = 3_600_000;
 
 interface ImageUploadFieldProps {
   item: FormConfigItem;
@@ -14,13 +18,26 @@ interface ImageUploadFieldProps {
 
 /** An image parameter: uploads at once (POST /api/files/upload) and keeps the fileId. */
 export function ImageUploadField({ item, value, onChange }: ImageUploadFieldProps) {
-  const { uploading, uploadProps } = useImageUpload(IMAGE_MAX_MB, (result) => onChange(result.fileId));
+  const [uploaded, setUploaded] = useState<UploadResult | null>(null);
+  const { uploading, uploadProps } = useImageUpload(IMAGE_MAX_MB, (result) => {
+    setUploaded(result);
+    onChange(result.fileId);
+  });
   const fileId = typeof value === 'string' && value ? value : undefined;
+  // An upload's image opens only through a signed link: the upload answer's, else one asked for the kept fileId.
+  const justUploaded = uploaded !== null && uploaded.fileId === fileId;
+  const link = useQuery({
+    queryKey: ['files', 'link', fileId ?? ''],
+    queryFn: () => fileLink(fileId ?? ''),
+    enabled: Boolean(fileId) && !justUploaded,
+    staleTime: LINK_FRESH_MS,
+  });
+  const src = justUploaded ? uploaded.url : link.data?.url;
 
   if (fileId) {
     return (
       <div className="hf-image-field">
-        <Image src={fileUrl(fileId)} width={96} height={96} alt={item.text} className="hf-image-field-thumb" />
+        <Image src={src} width={96} height={96} alt={item.text} className="hf-image-field-thumb" />
         <Button
           size="small"
           icon={<DeleteOutlined />}

@@ -1,0 +1,153 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { signingSecret, UrlSigner } from '../../src/platform/url-signer.js';
+import { demoTemplate, generateBody, waitForEnd } from '../generate/generation-helpers.js';
+import { multipartBody } from '../helpers/multipart.js';
+import { describeServer } from '../helpers/suite.js';
+import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+
+const SMALL = { width: 256, height: 256, steps: 8 };
+const EXPIRED = { code: -1, msg: '图片链接已失效，请刷新页面' };
+
+describeServer('files: an upload is its owner’s, a work made from it does not give it away', () => {
+  let app: TestApp;
+  let owner: TestUser;
+  let other: TestUser;
+  beforeAll(async () => {
+    app = await createTestApp();
+    owner = await registerUser(app);
+    other = await registerUser(app);
+  });
+  afterAll(() => app.close());
+
+  async function upload(token: string) {
+    const bytes = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#2a6' } })
+      .png()
+      .toBuffer();
+    const body = multipartBody([{ filename: 'me.png', contentType: 'image/png', bytes }]);
+    const res = await app.app.inject({
+      method: 'POST',
+      url: '/api/files/upload',
+      payload: body.payload,
+      headers: { ...body.headers, authorization: `Bearer ${token}` },
+    });
+    expect(res.json().code).toBe(0);
+    return res.json().data as { fileId: string; url: string };
+  }
+
+  const get = async (url: string, token?: string) => {
+    const res = await app.app.inject({
+      method: 'GET',
+      url,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+    return { status: res.statusCode, bytes: res.rawPayload, json: () => res.json() };
+  };
+
+  it('hands the owner a signed link; the bare, forged or expired link opens nothing for anyone', async () => {
+    const photo = await upload(owner.token);
+    expect(photo.url).toMatch(new RegExp(`^/api/files/${photo.fileId}\\?e=\\d+&s=[\\w-]+$`));
+    const mine = await get(photo.url);
+    expect(mine.status).toBe(200);
+    expect((await sharp(mine.bytes).metadata()).width).toBe(64);
+
+    for (const token of [undefined, other.token, owner.token]) {
+      const bare = await get(`/api/files/${photo.fileId}`, token);
+      expect(bare.status).toBe(403);
+      expect(bare.json()).toMatchObject(EXPIRED);
+    }
+    const forged = await get(photo.url.replace(/s=[\w-]+$/, 's=AAAAAAAAAAAAAAAAAAAAAAAA'));
+    expect(forged.status).toBe(403);
+    const expiredLink = new UrlSigner(await signingSecret(app.db, undefined), -60_000).sign(
+      `/api/files/${photo.fileId}`,
+    );
+    const expired = await get(expiredLink);
+    expect(expired.status).toBe(403);
+    expect(expired.json()).toMatchObject(EXPIRED);
+    const missing = await get('/api/files/doesnotexist');
+    expect(missing.status).toBe(404);
+    expect(missing.json()).toMatchObject({ code: 404, msg: '文件不存在' });
+  });
+
+  it('gives a fresh signed link for a kept fileId to its owner only', async () => {
+    const photo = await upload(owner.token);
+    const link = await app.call('GET', `/api/files/link/${photo.fileId}`, { token: owner.token });
+    expect(link.body).toMatchObject({ code: 0, data: { fileId: photo.fileId } });
+    expect((await get(link.body.data.url)).status).toBe(200);
+    const stolen = await app.call('GET', `/api/files/link/${photo.fileId}`, { token: other.token });
+    expect(stolen.status).toBe(404);
+    expect(stolen.body).toMatchObject({ code: 404, msg: '文件不存在' });
+    expect((await app.call('GET', `/api/files/link/${photo.fileId}`)).status).toBe(401);
+  });
+
+  it('keeps an avatar public: everyone is shown it, by its plain link', async () => {
+    const face = await upload(owner.token);
+    const set = await app.call('POST', '/api/user/update/avatar', {
+      token: owner.token,
+      body: { avatar: face.fileId },
+    });
+    expect(set.body).toMatchObject({ code: 0, data: { avatar: `/api/files/${face.fileId}` } });
+    expect((await get(set.body.data.avatar)).status).toBe(200);
+    const shown = await app.call('GET', `/api/files/link/${face.fileId}`, { token: other.token });
+    expect(shown.body).toMatchObject({ code: 0, data: { url: `/api/files/${face.fileId}` } });
+  });
+
+  it('opens an admin’s upload to everyone once it is a category cover', async () => {
+    const admin = await loginAdmin(app);
+    const cover = await upload(admin);
+    const plain = `/api/files/${cover.fileId}`;
+    expect((await get(plain)).status).toBe(403);
+    const created = await app.call('POST', '/api/task', { token: admin, body: { name: '封面分类', cover: plain } });
+    expect(created.body.code).toBe(0);
+    expect((await get(plain)).status).toBe(200);
+  });
+
+  it('publishes works made from an uploaded photo (蓝底证件照, ControlNet) without the photo or its id', async () => {
+    const photo = await upload(owner.token);
+    const sketch = await upload(owner.token);
+    const idPhoto = await demoTemplate(app, owner.token, '蓝底证件照');
+    const lineart = await demoTemplate(app, owner.token, '线稿上色');
+    const unit = { ...lineart.taskStepList[0].parameters.controlNets?.[0], inputImageFileId: sketch.fileId };
+    const workIds: string[] = [];
+    for (const body of [
+      generateBody(idPhoto, { ...SMALL, initImageFileId: photo.fileId }),
+      generateBody(lineart, { ...SMALL, controlNets: [unit] }),
+    ]) {
+      const submit = await app.call('POST', '/api/generate/task', { token: owner.token, body });
+      expect(submit.body.code).toBe(0);
+      const { final } = await waitForEnd(app, owner.token, submit.body.data.generateId);
+      expect(final.status).toBe('succeeded');
+      const workId = final.images[0].workId as string;
+      const published = await app.call('POST', '/api/works/publish', {
+        token: owner.token,
+        body: { id: workId, public: true, hidePrompt: false },
+      });
+      expect(published.body.code).toBe(0);
+      workIds.push(workId);
+    }
+    // The owner's own detail still names the photos, for 再次生成.
+    const own = await app.call('GET', `/api/works/profile/detail?id=${workIds[0]}`, { token: owner.token });
+    expect(own.body.data.parameters.initImageFileId).toBe(photo.fileId);
+
+    const answers = [
+      ...(await Promise.all(workIds.map((id) => app.call('GET', `/api/works/public/detail?id=${id}`)))),
+      await app.call('GET', '/api/works/public/list?pageSize=50'),
+      await app.call('GET', `/api/task/template/related/work?templateId=${idPhoto.templateId}`, { token: other.token }),
+    ];
+    for (const answer of answers) {
+      expect(answer.body.code).toBe(0);
+      const text = JSON.stringify(answer.body);
+      for (const fileId of [photo.fileId, sketch.fileId]) expect(text).not.toContain(fileId);
+      expect(text).not.toMatch(/FileId/);
+    }
+    const detail = answers[0]!.body.data;
+    expect(detail.parameters).toMatchObject({ denoisingStrength: expect.any(Number) });
+    expect(answers[1]!.body.data.parameters.controlNets).toHaveLength(1);
+
+    for (const fileId of [photo.fileId, sketch.fileId]) {
+      const anonymous = await get(`/api/files/${fileId}`);
+      expect(anonymous.status).toBe(403);
+      expect(anonymous.json()).toMatchObject(EXPIRED);
+    }
+  });
+});
