@@ -7,6 +7,8 @@ import { defineConfig } from 'vitest/config';
 const serverIntegration = ['apps/server/test/**/*.test.ts'];
 const serverUnit = ['apps/server/test/unit/**/*.test.ts'];
 const serverProcess = ['apps/server/test/process/**/*.test.ts'];
+/** Faults of a database server (connections ended): SQLite has none to lose. */
+const postgresOnly = ['apps/server/test/platform/db-connection-loss.test.ts'];
 
 export default defineConfig({
   test: {
@@ -22,7 +24,7 @@ export default defineConfig({
         test: {
           name: 'server-sqlite',
           include: serverIntegration,
-          exclude: [...serverUnit, ...serverProcess],
+          exclude: [...serverUnit, ...serverProcess, ...postgresOnly],
           env: { TEST_DB: 'sqlite' },
           testTimeout: 30_000,
           hookTimeout: 60_000,
