@@ -129,6 +129,7 @@ export const publicWorkQuerySchema = z.object({
 
 /** A public work's detail: prompts and parameters are null when the author hid them. */
 export const publicWorkDetailSchema = publicWorkItemSchema.extend({
+  mode: generateModeSchema,
   hidePrompt: z.boolean(),
   prompt: z.string().nullable(),
   negativePrompt: z.string().nullable(),

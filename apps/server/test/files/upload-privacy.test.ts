@@ -141,7 +141,8 @@ describeServer('files: an upload is its owner’s, a work made from it does not 
       expect(text).not.toMatch(/FileId/);
     }
     const detail = answers[0]!.body.data;
-    expect(detail.parameters).toMatchObject({ denoisingStrength: expect.any(Number) });
+    // Without the photo's id the mode still tells readers the work was drawn over an image (重绘幅度 applies).
+    expect(detail).toMatchObject({ mode: 'img2img', parameters: { denoisingStrength: expect.any(Number) } });
     expect(answers[1]!.body.data.parameters.controlNets).toHaveLength(1);
 
     for (const fileId of [photo.fileId, sketch.fileId]) {

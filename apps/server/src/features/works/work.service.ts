@@ -187,6 +187,7 @@ export class WorkService {
     const hidden = row.hide_prompt === 1;
     return {
       ...this.publicItem({ ...row, views: row.views + (counted ? 1 : 0) }),
+      mode: row.mode as GenerateMode,
       hidePrompt: hidden,
       prompt: hidden ? null : row.prompt,
       negativePrompt: hidden ? null : row.negative_prompt,

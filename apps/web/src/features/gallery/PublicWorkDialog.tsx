@@ -64,7 +64,7 @@ export function PublicWorkDialog({ work, onClose }: PublicWorkDialogProps) {
             ) : (
               <>
                 <WorkPrompts prompt={data.prompt} negativePrompt={data.negativePrompt} />
-                {data.parameters && <WorkParameterTable parameters={data.parameters} work={{ ...data, mode: null }} />}
+                {data.parameters && <WorkParameterTable parameters={data.parameters} work={data} />}
                 <div className="hf-work-actions">
                   <Tooltip
                     title={recallable ? '用这幅作品的模板、提示词和参数开始创作' : '作者隐藏了提示词，无法做同款'}

@@ -6,7 +6,7 @@ import { parameterRows } from './work-parameters';
 
 interface WorkParameterTableProps {
   parameters: Parameters;
-  work: { width: number; height: number; mode: GenerateMode | null };
+  work: { width: number; height: number; mode: GenerateMode };
 }
 
 /** Rows with long values take the whole line. */

@@ -92,6 +92,7 @@ describe('recall sources', () => {
     height: 256,
     createdAt: '2025-05-09T00:00:00Z',
     publishedAt: '2025-05-09T00:00:00Z',
+    mode: 'txt2img',
     templateId: null,
     templateName: '',
     views: 3,

@@ -46,12 +46,10 @@ describe('parameterRows', () => {
     ]);
   });
 
-  it('shows the 重绘幅度 of a public work (mode unknown) only when it was drawn over an image', () => {
-    const shape = { width: 512, height: 512, mode: null };
-    expect(parameterRows({ denoisingStrength: 0.5 }, shape).map((row) => row.key)).toEqual(['size']);
-    expect(parameterRows({ denoisingStrength: 0.5, initImageFileId: 'f1' }, shape).map((row) => row.key)).toEqual([
-      'size',
-      'denoisingStrength',
-    ]);
+  it('shows the 重绘幅度 of a public work by its mode, as public details carry no upload ids', () => {
+    const keys = (mode: 'txt2img' | 'img2img') =>
+      parameterRows({ denoisingStrength: 0.5 }, { width: 512, height: 512, mode }).map((row) => row.key);
+    expect(keys('txt2img')).toEqual(['mode', 'size']);
+    expect(keys('img2img')).toEqual(['mode', 'size', 'denoisingStrength']);
   });
 });

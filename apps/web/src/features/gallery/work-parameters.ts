@@ -30,22 +30,21 @@ function text(value: unknown): string | null {
 interface WorkShape {
   width: number;
   height: number;
-  /** Unknown for public works. */
-  mode: GenerateMode | null;
+  mode: GenerateMode;
 }
 
 /** Every work stores denoisingStrength and upscaleFactor; they only mean something in the modes that use them. */
-function usedInMode(key: string, parameters: Parameters, mode: GenerateMode | null): boolean {
+function usedInMode(key: string, mode: GenerateMode): boolean {
   if (key === 'upscaleFactor') return mode === 'upscale';
-  if (key === 'denoisingStrength') return mode === null ? Boolean(parameters.initImageFileId) : mode !== 'txt2img';
+  if (key === 'denoisingStrength') return mode !== 'txt2img';
   return true;
 }
 
 function cellText(key: string, parameters: Parameters, work: WorkShape): string | null {
-  if (!usedInMode(key, parameters, work.mode)) return null;
+  if (!usedInMode(key, work.mode)) return null;
   switch (key) {
     case 'mode':
-      return work.mode && GENERATE_MODE_LABELS[work.mode];
+      return GENERATE_MODE_LABELS[work.mode];
     case 'size':
       return `${work.width} × ${work.height}`;
     case 'upscaleFactor': {
