@@ -56,6 +56,10 @@ const envSchema = z.object({
   TENCENT_SECRET_KEY: optionalText,
   TENCENT_REGION: z.string().min(1).default('ap-shanghai'),
   RATE_LIMIT_TRANSLATE: z.coerce.number().int().positive().default(60),
+  NODE_ENV: z.string().optional(),
+  API_DOCS: bool,
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
+  BACKEND_ALLOWED_HOSTS: optionalText,
 });
 
 /** Each external translation provider and the variables it cannot start without. */
@@ -97,6 +101,12 @@ export type Config = {
   webDistDir: string;
   /** POST /api/translate/zh2en: the offline dictionary or an external provider; requests per minute per user. */
   translate: { provider: TranslateProviderConfig; perUserPerMinute: number };
+  /** Swagger UI and /api/docs/json: on by default, off when NODE_ENV=production unless API_DOCS=true. */
+  apiDocs: boolean;
+  /** A request (headers and body) must arrive within this time, or its connection is closed. */
+  requestTimeoutMs: number;
+  /** Host names, IPs, CIDR ranges or `*.domain` patterns backends may point at; empty = any. */
+  backendAllowedHosts: string[];
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -138,6 +148,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     translate: { provider: translateProvider(e), perUserPerMinute: e.RATE_LIMIT_TRANSLATE },
+    apiDocs: e.API_DOCS ?? e.NODE_ENV !== 'production',
+    requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
+    backendAllowedHosts: (e.BACKEND_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((host) => host.trim().toLowerCase())
+      .filter(Boolean),
   };
 }
 
