@@ -5,3 +5,18 @@
  */
 export const cspNonce: string | undefined =
   document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce || undefined;
+
+/**
+ * antd passes the nonce to its own style tags, but @rc-component/util still creates a few without it (the scroll
+ * lock of dialogs, the scrollbar measurement; ant-design/ant-design#58150), so style elements our scripts create
+ * get it here. Only scripts can reach this, and they can read the nonce anyway; styles injected as markup cannot.
+ */
+if (cspNonce) {
+  const nonce = cspNonce;
+  const createElement = document.createElement.bind(document);
+  document.createElement = ((tagName: string, options?: ElementCreationOptions) => {
+    const element = createElement(tagName, options);
+    if (element instanceof HTMLStyleElement) element.nonce = nonce;
+    return element;
+  }) as typeof document.createElement;
+}

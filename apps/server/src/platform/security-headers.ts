@@ -4,13 +4,16 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /**
  * Everything the page loads comes from our own origin; images may also be data: and blob: URLs (previews of
- * uploads). No upgrade-insecure-requests: the embedded mode is often served over plain HTTP on a LAN.
+ * uploads). Style attributes are allowed (antd's auto-sizing text areas measure with setAttribute('style')); they
+ * cannot add selectors or load anything, unlike <style> elements, which need the page's nonce.
+ * No upgrade-insecure-requests: the embedded mode is often served over plain HTTP on a LAN.
  */
 const DIRECTIVES = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
   scriptSrcAttr: ["'none'"],
   styleSrc: ["'self'"],
+  styleSrcAttr: ["'unsafe-inline'"],
   imgSrc: ["'self'", 'data:', 'blob:'],
   fontSrc: ["'self'", 'data:'],
   connectSrc: ["'self'"],
