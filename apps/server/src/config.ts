@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -10,6 +11,17 @@ const optionalText = z
   .string()
   .optional()
   .transform((v) => v?.trim() || undefined);
+
+/** One BACKEND_ALLOWED_HOSTS entry: a host name, `*.domain`, an IP address or a CIDR range. */
+function isHostRule(rule: string): boolean {
+  const [address = '', prefix, extra] = rule.split('/');
+  const family = isIP(address);
+  if (prefix !== undefined) {
+    const bits = Number(prefix);
+    return extra === undefined && family !== 0 && /^\d+$/.test(prefix) && bits <= (family === 6 ? 128 : 32);
+  }
+  return family !== 0 || /^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*$/i.test(rule);
+}
 
 /** Every environment variable the server reads, parsed once. README.md § 配置 lists them all. */
 const envSchema = z.object({
@@ -59,7 +71,10 @@ const envSchema = z.object({
   NODE_ENV: z.string().optional(),
   API_DOCS: bool,
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
-  BACKEND_ALLOWED_HOSTS: optionalText,
+  BACKEND_ALLOWED_HOSTS: optionalText.refine(
+    (v) => v === undefined || v.split(',').every((rule) => isHostRule(rule.trim())),
+    'must be comma-separated host names, *.domain patterns, IP addresses or CIDR ranges',
+  ),
 });
 
 /** Each external translation provider and the variables it cannot start without. */

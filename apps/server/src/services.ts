@@ -6,6 +6,7 @@ import { AuthService } from './features/auth/auth.service.js';
 import { SessionService } from './features/auth/session.service.js';
 import { SmsCodeService } from './features/auth/sms-code.service.js';
 import { BackendRepository } from './features/backends/backend.repository.js';
+import { BackendAddressRules } from './features/backends/backend-address.js';
 import { BackendRegistry } from './features/backends/backend-registry.js';
 import { engineForBackend } from './features/backends/engine-factory.js';
 import { CreditService } from './features/credits/credit.service.js';
@@ -56,7 +57,12 @@ export function createServices(deps: {
   const engine = new ThreadedBuiltinEngine();
   const credits = new CreditService(db);
   const works = new WorkRepository(db);
-  const registry = new BackendRegistry(new BackendRepository(db), engineForBackend, engine);
+  const registry = new BackendRegistry(
+    new BackendRepository(db),
+    engineForBackend,
+    engine,
+    new BackendAddressRules(config.backendAllowedHosts),
+  );
   const board = new ProgressBoard();
   const generations = new GenerationRepository(db);
   const runner = new JobRunner({
