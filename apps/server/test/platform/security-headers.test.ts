@@ -70,7 +70,7 @@ describeServer('platform: security headers, CSP and API docs', () => {
 
   it('serves the page with a fresh style nonce in its CSP and in the page, and no script nonce', async () => {
     const nonces: string[] = [];
-    for (const url of ['/', '/draw', '/admin/backends?x=1']) {
+    for (const url of ['/', '/draw', '/admin/backends?x=1', '/index.html']) {
       const res = await app.app.inject({ method: 'GET', url });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toContain('text/html');
