@@ -42,7 +42,10 @@ describe('content security policy', () => {
     const background = await generate.evaluate((button) => getComputedStyle(button).backgroundColor);
     expect(background).not.toBe('rgba(0, 0, 0, 0)');
 
-    await page.goto(`${server.baseUrl}/`);
+    // The page is under the policy at all: its own style nonce, and scripts from our origin only.
+    const home = await page.goto(`${server.baseUrl}/`);
+    expect(home?.headers()['content-security-policy']).toMatch(/style-src 'self' 'nonce-[^']+'/);
+    expect(home?.headers()['content-security-policy']).toContain("script-src 'self';");
     await page.locator('.hf-header-right').waitFor({ state: 'visible' });
     expect(violations).toEqual([]);
     expect(consoleErrors).toEqual([]);
