@@ -32,8 +32,9 @@ import { myWorkRoutes, publicWorkRoutes, workImageRoutes, workReviewRoutes } fro
 import { authPlugin } from './platform/auth/auth.plugin.js';
 import { createDatabase, type Database } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrations.js';
-import { registerErrorHandler } from './platform/error-handler.js';
+import { answerClientError, answerFrameworkError, registerErrorHandler } from './platform/error-handler.js';
 import { tooManyRequests } from './platform/errors.js';
+import { API_DOCS_CSP, registerSecurityHeaders } from './platform/security-headers.js';
 import { ConsoleSmsProvider } from './platform/sms/sms-provider.js';
 import { LocalDiskStorage } from './platform/storage/storage.js';
 import { signingSecret, UrlSigner } from './platform/url-signer.js';
@@ -62,6 +63,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: 1024 * 1024,
     // Rate limits key on the client address; only a trusted proxy may set it through X-Forwarded-For.
     trustProxy: config.trustProxy,
+    // A client that stops sending mid-request loses its connection instead of holding it; Node checks for such
+    // requests only every connectionsCheckingInterval (30 s by default), so the check runs more often here.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(config.requestTimeoutMs, 60_000),
+      connectionsCheckingInterval: Math.min(config.requestTimeoutMs / 2, 5_000),
+    },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -100,19 +110,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await stopGeneration(services);
   });
 
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: '画坊 API',
-        description: '画坊的全部 /api 接口；每个应答都是 {code, msg, data} 信封。',
-        version: '0.1.0',
-      },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await registerSecurityHeaders(app, config.trustProxy);
+  if (config.apiDocs) await registerApiDocs(app);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_req, ctx) => tooManyRequests(`操作过于频繁，请 ${Math.ceil(ctx.ttl / 1000)} 秒后再试`),
@@ -167,4 +166,25 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerWebApp(app, config.webDistDir);
 
   return { app, services, db };
+}
+
+/** The OpenAPI document of every /api route and its Swagger UI at /api/docs. */
+async function registerApiDocs(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: '画坊 API',
+        description: '画坊的全部 /api 接口；每个应答都是 {code, msg, data} 信封。',
+        version: '0.1.0',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: API_DOCS_CSP,
+    uiConfig: { validatorUrl: null },
+  });
 }

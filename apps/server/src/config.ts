@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -10,6 +11,17 @@ const optionalText = z
   .string()
   .optional()
   .transform((v) => v?.trim() || undefined);
+
+/** One BACKEND_ALLOWED_HOSTS entry: a host name, `*.domain`, an IP address or a CIDR range. */
+function isHostRule(rule: string): boolean {
+  const [address = '', prefix, extra] = rule.split('/');
+  const family = isIP(address);
+  if (prefix !== undefined) {
+    const bits = Number(prefix);
+    return extra === undefined && family !== 0 && /^\d+$/.test(prefix) && bits <= (family === 6 ? 128 : 32);
+  }
+  return family !== 0 || /^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*$/i.test(rule);
+}
 
 /** Every environment variable the server reads, parsed once. README.md § 配置 lists them all. */
 const envSchema = z.object({
@@ -59,6 +71,13 @@ const envSchema = z.object({
   TENCENT_SECRET_KEY: optionalText,
   TENCENT_REGION: z.string().min(1).default('ap-shanghai'),
   RATE_LIMIT_TRANSLATE: z.coerce.number().int().positive().default(60),
+  NODE_ENV: z.string().optional(),
+  API_DOCS: bool,
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
+  BACKEND_ALLOWED_HOSTS: optionalText.refine(
+    (v) => v === undefined || v.split(',').every((rule) => isHostRule(rule.trim())),
+    'must be comma-separated host names, *.domain patterns, IP addresses or CIDR ranges',
+  ),
 });
 
 /** Each external translation provider and the variables it cannot start without. */
@@ -102,6 +121,12 @@ export type Config = {
   webDistDir: string;
   /** POST /api/translate/zh2en: the offline dictionary or an external provider; requests per minute per user. */
   translate: { provider: TranslateProviderConfig; perUserPerMinute: number };
+  /** Swagger UI and /api/docs/json: on by default, off when NODE_ENV=production unless API_DOCS=true. */
+  apiDocs: boolean;
+  /** A request (headers and body) must arrive within this time, or its connection is closed. */
+  requestTimeoutMs: number;
+  /** Host names, IPs, CIDR ranges or `*.domain` patterns backends may point at; empty = any. */
+  backendAllowedHosts: string[];
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -148,6 +173,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     translate: { provider: translateProvider(e), perUserPerMinute: e.RATE_LIMIT_TRANSLATE },
+    apiDocs: e.API_DOCS ?? e.NODE_ENV !== 'production',
+    requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
+    backendAllowedHosts: (e.BACKEND_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((host) => host.trim().toLowerCase())
+      .filter(Boolean),
   };
 }
 

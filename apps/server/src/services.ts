@@ -7,6 +7,7 @@ import { LoginGuardService } from './features/auth/login-guard.service.js';
 import { SessionService } from './features/auth/session.service.js';
 import { SmsCodeService } from './features/auth/sms-code.service.js';
 import { BackendRepository } from './features/backends/backend.repository.js';
+import { BackendAddressRules } from './features/backends/backend-address.js';
 import { BackendRegistry } from './features/backends/backend-registry.js';
 import { engineForBackend } from './features/backends/engine-factory.js';
 import { CreditService } from './features/credits/credit.service.js';
@@ -57,7 +58,12 @@ export function createServices(deps: {
   const engine = new ThreadedBuiltinEngine();
   const credits = new CreditService(db);
   const works = new WorkRepository(db);
-  const registry = new BackendRegistry(new BackendRepository(db), engineForBackend, engine);
+  const registry = new BackendRegistry(
+    new BackendRepository(db),
+    engineForBackend,
+    engine,
+    new BackendAddressRules(config.backendAllowedHosts),
+  );
   const board = new ProgressBoard();
   const generations = new GenerationRepository(db, config.database.kind);
   const runner = new JobRunner({

@@ -4,6 +4,7 @@ import { App as AntdApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import { RouterProvider } from 'react-router';
 import { NoticeBridge } from './components/NoticeBridge';
+import { cspNonce } from './csp';
 import { queryClient } from './query-client';
 import { router } from './routes';
 import { bindNavigator } from './services/navigation';
@@ -11,9 +12,13 @@ import { theme } from './theme';
 
 bindNavigator((to) => void router.navigate(to));
 
+const csp = { nonce: cspNonce };
+// antd's static message/notification (used until <NoticeBridge> mounts) render outside the tree below.
+ConfigProvider.config({ holderRender: (children) => <ConfigProvider csp={csp}>{children}</ConfigProvider> });
+
 export function App() {
   return (
-    <ConfigProvider locale={zhCN} theme={theme} button={{ autoInsertSpace: false }}>
+    <ConfigProvider locale={zhCN} theme={theme} csp={csp} button={{ autoInsertSpace: false }}>
       <AntdApp
         message={{ maxCount: 1 }}
         notification={{ placement: 'topRight', maxCount: 1, duration: DEFAULT_NOTICE_SECONDS }}

@@ -1,3 +1,4 @@
+import './csp';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { StrictMode } from 'react';

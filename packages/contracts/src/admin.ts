@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageSchema } from './envelope.js';
+import { displayNameOf, isVisibleText } from './fields.js';
 
 export const inviteCodeItemSchema = z.object({
   id: z.string(),
@@ -28,7 +29,12 @@ export const createInviteCodeBodySchema = z.object({
     .int('可用次数须为整数')
     .min(1, '可用次数至少为 1')
     .max(100_000, '可用次数不能超过 100000'),
-  remark: z.string().trim().max(100, '备注不能超过 100 个字').optional(),
+  remark: z
+    .string()
+    .trim()
+    .max(100, '备注不能超过 100 个字')
+    .refine(isVisibleText, '备注不能包含控制字符或不可见字符')
+    .optional(),
 });
 export type CreateInviteCodeBody = z.infer<typeof createInviteCodeBodySchema>;
 
@@ -60,7 +66,12 @@ export const creditGrantBodySchema = z.object({
     .min(-1_000_000, '算力点数不能小于 -1000000')
     .max(1_000_000, '算力点数不能超过 1000000')
     .refine((value) => value !== 0, '算力点数不能为 0'),
-  remark: z.string().trim().max(100, '备注不能超过 100 个字').optional(),
+  remark: z
+    .string()
+    .trim()
+    .max(100, '备注不能超过 100 个字')
+    .refine(isVisibleText, '备注不能包含控制字符或不可见字符')
+    .optional(),
 });
 export const creditGrantResultSchema = z.object({ userId: z.string(), credits: z.number().int() });
 
@@ -94,7 +105,7 @@ export const backendItemSchema = z.object({
 export type BackendItem = z.infer<typeof backendItemSchema>;
 
 export const backendBodySchema = z.object({
-  name: z.string({ error: '请填写后端名称' }).trim().min(1, '请填写后端名称').max(30, '后端名称不能超过 30 个字'),
+  name: displayNameOf('后端名称', 30),
   kind: z.enum(['sdwebui', 'comfyui'], { error: '请选择后端类型' }),
   baseUrl: z
     .string({ error: '请填写后端地址' })

@@ -57,16 +57,38 @@ export const accountSchema = z
   .trim()
   .regex(ACCOUNT_PATTERN, '账号须为 4–20 位字母、数字或下划线，并以字母开头');
 
+/**
+ * Characters that are invisible or reorder the text around them: C0/C1 controls (NUL, line breaks, tabs), soft
+ * hyphen, zero-width spaces and joiners, direction marks, embeddings, overrides and isolates (U+202E turns
+ * 「画坊exe.jpg」 around), invisible operators, fillers, the BOM and the blank Braille pattern.
+ */
+const INVISIBLE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u2800\u3164\ufeff\ufff9-\ufffb]/;
+/** Text shown to other people holds only visible characters (a name of only zero-width spaces is refused too). */
+export const isVisibleText = (text: string) => !INVISIBLE.test(text);
+
+/**
+ * Every name shown in the product (templates, tasks and categories, models and their groups, backends, plans,
+ * prompt library labels): trimmed, 1–`max` characters, visible characters only. Nicknames follow the same rule
+ * with their own length limits.
+ */
+export const displayNameOf = (label: string, max: number) =>
+  z
+    .string({ error: `请填写${label}` })
+    .trim()
+    .min(1, `请填写${label}`)
+    .max(max, `${label}不能超过 ${max} 个字`)
+    .refine(isVisibleText, `${label}不能包含控制字符或不可见字符`);
+
 export const NICKNAME_MIN = 2;
 export const NICKNAME_MAX = 16;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
-const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\ufeff]/;
 export const nicknameSchema = z
   .string({ error: '请输入昵称' })
   .trim()
   .min(NICKNAME_MIN, `昵称长度至少 ${NICKNAME_MIN} 个字符`)
   .max(NICKNAME_MAX, `昵称长度不能超过 ${NICKNAME_MAX} 个字符`)
-  .refine((v) => !CONTROL_CHARS.test(v), '昵称不能包含控制字符或不可见字符');
+  .refine(isVisibleText, '昵称不能包含控制字符或不可见字符');
 
 export const inviteCodeSchema = z
   .string({ error: '请输入邀请码' })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idOf } from './fields.js';
+import { displayNameOf, idOf } from './fields.js';
 import { parametersSchema } from './form-config.js';
 import { promptGroupSchema } from './prompt.js';
 
@@ -141,22 +141,16 @@ export const comboStoreSchema = z.object({
 });
 export type ComboStore = z.infer<typeof comboStoreSchema>;
 
-const planText = (label: string, max: number) =>
-  z
-    .string({ error: `请填写${label}` })
-    .trim()
-    .min(1, `请填写${label}`)
-    .max(max, `${label}不能超过 ${max} 个字`);
 export const comboPlanBodySchema = z.object({
-  name: planText('套餐名称', 20),
+  name: displayNameOf('套餐名称', 20),
   description: z.string().trim().max(200, '套餐说明不能超过 200 个字').default(''),
   credits: z
     .number({ error: '请填写算力点数' })
     .int('算力点数须为整数')
     .min(1, '算力点数至少为 1')
     .max(1_000_000, '算力点数不能超过 1000000'),
-  priceLabel: planText('价格说明', 20),
-  features: z.array(z.string().trim().min(1).max(30, '每条权益不能超过 30 个字')).max(8, '权益最多 8 条').default([]),
+  priceLabel: displayNameOf('价格说明', 20),
+  features: z.array(displayNameOf('每条权益', 30)).max(8, '权益最多 8 条').default([]),
   recommended: z.boolean().default(false),
   enabled: z.boolean().default(true),
   sort: z.number().int().min(0).max(999).default(0),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayNameOf } from './fields.js';
 
 export const engineKindSchema = z.enum(['builtin', 'sdwebui', 'comfyui'], { error: '推理引擎类型不正确' });
 
@@ -25,13 +26,9 @@ export const modelMenuQuerySchema = z.object({ scope: z.enum(['all', 'enabled'])
 
 export const modelBodySchema = z.object({
   groupId: z.string({ error: '请选择模型分组' }).min(1, '请选择模型分组'),
-  modelName: z.string({ error: '请填写模型名称' }).trim().min(1, '请填写模型名称').max(40, '模型名称不能超过 40 个字'),
+  modelName: displayNameOf('模型名称', 40),
   cover: z.string().max(200).nullable().optional(),
-  baseModel: z
-    .string({ error: '请填写基础模型' })
-    .trim()
-    .min(1, '请填写基础模型')
-    .max(20, '基础模型不能超过 20 个字符'),
+  baseModel: displayNameOf('基础模型', 20),
   engine: engineKindSchema,
   checkpoint: z.string({ error: '请填写后端模型名' }).trim().min(1, '请填写后端模型名').max(200, '后端模型名过长'),
   enabled: z.boolean().default(true),
@@ -39,5 +36,5 @@ export const modelBodySchema = z.object({
 export type ModelBody = z.infer<typeof modelBodySchema>;
 
 export const modelGroupBodySchema = z.object({
-  name: z.string({ error: '请填写分组名称' }).trim().min(1, '请填写分组名称').max(20, '分组名称不能超过 20 个字'),
+  name: displayNameOf('分组名称', 20),
 });

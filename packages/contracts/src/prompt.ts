@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageSchema } from './envelope.js';
+import { displayNameOf } from './fields.js';
 
 /** spec §3 prompt group item. `custom` "1" marks words typed by the user, "0" words from a template or the library. */
 export const promptGroupItemSchema = z.object({
@@ -64,7 +65,7 @@ export const promptListQuerySchema = z.object({
 export const promptWordPageSchema = pageSchema(promptWordSchema);
 
 export const promptWordBodySchema = z.object({
-  label: z.string({ error: '请填写中文标签' }).trim().min(1, '请填写中文标签').max(20, '中文标签不能超过 20 个字'),
+  label: displayNameOf('中文标签', 20),
   text: z
     .string({ error: '请填写英文提示词' })
     .trim()

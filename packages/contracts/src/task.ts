@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idOf } from './fields.js';
+import { displayNameOf, idOf } from './fields.js';
 import { formConfigItemSchema, parametersSchema } from './form-config.js';
 import { promptGroupSchema } from './prompt.js';
 
@@ -39,12 +39,7 @@ export const taskTreeNodeSchema: z.ZodType<TaskTreeNode> = z.lazy(() =>
   }),
 );
 
-const nameSchema = (what: string) =>
-  z
-    .string({ error: `请填写${what}名称` })
-    .trim()
-    .min(1, `请填写${what}名称`)
-    .max(30, `${what}名称不能超过 30 个字`);
+const nameSchema = (what: string) => displayNameOf(`${what}名称`, 30);
 const descriptionSchema = z.string().trim().max(200, '描述不能超过 200 个字').default('');
 const imageRefSchema = z.string().trim().max(300, '图片地址过长').nullable().optional();
 
@@ -118,7 +113,7 @@ export type TaskStep = z.infer<typeof taskStepSchema>;
 export const taskStepInputSchema = taskStepSchema.extend({
   id: z.string().max(64).optional(),
   stepIndex: z.number().int().optional(),
-  name: z.string().trim().min(1, '请填写步骤名称').max(20, '步骤名称不能超过 20 个字'),
+  name: displayNameOf('步骤名称', 20),
   useParentImage: z.boolean().default(false),
   promptGroup: promptGroupSchema.default([]),
   negativePromptGroup: promptGroupSchema.default([]),

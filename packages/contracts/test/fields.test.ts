@@ -1,5 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { maskMobile, mobileSchema, nicknameSchema, passwordSchema, sendCodeBodySchema } from '../src/index.js';
+import {
+  agreementBodySchema,
+  backendBodySchema,
+  comboPlanBodySchema,
+  createInviteCodeBodySchema,
+  maskMobile,
+  mobileSchema,
+  modelBodySchema,
+  modelGroupBodySchema,
+  nicknameSchema,
+  passwordSchema,
+  promptWordBodySchema,
+  sendCodeBodySchema,
+  taskBodySchema,
+  taskStepInputSchema,
+  templateRenameBodySchema,
+  templateSaveBodySchema,
+} from '../src/index.js';
 
 const messageOf = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
   result.error?.issues[0]?.message;
@@ -32,5 +49,38 @@ describe('contracts: field rules shared by server and web', () => {
 
   it('defaults the code scene to login', () => {
     expect(sendCodeBodySchema.parse({ mobile: '13812345678' })).toEqual({ mobile: '13812345678', scene: 'login' });
+  });
+
+  it('holds every name shown in the product to the nickname rule: visible characters only', () => {
+    const names = [
+      ['模板名称', templateSaveBodySchema.shape.name],
+      ['模板名称', templateRenameBodySchema.shape.name],
+      ['任务名称', taskBodySchema.shape.name],
+      ['步骤名称', taskStepInputSchema.shape.name],
+      ['模型名称', modelBodySchema.shape.modelName],
+      ['基础模型', modelBodySchema.shape.baseModel],
+      ['分组名称', modelGroupBodySchema.shape.name],
+      ['后端名称', backendBodySchema.shape.name],
+      ['套餐名称', comboPlanBodySchema.shape.name],
+      ['价格说明', comboPlanBodySchema.shape.priceLabel],
+      ['中文标签', promptWordBodySchema.shape.label],
+      ['标题', agreementBodySchema.shape.title],
+    ] as const;
+    for (const [label, schema] of names) {
+      expect(schema.safeParse('  山水 ').data, label).toBe('山水');
+      for (const bad of ['山\u0000水', '\u202eexe.jpg', '\u200b\u200b', '\u2066山\u2069', '山\ufeff水']) {
+        expect(messageOf(schema.safeParse(bad)), `${label} ${JSON.stringify(bad)}`).toBe(
+          `${label}不能包含控制字符或不可见字符`,
+        );
+      }
+      expect(messageOf(schema.safeParse('   ')), label).toBe(`请填写${label}`);
+    }
+    expect(messageOf(nicknameSchema.safeParse('\u202e画坊用户'))).toBe('昵称不能包含控制字符或不可见字符');
+    expect(messageOf(comboPlanBodySchema.shape.features.safeParse(['高清\u0000']))).toBe(
+      '每条权益不能包含控制字符或不可见字符',
+    );
+    expect(messageOf(createInviteCodeBodySchema.shape.remark.safeParse('\u202e备注'))).toBe(
+      '备注不能包含控制字符或不可见字符',
+    );
   });
 });

@@ -1,5 +1,7 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { BizCode, FIELD_LABELS, MSG } from '@huafang/contracts';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isConnectionLost } from './db/database.js';
@@ -39,6 +41,12 @@ const CLIENT_ERRORS: Record<string, string> = {
   FST_PARTS_LIMIT: '一次上传的内容过多',
 };
 
+/** A multipart body needs a boundary to be split; without one the parser throws a plain Error. */
+function multipartWithoutBoundary(req: FastifyRequest): boolean {
+  const type = req.headers['content-type'] ?? '';
+  return /^\s*multipart\//i.test(type) && !/;\s*boundary=/i.test(type);
+}
+
 /** The one error mapper: every failure leaves as the envelope; stacks stay in the log. */
 export function registerErrorHandler(app: FastifyInstance, uploadMaxBytes: number): void {
   app.setErrorHandler((error: FastifyError, req, reply) => {
@@ -66,7 +74,41 @@ export function registerErrorHandler(app: FastifyInstance, uploadMaxBytes: numbe
       req.log.warn({ err: error }, 'database connection lost');
       return reply.status(503).send({ code: BizCode.FAIL, msg: '数据库连接中断，请稍后重试', data: null });
     }
+    if (multipartWithoutBoundary(req)) {
+      req.log.info({ err: error }, 'multipart body without a boundary');
+      return reply.status(400).send({ code: BizCode.FAIL, msg: '上传内容格式不正确，请重新选择文件上传', data: null });
+    }
     req.log.error({ err: error }, 'unexpected error');
     return reply.status(500).send({ code: 500, msg: MSG.serverError, data: { requestId: req.id } });
   });
+}
+
+/** Fastify's own answers to addresses its router cannot take (Fastify `frameworkErrors`). */
+export function answerFrameworkError(error: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  req.log.info({ err: error }, 'malformed request address');
+  const [status, msg] = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? [414, '请求地址过长'] : [400, '请求地址无效'];
+  void reply.status(status).send({ code: BizCode.FAIL, msg, data: null });
+}
+
+/**
+ * Node's HTTP parser refusing a request before Fastify sees it (Fastify `clientErrorHandler`): a request that did
+ * not arrive within the timeout, headers over the size limit, bytes that are not HTTP. The socket is then closed.
+ */
+export function answerClientError(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, msg] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, '请求超时，请重试']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, '请求头过大']
+        : [400, '请求格式不正确'];
+  this.log.debug({ err: error }, 'client error');
+  if (socket.writable) {
+    const body = JSON.stringify({ code: BizCode.FAIL, msg, data: null });
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }

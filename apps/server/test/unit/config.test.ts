@@ -21,6 +21,16 @@ describe('config: environment variables parsed once', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
   });
 
+  it('reads the backend address rules and refuses malformed ones', () => {
+    expect(loadConfig({}).backendAllowedHosts).toEqual([]);
+    expect(
+      loadConfig({ BACKEND_ALLOWED_HOSTS: ' GPU.lan, *.gpu.example.com,10.0.0.0/8,::1 ' }).backendAllowedHosts,
+    ).toEqual(['gpu.lan', '*.gpu.example.com', '10.0.0.0/8', '::1']);
+    for (const bad of ['10.0.0.0/33', 'gpu.lan/8', 'http://gpu.lan', 'a b']) {
+      expect(() => loadConfig({ BACKEND_ALLOWED_HOSTS: bad }), bad).toThrow(/BACKEND_ALLOWED_HOSTS/);
+    }
+  });
+
   it('refuses bad values with a message naming the variable', () => {
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);

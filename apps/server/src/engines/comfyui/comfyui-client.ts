@@ -99,6 +99,8 @@ export class ComfyUiClient {
         method,
         headers,
         body,
+        // A backend's address must be the server itself: a redirect could send our token and requests anywhere.
+        redirect: 'manual',
         signal: AbortSignal.timeout(init.timeoutMs ?? this.options.requestTimeoutMs),
       });
       status = response.status;
@@ -106,6 +108,8 @@ export class ComfyUiClient {
     } catch (error) {
       throw this.unavailable(networkReason(error), error);
     }
+    if (status >= 300 && status < 400)
+      throw this.unavailable(`返回了重定向（HTTP ${status}），未跟随，请填写后端服务本身的地址`);
     if (status === 401 || status === 403) throw this.unavailable(`鉴权失败（HTTP ${status}）`);
     if (status >= 500) throw this.unavailable(`服务器错误（HTTP ${status}）`);
     return { status, body: bytes };

@@ -606,6 +606,7 @@ export class ComfyUiEngine implements InferenceEngine {
       let opened = false;
       const socket = new WebSocket(this.client.socketUrl(clientId), {
         headers: this.client.headers(),
+        followRedirects: false,
         handshakeTimeout: Math.min(this.requestTimeoutMs, HEALTH_TIMEOUT_MS),
       });
       socket.on('message', (data, binary) => watch.receive(toBuffer(data), binary));

@@ -5,7 +5,7 @@ import { EngineError } from '../engine.js';
 import { errorBodySchema } from './sdwebui-types.js';
 
 /** Why a request failed, for health messages and for the poller (which treats a 404 as "route missing"). */
-export type SdWebUiFailure = 'network' | 'timeout' | 'auth' | 'server' | 'rejected' | 'invalid';
+export type SdWebUiFailure = 'network' | 'timeout' | 'auth' | 'server' | 'rejected' | 'invalid' | 'redirect';
 
 export class SdWebUiError extends EngineError {
   constructor(
@@ -110,7 +110,7 @@ export class SdWebUiClient {
   /** A JSON request whose answer must fit the schema; every failure is an SdWebUiError. */
   async json<T>(method: 'GET' | 'POST', path: string, schema: z.ZodType<T>, options: RequestOptions): Promise<T> {
     const answer = await this.send(method, path, options);
-    if (answer.status >= 400) throw this.statusError(answer);
+    if (answer.status >= 300) throw this.statusError(answer);
     let parsed: unknown;
     try {
       parsed = JSON.parse(answer.body.toString('utf8'));
@@ -131,6 +131,11 @@ export class SdWebUiClient {
 
   private statusError(answer: HttpAnswer): SdWebUiError {
     const { status } = answer;
+    if (status < 400) {
+      // node:http does not follow redirects, and we do not: a backend's address must be the server itself.
+      const text = `返回了重定向（HTTP ${status}），未跟随`;
+      return new SdWebUiError(`推理后端暂时不可用：「${this.label}」${text}`, true, 'redirect', text, status);
+    }
     const detail = errorDetail(answer.body);
     if (status === 401) {
       return new SdWebUiError('后端认证失败，请检查用户名和密码', false, 'auth', '用户名或密码不正确', status);

@@ -623,6 +623,8 @@ function healthMessage(error: unknown): string {
       return `后端出错：${error.detail}`;
     case 'rejected':
       return `接口不可用：${error.detail}（请确认后端以 --api 启动）`;
+    case 'redirect':
+      return `后端${error.detail}，请填写后端服务本身的地址`;
     default:
       return `后端异常：${error.detail}`;
   }

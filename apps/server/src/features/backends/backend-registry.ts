@@ -4,6 +4,7 @@ import type { InferenceEngine } from '../../engines/engine.js';
 import { fail, notFound } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
 import type { BackendRepository, BackendRow } from './backend.repository.js';
+import { ADDRESS_REFUSED, type BackendAddressRules } from './backend-address.js';
 
 export const BUILTIN_BACKEND_ID = 'builtin';
 /** A health check that takes longer than this counts as down. */
@@ -77,6 +78,7 @@ export class BackendRegistry {
     private readonly repo: BackendRepository,
     private readonly engineFor: EngineFactory,
     builtin: InferenceEngine,
+    private readonly addresses: BackendAddressRules,
   ) {
     this.backends.set(BUILTIN_BACKEND_ID, {
       id: BUILTIN_BACKEND_ID,
@@ -111,7 +113,8 @@ export class BackendRegistry {
       models: JSON.parse(row.models) as string[],
       enabled: row.enabled === 1,
       healthy: false,
-      healthMessage: '尚未检查',
+      // A row stored before the rules changed is never contacted: check() keeps it down with this message.
+      healthMessage: this.addresses.allows(row.base_url) ? '尚未检查' : ADDRESS_REFUSED,
       checkedAt: null,
       runningJobId: previous?.runningJobId ?? null,
       lastFinishedAt: previous?.lastFinishedAt ?? 0,
@@ -142,6 +145,10 @@ export class BackendRegistry {
   }
 
   private async check(backend: Backend): Promise<void> {
+    if (!this.addresses.allows(backend.baseUrl)) {
+      this.markDown(backend, ADDRESS_REFUSED);
+      return;
+    }
     const health = await withTimeout(
       backend.engine.health().catch(() => ({ ok: false, message: '无法连接', busy: false })),
       HEALTH_TIMEOUT_MS,
@@ -280,13 +287,19 @@ export class BackendRegistry {
     return found;
   }
 
+  private allowedAddress(baseUrl: string): string {
+    if (!this.addresses.allows(baseUrl)) throw fail(`后端${ADDRESS_REFUSED}，请联系运维人员`);
+    return baseUrl.replace(/\/+$/, '');
+  }
+
   async create(body: Body): Promise<BackendItem> {
+    const baseUrl = this.allowedAddress(body.baseUrl);
     const now = nowIso();
     const row: BackendRow = {
       id: newId(),
       name: body.name,
       kind: body.kind,
-      base_url: body.baseUrl.replace(/\/+$/, ''),
+      base_url: baseUrl,
       username: body.username || null,
       secret: body.secret || null,
       models: JSON.stringify(body.models),
@@ -310,13 +323,14 @@ export class BackendRegistry {
 
   async update(id: string, body: Body): Promise<BackendItem> {
     this.editable(id);
+    const baseUrl = this.allowedAddress(body.baseUrl);
     const stored = await this.repo.find(id);
     if (!stored) throw notFound('推理后端不存在');
     const row: BackendRow = {
       ...stored,
       name: body.name,
       kind: body.kind,
-      base_url: body.baseUrl.replace(/\/+$/, ''),
+      base_url: baseUrl,
       username: body.username || null,
       // Absent keeps the stored secret; an empty string clears it.
       secret: body.secret === undefined || body.secret === null ? stored.secret : body.secret || null,

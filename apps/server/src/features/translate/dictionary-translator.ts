@@ -14,7 +14,8 @@ const jieba = () => {
 };
 const lexicon = () => Cedict.shared();
 
-type Token = { zh: string; library?: string; ascii?: boolean; preferVerb?: boolean };
+/** `verbatim`: English words, numbers and other non-Chinese characters (emoji, other scripts) pass through. */
+type Token = { zh: string; library?: string; verbatim?: boolean; preferVerb?: boolean };
 
 type Chunk =
   | { kind: 'noun' | 'verb' | 'pp'; en: string; fixed?: boolean; plural?: boolean; phrase?: boolean }
@@ -25,6 +26,10 @@ type Chunk =
   | { kind: 'loc'; prep: string };
 
 const HAN = /\p{Script=Han}/u;
+/** Characters other than Chinese, spaces and punctuation that a prompt keeps as typed: emoji, symbols, other scripts. */
+const KEPT = /[\p{L}\p{N}\p{So}\p{Extended_Pictographic}]/u;
+/** User-perceived characters, so an emoji sequence or a character beyond U+FFFF is never cut in two. */
+const graphemes = new Intl.Segmenter('zh', { granularity: 'grapheme' });
 const GLOSSARY_MAX_LENGTH = Math.max(...Object.keys(GLOSSARY).map((w) => w.length));
 const PREPOSITION = /^(?:in|on|at|under|above|below|inside|outside|behind|beside|among)\s/i;
 const ASCII_WORD = /^[A-Za-z0-9][A-Za-z0-9.'_+-]*/;
@@ -94,6 +99,7 @@ function tokenize(text: string, library: PromptLibrary): Token[] {
     if (pending) for (const word of jieba().cut(pending, false)) tokens.push(...splitWord(word, library));
     pending = '';
   };
+  const characters = graphemes.segment(text);
   let i = 0;
   outer: while (i < text.length) {
     for (let len = Math.min(library.maxLabelLength, text.length - i); len >= 2; len--) {
@@ -117,16 +123,21 @@ function tokenize(text: string, library: PromptLibrary): Token[] {
       }
     }
     const ascii = ASCII_WORD.exec(text.slice(i))?.[0];
+    const character = characters.containing(i)!.segment;
     if (ascii) {
       flush();
-      tokens.push({ zh: ascii, ascii: true });
+      tokens.push({ zh: ascii, verbatim: true });
       i += ascii.length;
-    } else if (/\s/.test(text[i]!)) {
+    } else if (/\s/.test(character)) {
       flush();
-      i += 1;
+      i += character.length;
+    } else if (!HAN.test(character) && KEPT.test(character)) {
+      flush();
+      tokens.push({ zh: character, verbatim: true });
+      i += character.length;
     } else {
-      pending += text[i];
-      i += 1;
+      pending += character;
+      i += character.length;
     }
   }
   flush();
@@ -176,12 +187,14 @@ function splitWord(word: string, library: PromptLibrary): Token[] {
     if (stem && loc in LOCALIZERS && known(stem, library)) return [...splitWord(stem, library), { zh: loc }];
   }
   // From the end (reverse maximum matching): Chinese compounds put the head last, 小女孩 → 小 + 女孩.
+  // By code points: a character beyond U+FFFF (𠜎) is two UTF-16 units that must stay together.
+  const characters = [...word];
   const tokens: Token[] = [];
-  let end = word.length;
+  let end = characters.length;
   while (end > 0) {
     let len = Math.min(end, 8);
-    while (len > 1 && !known(word.slice(end - len, end), library)) len--;
-    const piece = word.slice(end - len, end);
+    while (len > 1 && !known(characters.slice(end - len, end).join(''), library)) len--;
+    const piece = characters.slice(end - len, end).join('');
     tokens.unshift(...(len > 1 ? splitWord(piece, library) : [{ zh: piece }]));
     end -= len;
   }
@@ -191,7 +204,7 @@ function splitWord(word: string, library: PromptLibrary): Token[] {
 function toChunks(token: Token, next: Token | undefined): Chunk[] {
   const { zh } = token;
   if (token.library !== undefined) return [{ kind: kindOf(token.library), en: token.library, fixed: true }];
-  if (token.ascii) {
+  if (token.verbatim) {
     const n = parseChineseNumber(zh);
     return [n === null ? { kind: 'noun', en: zh, fixed: true } : { kind: 'num', n, unit: '', digits: true }];
   }

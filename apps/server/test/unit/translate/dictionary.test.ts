@@ -129,4 +129,20 @@ describe('dictionary translation of one phrase (real jieba and CC-CEDICT data)',
     expect(translatePhrase('穿T恤的boy', library)).toMatch(/wearing .*boy|boy .*wearing/);
     expect(translatePhrase('3个男孩', library)).toBe('3 boys');
   });
+
+  it('keeps characters outside the Basic Multilingual Plane and emoji whole', () => {
+    const cases: [string, string][] = [
+      ['𠜎', '𠜎'],
+      ['山𠜎水', 'mountain 𠜎 water'],
+      ['猫😀', 'cat 😀'],
+      ['😀猫', '😀 cat'],
+      ['👩‍🎨画家', '👩‍🎨 painter'],
+    ];
+    for (const [chinese, english] of cases) {
+      const translated = translatePhrase(chinese, library);
+      // A lone surrogate is half of a character beyond U+FFFF.
+      expect(translated, chinese).not.toMatch(/\p{Cs}/u);
+      expect(translated, chinese).toBe(english);
+    }
+  });
 });

@@ -1,0 +1,94 @@
+import net from 'node:net';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeServer } from '../helpers/suite.js';
+import { createTestApp, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+
+type RawAnswer = { status: number; body: string; closed: boolean };
+
+/** Writes raw bytes to the listening server and reads until it closes the connection or `waitMs` pass. */
+function rawRequest(port: number, bytes: string, waitMs: number): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let received = '';
+    const finish = (closed: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0);
+      resolve({ status, body: received.slice(received.indexOf('\r\n\r\n') + 4), closed });
+    };
+    const timer = setTimeout(() => finish(false), waitMs);
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    socket.on('close', () => finish(true));
+    socket.on('error', reject);
+    socket.write(bytes);
+  });
+}
+
+const envelopeOf = (body: string) => JSON.parse(body) as { code: number; msg: string; data: unknown };
+
+describeServer('platform: slow and malformed requests answer the envelope', () => {
+  let app: TestApp;
+  let port: number;
+  let user: TestUser;
+  beforeAll(async () => {
+    app = await createTestApp({ requestTimeoutMs: 1_000 });
+    await app.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.app.server.address();
+    port = typeof address === 'object' && address ? address.port : 0;
+    user = await registerUser(app);
+  });
+  afterAll(() => app.close());
+
+  it('closes a connection whose body never finishes, with 408 请求超时', async () => {
+    const request =
+      'POST /api/auth/account HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n' +
+      'Content-Length: 100\r\n\r\n{"ac';
+    // Far below Node's own 300 s, far above the configured 1 s plus its checking interval.
+    const answer = await rawRequest(port, request, 15_000);
+    expect(answer.closed).toBe(true);
+    expect(answer.status).toBe(408);
+    expect(envelopeOf(answer.body)).toEqual({ code: -1, msg: '请求超时，请重试', data: null });
+  });
+
+  it('closes a connection whose headers never finish', async () => {
+    const answer = await rawRequest(port, 'GET /api/help/types HTTP/1.1\r\nHost: localhost\r\nX-Slow: ', 15_000);
+    expect(answer.closed).toBe(true);
+    expect(answer.status).toBe(408);
+  });
+
+  it('answers headers that are too large with 431 请求头过大', async () => {
+    const request = `GET /api/help/types HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`;
+    const answer = await rawRequest(port, request, 15_000);
+    expect(answer.status).toBe(431);
+    expect(envelopeOf(answer.body)).toEqual({ code: -1, msg: '请求头过大', data: null });
+  });
+
+  it('answers a request line the parser refuses with 400 请求格式不正确', async () => {
+    const answer = await rawRequest(port, 'GET /api/help/types HTTP/9.9\r\n\r\n', 15_000);
+    expect(answer.status).toBe(400);
+    expect(envelopeOf(answer.body)).toEqual({ code: -1, msg: '请求格式不正确', data: null });
+  });
+
+  it('answers a malformed or over-long address with a Chinese envelope', async () => {
+    const bad = await app.app.inject({ method: 'GET', url: '/api/admin/backends/%E0%A4%A' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ code: -1, msg: '请求地址无效', data: null });
+    const long = await app.app.inject({ method: 'PUT', url: `/api/admin/backends/${'x'.repeat(300)}` });
+    expect(long.statusCode).toBe(414);
+    expect(long.json()).toEqual({ code: -1, msg: '请求地址过长', data: null });
+  });
+
+  it('answers a multipart upload without a boundary with 400 and a Chinese message', async () => {
+    const res = await app.app.inject({
+      method: 'POST',
+      url: '/api/files/upload',
+      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'multipart/form-data' },
+      payload: 'not really multipart',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: -1, msg: '上传内容格式不正确，请重新选择文件上传', data: null });
+  });
+});

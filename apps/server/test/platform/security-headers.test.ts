@@ -1,0 +1,110 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { describeServer } from '../helpers/suite.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+/** The CSP header as directive → sources. */
+function policy(header: unknown): Map<string, string[]> {
+  const directives = new Map<string, string[]>();
+  for (const part of String(header ?? '').split(';')) {
+    const [name, ...sources] = part.trim().split(/\s+/);
+    if (name) directives.set(name, sources);
+  }
+  return directives;
+}
+
+const PAGE = `<!doctype html>
+<html lang="zh-CN">
+  <head>
+    <meta charset="UTF-8" />
+    <title>画坊</title>
+    <script type="module" crossorigin src="/assets/index.js"></script>
+  </head>
+  <body><div id="root"></div></body>
+</html>
+`;
+
+describeServer('platform: security headers, CSP and API docs', () => {
+  let webDir: string;
+  let app: TestApp;
+  let production: TestApp;
+  beforeAll(async () => {
+    webDir = await mkdtemp(path.join(os.tmpdir(), 'huafang-web-'));
+    await writeFile(path.join(webDir, 'index.html'), PAGE);
+    app = await createTestApp({ webDistDir: webDir, apiDocs: true, trustProxy: false });
+    production = await createTestApp({ webDistDir: webDir, apiDocs: false, trustProxy: true });
+  });
+  afterAll(async () => {
+    await app.close();
+    await production.close();
+    await rm(webDir, { recursive: true, force: true });
+  });
+
+  it('sends nosniff, a referrer policy and a strict CSP with every API answer', async () => {
+    const res = await app.app.inject({ method: 'GET', url: '/api/help/types' });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    const csp = policy(res.headers['content-security-policy']);
+    expect(csp.get('default-src')).toEqual(["'self'"]);
+    expect(csp.get('script-src')).toEqual(["'self'"]);
+    expect(csp.get('style-src')).toEqual(["'self'"]);
+    expect(csp.get('script-src-attr')).toEqual(["'none'"]);
+    expect(csp.get('img-src')).toEqual(["'self'", 'data:', 'blob:']);
+    expect(csp.get('connect-src')).toEqual(["'self'"]);
+    expect(csp.get('object-src')).toEqual(["'none'"]);
+    expect(csp.get('base-uri')).toEqual(["'self'"]);
+    expect(csp.get('form-action')).toEqual(["'self'"]);
+    expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+    // Plain-HTTP deployments must keep working: nothing may upgrade their requests to HTTPS.
+    expect(csp.has('upgrade-insecure-requests')).toBe(false);
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('sends HSTS only behind a trusted (TLS-terminating) proxy', async () => {
+    const res = await production.app.inject({ method: 'GET', url: '/api/help/types' });
+    expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+  });
+
+  it('serves the page with a fresh style nonce in its CSP and in the page, and no script nonce', async () => {
+    const nonces: string[] = [];
+    for (const url of ['/', '/draw', '/admin/backends?x=1', '/index.html']) {
+      const res = await app.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('text/html');
+      const csp = policy(res.headers['content-security-policy']);
+      const styleNonce = csp.get('style-src')?.find((source) => source.startsWith("'nonce-"));
+      expect(styleNonce).toMatch(/^'nonce-[A-Za-z0-9+/=_-]{16,}'$/);
+      const nonce = styleNonce!.slice("'nonce-".length, -1);
+      expect(res.body).toContain(`<meta property="csp-nonce" nonce="${nonce}" />`);
+      expect(csp.get('script-src')).toEqual(["'self'"]);
+      expect(res.headers['cache-control']).toBe('no-store');
+      nonces.push(nonce);
+    }
+    expect(new Set(nonces).size).toBe(nonces.length);
+  });
+
+  it('serves the API docs with their own relaxed CSP when they are on', async () => {
+    const ui = await app.app.inject({ method: 'GET', url: '/api/docs/' });
+    expect(ui.statusCode).toBe(200);
+    const csp = policy(ui.headers['content-security-policy']);
+    expect(csp.get('style-src')).toContain("'unsafe-inline'");
+    expect(csp.get('script-src')).toEqual(["'self'"]);
+    expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+    expect((await app.app.inject({ method: 'GET', url: '/api/docs/json' })).json().info.title).toBe('画坊 API');
+  });
+
+  it('hides the API docs in production unless API_DOCS=true', async () => {
+    for (const url of ['/api/docs', '/api/docs/', '/api/docs/json', '/api/docs/yaml']) {
+      const res = await production.call('GET', url);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ code: 404, msg: '接口不存在', data: null });
+    }
+    expect(loadConfig({ NODE_ENV: 'production' }).apiDocs).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', API_DOCS: 'true' }).apiDocs).toBe(true);
+    expect(loadConfig({}).apiDocs).toBe(true);
+    expect(loadConfig({ API_DOCS: 'false' }).apiDocs).toBe(false);
+  });
+});
