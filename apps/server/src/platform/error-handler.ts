@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BizError } from './errors.js';
+import { diskFull, isDiskFull } from './storage/storage.js';
 
 type ValidationIssue = { instancePath: string; message?: string };
 
@@ -60,6 +61,11 @@ export function registerErrorHandler(app: FastifyInstance, uploadMaxBytes: numbe
     if (known || (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)) {
       req.log.info({ err: error }, 'client error');
       return reply.status(error.statusCode ?? 400).send({ code: BizCode.FAIL, msg: known ?? '请求不正确', data: null });
+    }
+    if (isDiskFull(error)) {
+      req.log.error({ err: error }, 'disk full');
+      const full = diskFull();
+      return reply.status(full.httpStatus).send({ code: full.code, msg: full.message, data: null });
     }
     req.log.error({ err: error }, 'unexpected error');
     return reply.status(500).send({ code: 500, msg: MSG.serverError, data: { requestId: req.id } });

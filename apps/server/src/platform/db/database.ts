@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { type DatabaseConnection, Kysely, PostgresDialect, SqliteDialect, SqliteDriver } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../../config.js';
 import type { DB } from './schema.js';
@@ -25,5 +25,25 @@ export function createDatabase(database: Config['database'], onIdleError: (err: 
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const dialect = new SqliteDialect({ database: sqlite });
+  dialect.createDriver = () => new SqliteDriverKeepingErrors({ database: sqlite }, sqlite);
+  return new Kysely<DB>({ dialect });
+}
+
+/**
+ * SQLite rolls a transaction back by itself when a write fails on a full disk (SQLITE_FULL) or an I/O error;
+ * Kysely's own `rollback` then fails with "cannot rollback - no transaction is active" and that error hides the
+ * real one. Rolling back only a transaction still open lets the real error reach the caller.
+ */
+class SqliteDriverKeepingErrors extends SqliteDriver {
+  constructor(
+    config: ConstructorParameters<typeof SqliteDriver>[0],
+    private readonly sqlite: SQLite.Database,
+  ) {
+    super(config);
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.sqlite.inTransaction) await super.rollbackTransaction(connection);
+  }
 }
