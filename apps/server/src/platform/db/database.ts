@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { type DatabaseConnection, Kysely, PostgresDialect, SqliteDialect, SqliteDriver } from 'kysely';
+import { type DatabaseConnection, type Driver, Kysely, PostgresDialect, SqliteDialect, SqliteDriver } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../../config.js';
 import type { DB } from './schema.js';
@@ -25,9 +25,7 @@ export function createDatabase(database: Config['database'], onIdleError: (err: 
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const dialect = new SqliteDialect({ database: sqlite });
-  dialect.createDriver = () => new SqliteDriverKeepingErrors({ database: sqlite }, sqlite);
-  return new Kysely<DB>({ dialect });
+  return new Kysely<DB>({ dialect: new SqliteDialectKeepingErrors(sqlite) });
 }
 
 /**
@@ -35,15 +33,17 @@ export function createDatabase(database: Config['database'], onIdleError: (err: 
  * Kysely's own `rollback` then fails with "cannot rollback - no transaction is active" and that error hides the
  * real one. Rolling back only a transaction still open lets the real error reach the caller.
  */
-class SqliteDriverKeepingErrors extends SqliteDriver {
-  constructor(
-    config: ConstructorParameters<typeof SqliteDriver>[0],
-    private readonly sqlite: SQLite.Database,
-  ) {
-    super(config);
+class SqliteDialectKeepingErrors extends SqliteDialect {
+  constructor(private readonly sqlite: SQLite.Database) {
+    super({ database: sqlite });
   }
 
-  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    if (this.sqlite.inTransaction) await super.rollbackTransaction(connection);
+  override createDriver(): Driver {
+    const { sqlite } = this;
+    return new (class extends SqliteDriver {
+      override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+        if (sqlite.inTransaction) await super.rollbackTransaction(connection);
+      }
+    })({ database: sqlite });
   }
 }
