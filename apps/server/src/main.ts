@@ -12,8 +12,9 @@ const sweep = setInterval(() => {
 sweep.unref();
 
 /**
- * SIGTERM/SIGINT: stop accepting, let in-flight requests finish and running generations use the grace period,
- * close the database, exit. A second signal ends the grace period: running jobs continue after the restart.
+ * SIGTERM/SIGINT: running generations first get the grace period while the API still answers (their progress
+ * polls too); then stop accepting, let in-flight requests finish, close the database, exit. A second signal
+ * ends the grace period: running jobs stop and continue after the restart.
  */
 let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -25,8 +26,9 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     }
     closing = true;
     app.log.info(`收到 ${signal}，正在停止服务…`);
-    app
+    services.queue
       .close()
+      .then(() => app.close())
       .then(() => process.exit(0))
       .catch((err) => {
         app.log.error({ err }, 'shutdown failed');

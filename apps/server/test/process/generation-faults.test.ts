@@ -225,7 +225,11 @@ describe('generation faults: the real server killed or stopped mid-generation', 
     const start = await server.credits(token);
     const { generateId } = (await server.submit(token, { ...BATCH, seed: 300 })).body.data;
     await server.waitForProgress(token, generateId, 30);
-    expect(await server.stop('SIGTERM')).toBe(0);
+    const exit = server.stop('SIGTERM');
+    // While the job finishes, the API still answers: the draw page keeps showing its progress.
+    const during = await server.call('POST', '/api/generate/task/progress', { token, body: { generateId } });
+    expect(during).toMatchObject({ status: 200, body: { code: 0, data: { status: 'running' } } });
+    expect(await exit).toBe(0);
 
     server = await Server.start(dataDir);
     token = await server.login();
