@@ -153,8 +153,8 @@ export class JobRunner {
       } catch (err) {
         if (!isDiskFull(err)) throw err;
         this.deps.log.error({ err, jobId: row.id }, 'storage full while keeping a generated image');
-        const message = `${DISK_FULL_MESSAGE}${produced > 0 ? '；已完成的图片已保留' : ''}，其余算力已退回`;
-        await this.settle(row, 'failed', produced, message);
+        const refund = produced > 0 ? '已完成的图片已保留，其余算力已退回' : '本次预扣的算力已退回';
+        await this.settle(row, 'failed', produced, `${DISK_FULL_MESSAGE}；${refund}`);
         return 'failed';
       }
       produced++;
