@@ -123,7 +123,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(
     async (api) => {
-      await api.register(healthRoutes, { db: config.database.kind });
+      await api.register(healthRoutes, { health: services.health });
       await api.register(authRoutes, { auth: services.auth, rateLimit: config.rateLimit });
       await api.register(userRoutes, { users: services.users });
       await api.register(fileRoutes, { files: services.files });

@@ -57,6 +57,7 @@ const envSchema = z.object({
   QUEUE_MAX_RUNNING_PER_USER: z.coerce.number().int().min(1).default(1),
   QUEUE_MAX_QUEUED_PER_USER: z.coerce.number().int().min(1).default(5),
   JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).default(20),
   BACKEND_HEALTH_SECONDS: z.coerce.number().int().min(5).default(30),
   URL_SIGNING_SECRET: z.string().min(16, 'URL_SIGNING_SECRET must be at least 16 characters').optional(),
   WORK_URL_TTL_HOURS: z.coerce.number().positive().default(12),
@@ -113,6 +114,8 @@ export type Config = {
   smsResendMs: number;
   seedDemo: boolean;
   queue: { maxRunningPerUser: number; maxQueuedPerUser: number; maxAttempts: number };
+  /** On a stop signal, how long running jobs may take to finish before they stop and continue after the restart. */
+  shutdownGraceMs: number;
   backendHealthMs: number;
   /** Links to private work images: the HMAC secret (generated and kept in the database when absent) and lifetime. */
   workUrls: { secret: string | undefined; ttlMs: number };
@@ -168,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxQueuedPerUser: e.QUEUE_MAX_QUEUED_PER_USER,
       maxAttempts: e.JOB_MAX_ATTEMPTS,
     },
+    shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     backendHealthMs: e.BACKEND_HEALTH_SECONDS * 1000,
     workUrls: { secret: e.URL_SIGNING_SECRET, ttlMs: e.WORK_URL_TTL_HOURS * 3600_000 },
     trustProxy: e.TRUST_PROXY,

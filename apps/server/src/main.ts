@@ -11,15 +11,24 @@ const sweep = setInterval(() => {
 }, SWEEP_INTERVAL_MS);
 sweep.unref();
 
-/** SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close the database, exit. */
+/**
+ * SIGTERM/SIGINT: running generations first get the grace period while the API still answers (their progress
+ * polls too); then stop accepting, let in-flight requests finish, close the database, exit. A second signal
+ * ends the grace period: running jobs stop and continue after the restart.
+ */
 let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
-    if (closing) return;
+    if (closing) {
+      app.log.info(`再次收到 ${signal}，运行中的生成任务立即停止，重启后继续`);
+      services.queue.stopRunning();
+      return;
+    }
     closing = true;
     app.log.info(`收到 ${signal}，正在停止服务…`);
-    app
+    services.queue
       .close()
+      .then(() => app.close())
       .then(() => process.exit(0))
       .catch((err) => {
         app.log.error({ err }, 'shutdown failed');

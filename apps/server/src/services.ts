@@ -18,6 +18,7 @@ import { GenerationService } from './features/generate/generation.service.js';
 import { GenerationQueue } from './features/generate/generation-queue.js';
 import { JobRunner } from './features/generate/job-runner.js';
 import { ProgressBoard } from './features/generate/progress-board.js';
+import { HealthService } from './features/health/health.service.js';
 import { HelpService } from './features/help/help.service.js';
 import { InviteService } from './features/invite/invite.service.js';
 import { ModelService } from './features/models/model.service.js';
@@ -78,7 +79,14 @@ export function createServices(deps: {
     log: deps.log,
   });
   const translate = new TranslateService({ db, provider: config.translate.provider, log: deps.log });
-  const queue = new GenerationQueue({ registry, runner, board, limits: config.queue, log: deps.log });
+  const queue = new GenerationQueue({
+    registry,
+    runner,
+    board,
+    limits: config.queue,
+    shutdownGraceMs: config.shutdownGraceMs,
+    log: deps.log,
+  });
   return {
     engine,
     controlnetPreview: new ControlnetPreviewService(registry, files),
@@ -99,6 +107,7 @@ export function createServices(deps: {
     ),
     users: new UserService(db, sessions, smsCodes, invites, files),
     help: new HelpService(db),
+    health: new HealthService(db, deps.storage, config.database.kind),
     translate,
     appConfig: new AppConfigService(db),
     storage: deps.storage,

@@ -36,8 +36,15 @@ export function pageSchema<T extends z.ZodType>(item: T) {
 }
 export type Page<T> = { list: T[]; current: number; pageSize: number; total: number };
 
+const checkStatusSchema = z.enum(['ok', 'down']);
+
+/**
+ * GET /api/health: anyone learns only up or down (HTTP 503 when down); an admin's Bearer token also shows the
+ * database kind and which check failed.
+ */
 export const healthSchema = z.object({
-  status: z.literal('ok'),
-  db: z.enum(['sqlite', 'postgres']),
+  status: checkStatusSchema,
+  db: z.enum(['sqlite', 'postgres']).optional(),
+  checks: z.object({ database: checkStatusSchema, storage: checkStatusSchema }).optional(),
 });
 export type Health = z.infer<typeof healthSchema>;

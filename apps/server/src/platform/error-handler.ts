@@ -6,6 +6,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isConnectionLost } from './db/database.js';
 import { BizError } from './errors.js';
+import { diskFull, isDiskFull } from './storage/storage.js';
 
 type ValidationIssue = { instancePath: string; message?: string };
 
@@ -77,6 +78,11 @@ export function registerErrorHandler(app: FastifyInstance, uploadMaxBytes: numbe
     if (multipartWithoutBoundary(req)) {
       req.log.info({ err: error }, 'multipart body without a boundary');
       return reply.status(400).send({ code: BizCode.FAIL, msg: '上传内容格式不正确，请重新选择文件上传', data: null });
+    }
+    if (isDiskFull(error)) {
+      req.log.error({ err: error }, 'disk full');
+      const full = diskFull();
+      return reply.status(full.httpStatus).send({ code: full.code, msg: full.message, data: null });
     }
     req.log.error({ err: error }, 'unexpected error');
     return reply.status(500).send({ code: 500, msg: MSG.serverError, data: { requestId: req.id } });

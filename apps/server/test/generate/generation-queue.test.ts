@@ -11,7 +11,11 @@ describeServer('generate: fair queue, limits and restarts', () => {
   let bob: TestUser;
   let ink: Awaited<ReturnType<typeof demoTemplate>>;
   beforeAll(async () => {
-    app = await createTestApp({ queue: { maxRunningPerUser: 1, maxQueuedPerUser: 4, maxAttempts: 3 } });
+    app = await createTestApp({
+      queue: { maxRunningPerUser: 1, maxQueuedPerUser: 4, maxAttempts: 3 },
+      // The restart below stops the running job at once, as a stop outlasting the grace period does.
+      shutdownGraceMs: 0,
+    });
     alice = await registerUser(app, { nickname: '爱丽丝' });
     bob = await registerUser(app, { nickname: '小鲍' });
     ink = await demoTemplate(app, alice.token, '水墨山水');

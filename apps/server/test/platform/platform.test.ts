@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, registerUser, TEST_DB, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, loginAdmin, registerUser, TEST_DB, type TestApp } from '../helpers/test-app.js';
 
 describeServer('platform: health, envelope, errors, docs', () => {
   let app: TestApp;
@@ -12,9 +12,11 @@ describeServer('platform: health, envelope, errors, docs', () => {
   });
   afterAll(() => app.close());
 
-  it('reports health with the database kind', async () => {
+  it('reports health: up or down to anyone, the database kind and checks to an admin', async () => {
     const res = await app.call('GET', '/api/health');
-    expect(res.body).toEqual({ code: 0, msg: 'ok', data: { status: 'ok', db: TEST_DB } });
+    expect(res.body).toEqual({ code: 0, msg: 'ok', data: { status: 'ok' } });
+    const forAdmin = await app.call('GET', '/api/health', { token: await loginAdmin(app) });
+    expect(forAdmin.body.data).toEqual({ status: 'ok', db: TEST_DB, checks: { database: 'ok', storage: 'ok' } });
   });
 
   it('answers an unknown /api route with 404 接口不存在', async () => {

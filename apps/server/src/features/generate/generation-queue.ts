@@ -58,6 +58,8 @@ export class GenerationQueue {
       runner: JobRunner;
       board: ProgressBoard;
       limits: QueueLimits;
+      /** On shutdown, how long running jobs may still take to finish before they stop and wait for the restart. */
+      shutdownGraceMs: number;
       log: FastifyBaseLogger;
     },
   ) {
@@ -70,10 +72,7 @@ export class GenerationQueue {
 
   /** Puts the jobs a previous process left back in line (submit order), then starts dispatching. */
   async recover(rows: JobRow[]): Promise<void> {
-    for (const row of rows) {
-      const item = await this.deps.runner.recover(row);
-      if (item) this.add(item);
-    }
+    for (const row of rows) this.add(await this.deps.runner.recover(row));
     this.dispatch();
   }
 
@@ -254,7 +253,11 @@ export class GenerationQueue {
         );
         // Retry only while some healthy backend can still take the job; with every one down, waiting helps nobody.
         const canRetry = this.deps.registry.capacity(item.engineKind, item.checkpoint) > 0;
-        if (item.attempts < this.deps.limits.maxAttempts && canRetry && !this.closed) {
+        if (this.closed) {
+          await runner.requeueForRestart(item);
+          return;
+        }
+        if (item.attempts < this.deps.limits.maxAttempts && canRetry) {
           await runner.requeueAfterFailure(item, err.message);
           this.add(item, true);
           return;
@@ -269,10 +272,27 @@ export class GenerationQueue {
     }
   }
 
-  /** Stops dispatching; running jobs are stopped and put back in line in the database for the next start. */
+  /**
+   * Stops dispatching and gives running jobs the grace period to finish. Those still running then stop: their
+   * finished images are kept and they wait in line in the database to paint the rest after the restart.
+   */
   async close(): Promise<void> {
     this.closed = true;
-    for (const run of this.running.values()) run.controller.abort(SHUTDOWN);
+    let grace: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.settling]),
+      new Promise((resolve) => {
+        grace = setTimeout(resolve, this.deps.shutdownGraceMs);
+      }),
+    ]);
+    clearTimeout(grace);
+    this.stopRunning();
     await Promise.allSettled([...this.settling]);
+    this.deps.runner.close();
+  }
+
+  /** Ends the grace period now (a second stop signal): running jobs stop and continue after the restart. */
+  stopRunning(): void {
+    for (const run of this.running.values()) run.controller.abort(SHUTDOWN);
   }
 }

@@ -1,16 +1,16 @@
 import type { GenerationStatus } from '@huafang/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { EngineControlNet, EngineJob } from '../../engines/engine.js';
+import type { EngineControlNet, EngineImage, EngineJob } from '../../engines/engine.js';
 import type { Database } from '../../platform/db/database.js';
 import { fail } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
-import { readBytes, type Storage } from '../../platform/storage/storage.js';
+import { DISK_FULL_MESSAGE, isDiskFull, readBytes, type Storage } from '../../platform/storage/storage.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
 import type { Backend } from '../backends/backend-registry.js';
 import type { CreditService } from '../credits/credit.service.js';
 import type { FileService } from '../files/file.service.js';
-import type { WorkRepository } from '../works/work.repository.js';
-import { generatedImage, storeWorkFiles } from '../works/work-files.js';
+import type { WorkRepository, WorkRow } from '../works/work.repository.js';
+import { generatedImage, storeWorkFiles, workFileKeys } from '../works/work-files.js';
 import type { GenerationRepository, JobRow } from './generation.repository.js';
 import type { QueueItem } from './generation-queue.js';
 import { INTERRUPT, SHUTDOWN } from './generation-queue.js';
@@ -18,6 +18,21 @@ import { type ImageSource, type JobPayload, workUnits } from './job-payload.js';
 import type { ProgressBoard } from './progress-board.js';
 
 export type JobOutcome = 'succeeded' | 'interrupted' | 'failed' | 'requeue';
+
+/** Seeds wrap like the engines' (A1111 and ComfyUI batches paint image i with seed + i). */
+const SEED_RANGE = 4294967296;
+/** How often a settle the database refused (a full disk) is tried again. */
+const SETTLE_RETRY_MS = 2000;
+
+/**
+ * The batch still to paint: all of it on a first run; after a stop with images kept (a shutdown, a crash),
+ * only the rest, with the seeds the whole batch would have given them.
+ */
+function remainingBatch(payload: JobPayload, imageCount: number, kept: WorkRow[]) {
+  const first = kept[0];
+  if (!first) return { seed: payload.parameters.seed, batchSize: imageCount };
+  return { seed: (Number(first.seed) + kept.length) % SEED_RANGE, batchSize: imageCount - kept.length };
+}
 
 function queueItemOf(row: JobRow): QueueItem {
   const payload = JSON.parse(row.payload) as JobPayload;
@@ -52,6 +67,10 @@ export class JobRunner {
     },
   ) {}
 
+  /** Settles the database refused, by job: tried again until they land or the server stops. */
+  private readonly settleRetries = new Map<string, NodeJS.Timeout>();
+  private closed = false;
+
   private async image(userId: string, source: ImageSource): Promise<Buffer> {
     if (source.kind === 'file') return this.deps.files.readOwned(userId, source.id, '输入图片');
     const work = await this.deps.works.findOwned(userId, source.id);
@@ -60,7 +79,11 @@ export class JobRunner {
     return readBytes(stream);
   }
 
-  private async engineJob(userId: string, payload: JobPayload): Promise<EngineJob> {
+  private async engineJob(
+    userId: string,
+    payload: JobPayload,
+    batch: { seed: number; batchSize: number },
+  ): Promise<EngineJob> {
     const p = payload.parameters;
     const controlNets: EngineControlNet[] = [];
     for (const unit of p.controlNets) {
@@ -87,8 +110,8 @@ export class JobRunner {
       cfgScale: p.cfgScale,
       width: p.width,
       height: p.height,
-      seed: p.seed,
-      batchSize: p.batchSize,
+      seed: batch.seed,
+      batchSize: batch.batchSize,
       denoisingStrength: p.denoisingStrength,
       upscaleFactor: p.upscaleFactor,
       ...(payload.initImage ? { initImage: await this.image(userId, payload.initImage) } : {}),
@@ -101,6 +124,11 @@ export class JobRunner {
     const row = await repo.findJob(item.jobId);
     if (!row) return 'failed';
     const payload = JSON.parse(row.payload) as JobPayload;
+    const kept = await this.deps.works.listByJob(row.id);
+    if (kept.length >= row.image_count) {
+      await this.settle(row, 'succeeded', kept.length, null);
+      return 'succeeded';
+    }
     const now = nowIso();
     await repo.updateJob(row.id, {
       status: 'running',
@@ -111,21 +139,52 @@ export class JobRunner {
     await repo.updateGeneration(row.generation_id, { status: 'running', updated_at: now });
     board.running(row.generation_id, row.id, etaSeconds);
 
-    const job = await this.engineJob(row.user_id, payload);
+    const job = await this.engineJob(row.user_id, payload, remainingBatch(payload, row.image_count, kept));
     const result = await backend.engine.run(job, {
       signal,
       onProgress: (p) => board.progress(row.generation_id, row.id, p),
     });
-    if (signal.reason === SHUTDOWN && result.images.every((image) => image.interrupted)) {
-      await this.requeueForRestart(item);
-      return 'requeue';
-    }
-    let produced = 0;
+    let produced = kept.length;
     for (const image of result.images) {
       // The image being painted when the job was stopped is unfinished: only whole images become works.
       if (image.interrupted) continue;
-      const workId = newId();
-      const files = await storeWorkFiles(this.deps.storage, workId, image.png);
+      try {
+        await this.keep(row, payload, backend.name, image);
+      } catch (err) {
+        if (!isDiskFull(err)) throw err;
+        this.deps.log.error({ err, jobId: row.id }, 'storage full while keeping a generated image');
+        const refund = produced > 0 ? '已完成的图片已保留，其余算力已退回' : '本次预扣的算力已退回';
+        await this.settle(row, 'failed', produced, `${DISK_FULL_MESSAGE}；${refund}`);
+        return 'failed';
+      }
+      produced++;
+    }
+    // A shutdown is not the user's stop: the images still missing are painted after the restart.
+    if (signal.reason === SHUTDOWN && produced < row.image_count) {
+      await this.requeueForRestart(item);
+      return 'requeue';
+    }
+    const stopped = result.interrupted || signal.reason === INTERRUPT;
+    if (stopped) {
+      await this.settle(row, 'interrupted', produced, produced > 0 ? '已中断，完成的图片已保留' : '已中断');
+      return 'interrupted';
+    }
+    if (produced === 0) {
+      await this.settle(row, 'failed', 0, '推理后端没有返回图片，本次预扣的算力已退回');
+      return 'failed';
+    }
+    await this.settle(row, 'succeeded', produced, null);
+    return 'succeeded';
+  }
+
+  /** One finished image becomes a work; when that fails, its files go too, so nothing half-kept remains. */
+  private async keep(row: JobRow, payload: JobPayload, backendName: string, image: EngineImage): Promise<void> {
+    const workId = newId();
+    const files = await storeWorkFiles(this.deps.storage, workId, image.png).catch(async (err: unknown) => {
+      await this.removeWorkFiles(workId);
+      throw err;
+    });
+    try {
       await this.deps.works.insert({
         id: workId,
         user_id: row.user_id,
@@ -144,50 +203,73 @@ export class JobRunner {
         seed: image.seed,
         width: image.width,
         height: image.height,
-        backend: backend.name,
+        backend: backendName,
         image_key: files.imageKey,
         thumb_key: files.thumbKey,
         public: 0,
         views: 0,
         created_at: nowIso(),
       });
-      produced++;
-      board.addImages(row.generation_id, row.id, [
-        generatedImage({ id: workId, width: image.width, height: image.height, seed: image.seed }, this.deps.signer),
-      ]);
+    } catch (err) {
+      await this.removeWorkFiles(workId);
+      throw err;
     }
-    const stopped = result.interrupted || signal.reason === INTERRUPT;
-    if (stopped) {
-      await this.settle(row, 'interrupted', produced, produced > 0 ? '已中断，完成的图片已保留' : '已中断');
-      return 'interrupted';
-    }
-    if (produced === 0) {
-      await this.settle(row, 'failed', 0, '推理后端没有返回图片，本次预扣的算力已退回');
-      return 'failed';
-    }
-    await this.settle(row, 'succeeded', produced, null);
-    return 'succeeded';
+    this.deps.board.addImages(row.generation_id, row.id, [
+      generatedImage({ id: workId, width: image.width, height: image.height, seed: image.seed }, this.deps.signer),
+    ]);
   }
 
-  /** Final state of a job: status, the credits of images not produced given back, the generation updated. */
+  private async removeWorkFiles(workId: string): Promise<void> {
+    const { imageKey, thumbKey } = workFileKeys(workId);
+    await Promise.allSettled([this.deps.storage.remove(imageKey), this.deps.storage.remove(thumbKey)]);
+  }
+
+  /**
+   * Final state of a job: status, the credits of images not produced given back, the generation updated. When
+   * the database refuses the write (a full disk), the user still sees the end at once and the write is tried
+   * again in the background; a restart before it lands continues the job instead (see recover).
+   */
   private async settle(row: JobRow, status: GenerationStatus, produced: number, message: string | null): Promise<void> {
     const perImage = row.image_count > 0 ? row.cost / row.image_count : 0;
     const refund = Math.max(0, Math.round(row.cost - perImage * produced));
     const now = nowIso();
-    await this.deps.db.transaction().execute(async (trx) => {
-      await this.deps.repo.updateJob(row.id, { status, produced, refunded: refund, message, finished_at: now }, trx);
-      await this.deps.credits.refund(trx, row.user_id, refund);
-      const generation = await this.deps.repo.findGeneration(row.generation_id, trx);
-      if (generation?.current_job_id === row.id) {
-        await this.deps.repo.updateGeneration(row.generation_id, { status, updated_at: now }, trx);
-      }
-    });
+    const write = () =>
+      this.deps.db.transaction().execute(async (trx) => {
+        const current = await this.deps.repo.findJob(row.id, trx);
+        // Settled already (a retry racing a write that did land): credits go back once.
+        if (current?.status !== 'queued' && current?.status !== 'running') return;
+        await this.deps.repo.updateJob(row.id, { status, produced, refunded: refund, message, finished_at: now }, trx);
+        await this.deps.credits.refund(trx, row.user_id, refund);
+        const generation = await this.deps.repo.findGeneration(row.generation_id, trx);
+        if (generation?.current_job_id === row.id) {
+          await this.deps.repo.updateGeneration(row.generation_id, { status, updated_at: now }, trx);
+        }
+      });
+    await write().catch((err: unknown) => this.retrySettle(row.id, write, err));
     this.deps.board.finished(row.generation_id, row.id, status, message);
+  }
+
+  private retrySettle(jobId: string, write: () => Promise<void>, err: unknown): void {
+    this.deps.log.error({ err, jobId }, 'settling a job failed; trying again');
+    if (this.closed) return;
+    const timer = setTimeout(() => {
+      this.settleRetries.delete(jobId);
+      write().catch((again: unknown) => this.retrySettle(jobId, write, again));
+    }, SETTLE_RETRY_MS);
+    timer.unref();
+    this.settleRetries.set(jobId, timer);
+  }
+
+  /** Stops the retries: a job whose settle never landed is still running in the database and continues next start. */
+  close(): void {
+    this.closed = true;
+    for (const timer of this.settleRetries.values()) clearTimeout(timer);
+    this.settleRetries.clear();
   }
 
   async fail(item: QueueItem, message: string): Promise<void> {
     const row = await this.deps.repo.findJob(item.jobId);
-    if (row) await this.settle(row, 'failed', row.produced, message);
+    if (row) await this.settle(row, 'failed', (await this.deps.works.listByJob(row.id)).length, message);
   }
 
   /** Interrupt of a job still waiting: nothing was produced, everything goes back. */
@@ -208,25 +290,32 @@ export class JobRunner {
   }
 
   /**
-   * A job a previous process left unfinished: a queued one waits again; a running one starts over if it had
-   * not stored any image yet, otherwise it ends with the images it has (never left hanging).
+   * A job a previous process left unfinished waits again. One it left running (a crash) or put back in line with
+   * images kept (a shutdown) shows those images and paints only the rest; it is never failed for the restart.
    */
-  async recover(row: JobRow): Promise<QueueItem | null> {
+  async recover(row: JobRow): Promise<QueueItem> {
     const item = queueItemOf(row);
-    this.deps.board.queued(row.user_id, {
+    const { board, signer } = this.deps;
+    board.queued(row.user_id, {
       generateId: row.generation_id,
       jobId: row.id,
       stepNum: row.step_num,
       stepIndex: row.step_index,
     });
+    const kept = await this.deps.works.listByJob(row.id);
+    board.addImages(
+      row.generation_id,
+      row.id,
+      kept.map((work) => generatedImage(work, signer)),
+    );
     if (row.status === 'running') {
-      const stored = (await this.deps.works.listByJob(row.id)).length;
-      if (stored > 0) {
-        await this.settle(row, 'failed', stored, '服务重启，任务未能完成；已完成的图片已保留，其余算力已退回');
-        return null;
-      }
       await this.deps.repo.updateJob(row.id, { status: 'queued', backend_id: null, started_at: null });
-      this.deps.board.requeued(row.generation_id, row.id, '服务重启后重新排队');
+      await this.deps.repo.updateGeneration(row.generation_id, { status: 'queued', updated_at: nowIso() });
+      board.requeued(
+        row.generation_id,
+        row.id,
+        kept.length > 0 ? '服务重启后继续生成其余图片，已完成的图片已保留' : '服务重启后重新排队',
+      );
     }
     this.deps.log.info({ jobId: row.id }, 'generation job recovered after restart');
     return item;

@@ -1,12 +1,23 @@
-import { healthSchema } from '@huafang/contracts';
+import { BizCode, envelopeSchema, healthSchema } from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { DbKind } from '../../platform/db/database.js';
-import { reply } from '../../platform/route-schemas.js';
+import type { HealthService } from './health.service.js';
 
-export const healthRoutes: FastifyPluginAsyncZod<{ db: DbKind }> = async (app, { db }) => {
-  app.get('/health', { schema: { tags: ['运维'], summary: '健康检查', response: reply(healthSchema) } }, async () => ({
-    code: 0,
-    msg: 'ok',
-    data: { status: 'ok' as const, db },
-  }));
+const healthReply = envelopeSchema(healthSchema);
+
+export const healthRoutes: FastifyPluginAsyncZod<{ health: HealthService }> = async (app, { health }) => {
+  app.get(
+    '/health',
+    { schema: { tags: ['运维'], summary: '健康检查', response: { 200: healthReply, 503: healthReply } } },
+    async (req, reply) => {
+      const report = await health.check();
+      // What failed and on which database is for admins; anyone else learns only up or down.
+      const isAdmin = await app.requireAdmin(req, reply).then(
+        () => true,
+        () => false,
+      );
+      const data = isAdmin ? report : { status: report.status };
+      if (report.status === 'ok') return { code: 0, msg: 'ok', data };
+      return reply.status(503).send({ code: BizCode.FAIL, msg: '服务暂不可用', data });
+    },
+  );
 };

@@ -12,10 +12,14 @@ export const workThumbUrl = (workId: string) => `/api/works/thumb/${workId}`;
 
 export type StoredWorkFiles = { imageKey: string; thumbKey: string };
 
+export const workFileKeys = (workId: string): StoredWorkFiles => ({
+  imageKey: `works/${workId}.png`,
+  thumbKey: `works/${workId}.thumb.webp`,
+});
+
 /** Keeps a result: the original PNG as painted (with its parameters text) and a WebP thumbnail. */
 export async function storeWorkFiles(storage: Storage, workId: string, png: Buffer): Promise<StoredWorkFiles> {
-  const imageKey = `works/${workId}.png`;
-  const thumbKey = `works/${workId}.thumb.webp`;
+  const { imageKey, thumbKey } = workFileKeys(workId);
   const thumb = await sharp(png)
     .resize({ width: THUMB_SIZE, height: THUMB_SIZE, fit: 'inside', withoutEnlargement: true })
     .webp({ quality: 82 })

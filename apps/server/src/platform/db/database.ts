@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { type DatabaseConnection, type Driver, Kysely, PostgresDialect, SqliteDialect, SqliteDriver } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../../config.js';
 import type { DB } from './schema.js';
@@ -34,7 +34,27 @@ export function createDatabase(
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<DB>({ dialect: new SqliteDialectKeepingErrors(sqlite) });
+}
+
+/**
+ * SQLite rolls a transaction back by itself when a write fails on a full disk (SQLITE_FULL) or an I/O error;
+ * Kysely's own `rollback` then fails with "cannot rollback - no transaction is active" and that error hides the
+ * real one. Rolling back only a transaction still open lets the real error reach the caller.
+ */
+class SqliteDialectKeepingErrors extends SqliteDialect {
+  constructor(private readonly sqlite: SQLite.Database) {
+    super({ database: sqlite });
+  }
+
+  override createDriver(): Driver {
+    const { sqlite } = this;
+    return new (class extends SqliteDriver {
+      override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+        if (sqlite.inTransaction) await super.rollbackTransaction(connection);
+      }
+    })({ database: sqlite });
+  }
 }
 
 /** SQLSTATE classes of a lost server: 08 connection exception, 57P01–57P03 shutdown or not accepting connections. */

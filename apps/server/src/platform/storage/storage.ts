@@ -2,6 +2,27 @@ import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { BizCode } from '@huafang/contracts';
+import { BizError } from '../errors.js';
+
+/** What a user reads when a write fails for lack of disk space (files or the database). */
+export const DISK_FULL_MESSAGE = '服务器存储空间已满，请联系管理员';
+
+/**
+ * Error codes of a full disk: the file system (ENOSPC), a user quota (EDQUOT), SQLite (SQLITE_FULL) and
+ * PostgreSQL (53100 disk_full). The cause chain is followed, since engines and drivers wrap errors.
+ */
+const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL', '53100']);
+
+export function isDiskFull(err: unknown): boolean {
+  for (let e = err; e instanceof Error; e = e.cause) {
+    if (DISK_FULL_CODES.has(String((e as NodeJS.ErrnoException).code))) return true;
+  }
+  return false;
+}
+
+/** HTTP 507 Insufficient Storage: the request was fine, the server has no room to keep it. */
+export const diskFull = () => new BizError(BizCode.FAIL, DISK_FULL_MESSAGE, 507);
 
 /** Where file bytes live: local disk in embedded mode, object storage in scale-out mode. */
 export interface Storage {
@@ -24,8 +45,14 @@ export class LocalDiskStorage implements Storage {
     await mkdir(path.dirname(full), { recursive: true });
     // Write then rename so a reader never sees half a file.
     const partial = `${full}.partial`;
-    await writeFile(partial, bytes);
-    await rename(partial, full);
+    try {
+      await writeFile(partial, bytes);
+      await rename(partial, full);
+    } catch (err) {
+      // A write cut short (a full disk) must not leave its half file taking space.
+      await rm(partial, { force: true });
+      throw err;
+    }
   }
 
   async read(key: string): Promise<Readable | null> {
