@@ -11,10 +11,9 @@ export const healthRoutes: FastifyPluginAsyncZod<{ health: HealthService }> = as
     async (req, reply) => {
       const report = await health.check();
       // What failed and on which database is for admins; anyone else learns only up or down.
-      const isAdmin = await app.requireAdmin(req, reply).then(
-        () => true,
-        () => false,
-      );
+      // With the database down the token cannot be checked: the caller then counts as anonymous.
+      const caller = await app.identify(req).catch(() => null);
+      const isAdmin = caller?.isAdmin === true;
       const data = isAdmin ? report : { status: report.status };
       if (report.status === 'ok') return { code: 0, msg: 'ok', data };
       return reply.status(503).send({ code: BizCode.FAIL, msg: '服务暂不可用', data });

@@ -155,14 +155,9 @@ export const publicWorkRoutes: FastifyPluginAsyncZod<Deps> = async (app, { works
         response: reply(publicWorkDetailSchema),
       },
     },
-    async (req, res) => {
+    async (req) => {
       // Login is optional here: a valid token counts the view as the user's, anything else as anonymous.
-      const userId = req.headers.authorization
-        ? await app.requireUser(req, res).then(
-            () => currentUser(req).id,
-            () => null,
-          )
-        : null;
+      const userId = (await app.identify(req))?.id ?? null;
       const viewer = { userId, address: req.ip, userAgent: req.headers['user-agent'] ?? '' };
       return ok(await works.publicDetail(req.query.id, viewer));
     },

@@ -17,6 +17,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     requireUser: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
     requireAdmin: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** For routes open to everyone that say more to a logged-in caller: the user, or null without a valid token. */
+    identify: (req: FastifyRequest) => Promise<AuthUser | null>;
   }
 }
 
@@ -33,14 +35,19 @@ export const authPlugin = fp(
     app.decorateRequest('authUser', null);
     app.decorateRequest('bearerToken', null);
 
-    const requireUser = async (req: FastifyRequest) => {
+    const identify = async (req: FastifyRequest) => {
       const token = readBearer(req);
-      if (!token) throw unauthorized();
-      const user = await opts.tokens.resolveAccessToken(token);
-      if (!user) throw unauthorized();
-      req.bearerToken = token;
-      req.authUser = user;
+      const user = token ? await opts.tokens.resolveAccessToken(token) : null;
+      if (user) {
+        req.bearerToken = token;
+        req.authUser = user;
+      }
+      return user;
     };
+    const requireUser = async (req: FastifyRequest) => {
+      if (!(await identify(req))) throw unauthorized();
+    };
+    app.decorate('identify', identify);
     app.decorate('requireUser', requireUser);
     app.decorate('requireAdmin', async (req: FastifyRequest) => {
       await requireUser(req);
