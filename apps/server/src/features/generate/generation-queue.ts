@@ -219,12 +219,15 @@ export class GenerationQueue {
     this.deps.registry.occupy(backend, item.jobId);
     this.running.set(item.jobId, { item, backend, controller, startedAt: Date.now() });
     this.runningPerUser.set(item.userId, this.runningCount(item.userId) + 1);
-    const settled = this.execute(item, backend, controller).finally(() => {
-      this.settling.delete(settled);
-      this.running.delete(item.jobId);
-      this.runningPerUser.set(item.userId, this.runningCount(item.userId) - 1);
-      this.deps.registry.release(backend);
-    });
+    const settled = this.execute(item, backend, controller)
+      // A settle that fails (the database gone) leaves the row for recovery at the next start; it must not end the process.
+      .catch((err: unknown) => this.deps.log.error({ err, jobId: item.jobId }, 'settling a generation job failed'))
+      .finally(() => {
+        this.settling.delete(settled);
+        this.running.delete(item.jobId);
+        this.runningPerUser.set(item.userId, this.runningCount(item.userId) - 1);
+        this.deps.registry.release(backend);
+      });
     this.settling.add(settled);
   }
 
