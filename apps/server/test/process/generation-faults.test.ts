@@ -1,79 +1,23 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ProcessAnswer, ServerProcess } from '../helpers/server-process.js';
 import { requireServices } from '../helpers/services.js';
 
-const root = path.resolve(import.meta.dirname, '../../../..');
 const run = promisify(execFile);
 const ADMIN_PASSWORD = 'Admin12345';
 const DISK_FULL = '服务器存储空间已满，请联系管理员';
 /** Four images that take the built-in engine a few seconds: a stop lands between the first and the last. */
 const BATCH = { width: 512, height: 512, steps: 40, batchSize: 4 };
 
-type Answer = { status: number; body: { code: number; msg: string; data: any } };
-
-/** The real server process on a data directory; `exited` resolves with its exit code. */
-class Server {
-  output = '';
-  port = 0;
-  readonly exited: Promise<number | null>;
-  private readonly child: ChildProcess;
-
-  constructor(dataDir: string, env: Record<string, string>) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'info',
-        ADMIN_PASSWORD,
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const collect = (d: Buffer) => {
-      this.output += d.toString();
-    };
-    this.child.stdout?.on('data', collect);
-    this.child.stderr?.on('data', collect);
-    this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
-  }
-
-  static async start(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
-    const server = new Server(dataDir, env);
-    const deadline = Date.now() + 45_000;
-    while (!server.port) {
-      if (server.child.exitCode !== null || Date.now() > deadline) {
-        throw new Error(`server did not start:\n${server.output}`);
-      }
-      const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(server.output);
-      if (match?.[1]) server.port = Number(match[1]);
-      else await sleep(100);
-    }
-    return server;
-  }
-
-  async stop(signal: 'SIGTERM' | 'SIGKILL'): Promise<number | null> {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
-    return this.exited;
-  }
-
-  async call(method: string, url: string, options: { token?: string; body?: unknown } = {}): Promise<Answer> {
-    const res = await fetch(`http://127.0.0.1:${this.port}${url}`, {
-      method,
-      headers: {
-        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-    });
-    return { status: res.status, body: await res.json() };
+/** The real server process with the calls of a user who generates. */
+class Server extends ServerProcess {
+  static launch(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
+    return Server.start(dataDir, { ADMIN_PASSWORD, ...env });
   }
 
   async login(): Promise<string> {
@@ -86,7 +30,7 @@ class Server {
     return (await this.call('GET', '/api/user/currentUser', { token })).body.data.credits;
   }
 
-  async submit(token: string, parameters: object): Promise<Answer> {
+  async submit(token: string, parameters: object): Promise<ProcessAnswer> {
     return this.call('POST', '/api/generate/task', {
       token,
       body: {
@@ -124,13 +68,13 @@ class Server {
     }
   }
 
-  async upload(token: string): Promise<Answer> {
+  async upload(token: string): Promise<ProcessAnswer> {
     const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#8a6' } })
       .png()
       .toBuffer();
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'a.png');
-    const res = await fetch(`http://127.0.0.1:${this.port}/api/files/upload`, {
+    const res = await fetch(`${this.baseUrl}/api/files/upload`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}` },
       body: form,
@@ -141,7 +85,7 @@ class Server {
   /** Every image of a result is a work the user can open. */
   async expectWorks(images: { workId: string; url: string }[]): Promise<void> {
     for (const image of images) {
-      const res = await fetch(`http://127.0.0.1:${this.port}${image.url}`);
+      const res = await fetch(`${this.baseUrl}${image.url}`);
       expect(res.status, image.workId).toBe(200);
       expect(res.headers.get('content-type')).toBe('image/png');
     }
@@ -177,7 +121,7 @@ describe('generation faults: the real server killed or stopped mid-generation', 
   });
 
   it('SIGKILL mid-generation: after the restart the user gets every image, charged once', async () => {
-    server = await Server.start(dataDir);
+    server = await Server.launch(dataDir);
     let token = await server.login();
     const start = await server.credits(token);
     const submitted = await server.submit(token, { ...BATCH, seed: 100 });
@@ -186,7 +130,7 @@ describe('generation faults: the real server killed or stopped mid-generation', 
     await server.waitForProgress(token, generateId, 30);
     await server.stop('SIGKILL');
 
-    server = await Server.start(dataDir);
+    server = await Server.launch(dataDir);
     token = await server.login();
     const { final } = await server.waitForEnd(token, generateId);
     expect(final.status).toBe('succeeded');
@@ -197,7 +141,7 @@ describe('generation faults: the real server killed or stopped mid-generation', 
 
   it('SIGTERM past the grace period: finished images are kept, only the rest is painted after the restart, never 已中断', async () => {
     await server?.stop('SIGTERM');
-    server = await Server.start(dataDir, { SHUTDOWN_GRACE_SECONDS: '0' });
+    server = await Server.launch(dataDir, { SHUTDOWN_GRACE_SECONDS: '0' });
     let token = await server.login();
     const start = await server.credits(token);
     const submitted = await server.submit(token, { ...BATCH, seed: 200 });
@@ -206,7 +150,7 @@ describe('generation faults: the real server killed or stopped mid-generation', 
     await server.waitForProgress(token, generateId, 30);
     expect(await server.stop('SIGTERM')).toBe(0);
 
-    server = await Server.start(dataDir, { SHUTDOWN_GRACE_SECONDS: '0' });
+    server = await Server.launch(dataDir, { SHUTDOWN_GRACE_SECONDS: '0' });
     token = await server.login();
     const kept = await server.progress(token, generateId);
     expect(kept.images.length).toBeGreaterThanOrEqual(1);
@@ -220,7 +164,7 @@ describe('generation faults: the real server killed or stopped mid-generation', 
 
   it('SIGTERM within the grace period: the job finishes before the process exits', async () => {
     await server?.stop('SIGTERM');
-    server = await Server.start(dataDir, { SHUTDOWN_GRACE_SECONDS: '120' });
+    server = await Server.launch(dataDir, { SHUTDOWN_GRACE_SECONDS: '120' });
     let token = await server.login();
     const start = await server.credits(token);
     const { generateId } = (await server.submit(token, { ...BATCH, seed: 300 })).body.data;
@@ -231,7 +175,7 @@ describe('generation faults: the real server killed or stopped mid-generation', 
     expect(during).toMatchObject({ status: 200, body: { code: 0, data: { status: 'running' } } });
     expect(await exit).toBe(0);
 
-    server = await Server.start(dataDir);
+    server = await Server.launch(dataDir);
     token = await server.login();
     const final = await server.progress(token, generateId);
     expect(final.status).toBe('succeeded');
@@ -283,7 +227,7 @@ describeFullDisk('generation faults: the data directory fills up', () => {
   it('storage full while the database has room: the job ends at once, kept images stay, the rest is refunded', async () => {
     const files = path.join(dataDir, 'files');
     await mount(files, '8m');
-    server = await Server.start(dataDir);
+    server = await Server.launch(dataDir);
     const token = await server.login();
     const admin = { token };
 
@@ -346,7 +290,7 @@ describeFullDisk('generation faults: the data directory fills up', () => {
     await server?.stop('SIGTERM');
     const whole = path.join(dataDir, 'whole');
     await mount(whole, '48m');
-    server = await Server.start(whole);
+    server = await Server.launch(whole);
     const token = await server.login();
     const start = await server.credits(token);
     // The disk fills up while the job paints: storing its images and then settling it both meet a full disk.

@@ -1,68 +1,39 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const root = path.resolve(import.meta.dirname, '../../../..');
+import { ServerProcess } from '../helpers/server-process.js';
 
 /** The real server process: start, health, first admin, graceful SIGTERM. */
 describe('server process lifecycle', () => {
   let dataDir: string;
-  let server: ChildProcess;
-  let output = '';
-  let port = 0;
+  let server: ServerProcess;
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'huafang-process-'));
-    server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-      cwd: root,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', ADMIN_PASSWORD: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    server.stdout?.on('data', (d) => {
-      output += d.toString();
-    });
-    server.stderr?.on('data', (d) => {
-      output += d.toString();
-    });
-    const deadline = Date.now() + 30_000;
-    while (!port) {
-      if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
-      const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
-      if (match?.[1]) port = Number(match[1]);
-      else await new Promise((r) => setTimeout(r, 100));
-    }
+    server = await ServerProcess.start(dataDir, { ADMIN_PASSWORD: '' });
   });
 
   afterAll(async () => {
-    if (server.exitCode === null) server.kill('SIGKILL');
+    await server.stop('SIGKILL');
     await rm(dataDir, { recursive: true, force: true });
   });
 
   it('answers health once ready, telling anonymous callers only up or down', async () => {
-    const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-    expect(await res.json()).toEqual({ code: 0, msg: 'ok', data: { status: 'ok' } });
+    expect((await server.call('GET', '/api/health')).body).toEqual({ code: 0, msg: 'ok', data: { status: 'ok' } });
   });
 
   it('prints a generated first-admin password exactly once, and it works', async () => {
-    const lines = output.split('\n').filter((l) => l.includes('首个管理员已创建'));
+    const lines = server.output.split('\n').filter((l) => l.includes('首个管理员已创建'));
     expect(lines).toHaveLength(1);
     const password = /密码 (\S+)（只显示这一次/.exec(lines[0] ?? '')?.[1];
     expect(password).toBeTruthy();
-    const res = await fetch(`http://127.0.0.1:${port}/api/auth/account`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ account: 'admin', password }),
-    });
-    const login = await res.json();
+    const login = (await server.call('POST', '/api/auth/account', { body: { account: 'admin', password } })).body;
     expect(login).toMatchObject({ code: 0, data: { admin: 'true' } });
     // The admin also sees the database kind: SQLite under DATA_DIR.
-    const health = await fetch(`http://127.0.0.1:${port}/api/health`, {
-      headers: { authorization: `Bearer ${login.data.token}` },
-    });
-    expect((await health.json()).data).toEqual({
+    const health = await server.call('GET', '/api/health', { token: login.data.token });
+    expect(health.body.data).toEqual({
       status: 'ok',
       db: 'sqlite',
       checks: { database: 'ok', storage: 'ok' },
@@ -75,7 +46,7 @@ describe('server process lifecycle', () => {
       const req = http.request(
         {
           host: '127.0.0.1',
-          port,
+          port: server.port,
           path: '/api/auth/sendCode',
           method: 'POST',
           headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
@@ -92,15 +63,14 @@ describe('server process lifecycle', () => {
       // Half the body now, SIGTERM, then the rest: the request is in flight when the signal lands.
       req.write(body.slice(0, 5));
       setTimeout(() => {
-        server.kill('SIGTERM');
+        server.signal('SIGTERM');
         setTimeout(() => req.end(body.slice(5)), 300);
       }, 200);
     });
-    const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
     const res = await answer;
     expect(res.status).toBe(200);
     expect(res.json.code).toBe(0);
-    expect(await exited).toBe(0);
-    expect(output).toContain('收到 SIGTERM，正在停止服务');
+    expect(await server.exited).toBe(0);
+    expect(server.output).toContain('收到 SIGTERM，正在停止服务');
   });
 });

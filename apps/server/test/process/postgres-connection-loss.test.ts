@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,9 +5,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/ids.js';
 import { readWhile, terminateConnections } from '../helpers/connection-killer.js';
+import { type ProcessAnswer, ServerProcess } from '../helpers/server-process.js';
 import { postgresAdminUrl, postgresReachable, requireServices } from '../helpers/services.js';
-
-const root = path.resolve(import.meta.dirname, '../../../..');
 
 const problem = await postgresReachable();
 if (problem) {
@@ -32,59 +30,26 @@ describe.skipIf(problem !== null)('server process on PostgreSQL losing its conne
     .toLowerCase()
     .replace(/[^a-z0-9]/g, '')}`;
   let dataDir: string;
-  let server: ChildProcess;
-  let output = '';
-  let port = 0;
+  let server: ServerProcess | undefined;
 
   beforeAll(async () => {
     await onAdmin((admin) => admin.query(`create database ${database}`));
     const url = new URL(postgresAdminUrl);
     url.pathname = `/${database}`;
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'huafang-process-pg-'));
-    server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        DATABASE_URL: url.toString(),
-        LOG_LEVEL: 'info',
-        ADMIN_PASSWORD: '',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    server.stdout?.on('data', (d) => {
-      output += d.toString();
-    });
-    server.stderr?.on('data', (d) => {
-      output += d.toString();
-    });
-    const deadline = Date.now() + 45_000;
-    while (!port) {
-      if (Date.now() > deadline || server.exitCode !== null) throw new Error(`server did not start:\n${output}`);
-      const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
-      if (match?.[1]) port = Number(match[1]);
-      else await new Promise((r) => setTimeout(r, 100));
-    }
+    server = await ServerProcess.start(dataDir, { DATABASE_URL: url.toString(), ADMIN_PASSWORD: '' });
   });
 
   afterAll(async () => {
-    if (server && server.exitCode === null) {
-      const exited = new Promise((resolve) => server.once('exit', resolve));
-      server.kill('SIGKILL');
-      await exited;
-    }
+    await server?.stop('SIGKILL');
     await onAdmin((admin) => admin.query(`drop database if exists ${database} with (force)`));
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  type Answer = { status: number; body: { code: number; msg: string; data: unknown } };
   /** A refused connection (the process is gone) is an answer too, so the test reports it instead of throwing. */
-  const readGallery = async (): Promise<Answer> => {
+  const readGallery = async (): Promise<ProcessAnswer> => {
     try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/works/public/list?current=1&pageSize=10`);
-      return { status: res.status, body: (await res.json()) as Answer['body'] };
+      return await server!.call('GET', '/api/works/public/list?current=1&pageSize=10');
     } catch (err) {
       return { status: 0, body: { code: Number.NaN, msg: `no answer: ${(err as Error).message}`, data: null } };
     }
@@ -95,12 +60,11 @@ describe.skipIf(problem !== null)('server process on PostgreSQL losing its conne
     const answers = await readWhile(20, readGallery, killing);
 
     expect(await killing).toBeGreaterThan(0);
-    expect(server.exitCode, `the server exited:\n${output.slice(-3000)}`).toBeNull();
+    expect(server!.alive, `the server exited:\n${server!.output.slice(-3000)}`).toBe(true);
     for (const answer of answers.filter((a) => a.body.code !== 0)) {
       expect(answer).toEqual({ status: 503, body: { code: -1, msg: '数据库连接中断，请稍后重试', data: null } });
     }
     expect(await readGallery()).toMatchObject({ status: 200, body: { code: 0 } });
-    const health = await fetch(`http://127.0.0.1:${port}/api/health`);
-    expect(await health.json()).toEqual({ code: 0, msg: 'ok', data: { status: 'ok' } });
+    expect((await server!.call('GET', '/api/health')).body).toEqual({ code: 0, msg: 'ok', data: { status: 'ok' } });
   });
 });
