@@ -13,7 +13,7 @@ export function FeaturedTemplateCard({ template, opening, onOpen }: FeaturedTemp
   return (
     <button
       type="button"
-      className="hf-template-card hf-featured-card"
+      className="hf-template-card"
       aria-label={`使用模板 ${template.name}`}
       aria-busy={opening}
       onClick={() => onOpen(template.templateId)}
