@@ -1,11 +1,19 @@
 import type { ControlnetPreviewBody } from '@huafang/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Image, Spin, Typography } from 'antd';
+import { useDebounced } from '../../common/use-debounced';
 import { controlnetPreviewQuery } from './form-config-queries';
+
+/** Dragging a threshold slider asks once it stops, not at every step. */
+const PREVIEW_DEBOUNCE_MS = 400;
 
 /** What the 预处理器 extracts from the reference image (POST /api/generate/task/controlnet/preview). */
 export function ControlNetPreview({ body }: { body: ControlnetPreviewBody }) {
-  const preview = useQuery(controlnetPreviewQuery(body));
+  const settled = useDebounced(JSON.stringify(body), PREVIEW_DEBOUNCE_MS);
+  const preview = useQuery({
+    ...controlnetPreviewQuery(JSON.parse(settled) as ControlnetPreviewBody),
+    placeholderData: keepPreviousData,
+  });
 
   return (
     <figure className="hf-controlnet-preview" aria-label="预处理预览">
