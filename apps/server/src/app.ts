@@ -25,7 +25,7 @@ import { promptRoutes } from './features/prompt/prompt.routes.js';
 import { promptHistoryRoutes } from './features/prompt/prompt-history.routes.js';
 import { comboRoutes } from './features/store/combo.routes.js';
 import { taskRoutes } from './features/task/task.routes.js';
-import { templateRoutes } from './features/template/template.routes.js';
+import { publicTemplateRoutes, templateRoutes } from './features/template/template.routes.js';
 import { translateRoutes } from './features/translate/translate.routes.js';
 import { userRoutes } from './features/user/user.routes.js';
 import { myWorkRoutes, publicWorkRoutes, workImageRoutes, workReviewRoutes } from './features/works/work.routes.js';
@@ -132,6 +132,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(inviteAdminRoutes, { invites: services.invites });
       await api.register(taskRoutes, { tasks: services.tasks });
       await api.register(templateRoutes, { templates: services.templates, works: services.works });
+      await api.register(publicTemplateRoutes, { templates: services.templates });
       await api.register(promptRoutes, { prompts: services.prompts });
       await api.register(translateRoutes, {
         translate: services.translate,

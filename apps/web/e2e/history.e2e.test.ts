@@ -109,10 +109,25 @@ describe('prompt history, translation and the Photoshop plugin', () => {
     await page.keyboard.press('Escape');
     await hidden(drawer.locator('.ant-drawer-title'));
 
-    // Clean the words of one's own, then import the newest entry: they come back.
-    await positive.getByRole('button', { name: '清空自定义' }).click();
-    await hidden(chip(positive, '远山'));
-    await hidden(chip(positive, 'cyberpunk'));
+    // 清空自定义 asks first, says what went and offers 撤销, which puts the words back.
+    const clean = async () => {
+      await positive.getByRole('button', { name: '清空自定义' }).click();
+      const ask = page.locator('.ant-popconfirm').filter({ hasText: '清空 2 个自定义词？' });
+      await visible(ask);
+      await ask.getByRole('button', { name: '清空' }).click();
+      await hidden(chip(positive, '远山'));
+      await hidden(chip(positive, 'cyberpunk'));
+    };
+    await clean();
+    const cleaned = page.locator('.ant-message-notice').filter({ hasText: '已清空 2 个自定义词' });
+    await visible(cleaned);
+    await screenshot(page, 'clean-custom-undo');
+    await cleaned.getByRole('button', { name: '撤销' }).click();
+    await visible(chip(positive, '远山'));
+    await visible(chip(positive, 'cyberpunk'));
+
+    // Clean again, then import the newest entry: they come back.
+    await clean();
     await positive.getByRole('button', { name: '历史' }).click();
     await visible(entries.nth(1));
     await entries.first().getByRole('button', { name: '导入' }).click();
@@ -120,6 +135,16 @@ describe('prompt history, translation and the Photoshop plugin', () => {
     await hidden(drawer.locator('.ant-drawer-title'));
     await visible(chip(positive, '远山'));
     await visible(chip(positive, 'cyberpunk'));
+
+    // Importing the same entry again adds nothing, and says so (the drawer stays open).
+    await hidden(toast(page, '导入成功'));
+    await positive.getByRole('button', { name: '历史' }).click();
+    await visible(entries.nth(1));
+    await entries.first().getByRole('button', { name: '导入' }).click();
+    await visible(toast(page, '没有新的提示词：这条记录的词都已在当前提示词中'));
+    await visible(drawer.locator('.ant-drawer-title'));
+    await page.keyboard.press('Escape');
+    await hidden(drawer.locator('.ant-drawer-title'));
 
     // 编辑 puts close buttons on the words; one closes, 完成 takes the buttons away again.
     await hidden(chip(positive, '远山').locator('.ant-tag-close-icon'));

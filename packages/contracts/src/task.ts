@@ -136,8 +136,34 @@ export const templateDetailSchema = z.object({
   ownerId: z.string().nullable(),
   updatedAt: z.string(),
   taskStepList: z.array(taskStepSchema),
+  /** Shown among the home page's 精选模板 (official templates; set by an admin). */
+  featured: z.boolean().optional(),
+  featuredSort: z.number().int().optional(),
 });
 export type TemplateDetail = z.infer<typeof templateDetailSchema>;
+
+/** POST /api/task/template/featured (admin): 设为精选 and its place among the featured templates. */
+export const templateFeaturedBodySchema = z.object({
+  templateId: idOf('模板'),
+  featured: z.boolean({ error: '请选择是否设为精选' }),
+  featuredSort: z
+    .number({ error: '精选排序须为数字' })
+    .int('精选排序须为整数')
+    .min(0, '精选排序不能为负数')
+    .max(999, '精选排序不能大于 999')
+    .default(0),
+});
+export type TemplateFeaturedBody = z.input<typeof templateFeaturedBodySchema>;
+
+/** GET /api/task/template/featured (public): the home page's 精选模板. */
+export const featuredTemplateSchema = z.object({
+  templateId: z.string(),
+  taskId: z.string(),
+  name: z.string(),
+  cover: z.string().nullable(),
+  description: z.string(),
+});
+export type FeaturedTemplate = z.infer<typeof featuredTemplateSchema>;
 
 export const templateSaveBodySchema = z.object({
   templateId: z.string().max(64).optional(),

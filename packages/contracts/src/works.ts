@@ -18,10 +18,14 @@ const isoDay = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD')
   .optional();
 
+/** The templateId filter of 我的作品 that means 自由创作: works made without a template. */
+export const FREE_CREATION_FILTER = 'free';
+
 /** GET /api/works/profile: the user's own works, newest first, with filters. */
 export const workProfileQuerySchema = z.object({
   current: pageNumber,
   pageSize: pageSizeOf(20, 100),
+  /** A template's id, or FREE_CREATION_FILTER. */
   templateId: z.string().max(64).optional(),
   /** Inclusive days in the user's time zone, given by tzOffset. */
   dateFrom: isoDay,

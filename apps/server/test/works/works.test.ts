@@ -85,6 +85,10 @@ describeServer('works: my gallery, the public gallery, downloads and review', ()
 
     const byTemplate = await get(`/api/works/profile?templateId=${inkTemplateId}&pageSize=100`, alice.token);
     expect(byTemplate.body.data.total).toBe(10);
+    // 自由创作: the works made without a template.
+    const free = await get('/api/works/profile?templateId=free&pageSize=100', alice.token);
+    expect(free.body.data.total).toBe(15);
+    expect(free.body.data.list.map((w: any) => w.id).sort()).toEqual(aliceWorks.slice(10).sort());
     const byDay = await get('/api/works/profile?dateFrom=2026-11-02&dateTo=2026-11-02&pageSize=100', alice.token);
     expect(byDay.body.data.total).toBe(10);
     // The works were made at 08:xx UTC: 16:xx the same day in China, but 22:xx the evening before in Honolulu.

@@ -1,10 +1,12 @@
 import type {
+  ControlnetPreviewBody,
   GenerateBody,
   GenerateResult,
   GenerateStepBody,
   GenerationProgress,
   PredictResult,
   UnfinishedGeneration,
+  UploadResult,
 } from '@huafang/contracts';
 import { http, requestEnvelope } from './request';
 
@@ -37,4 +39,9 @@ export async function interruptGeneration(generateId: string): Promise<string> {
 /** The user's queued or running generation, so a reloaded page resumes it. */
 export function fetchUnfinishedGeneration() {
   return http.get<UnfinishedGeneration>('/api/generate/task/unfinish/task');
+}
+
+/** What the chosen 预处理器 makes of a reference image; quiet, the form shows a failure beside the image. */
+export function previewControlNet(body: ControlnetPreviewBody, signal?: AbortSignal) {
+  return http.post<UploadResult>('/api/generate/task/controlnet/preview', body, { quiet: true, signal });
 }

@@ -1,6 +1,7 @@
 import type {
   Task,
   TaskTreeNode,
+  TemplateFeaturedBody,
   TemplateSaveBody,
   taskBodySchema,
   taskCopyBodySchema,
@@ -11,7 +12,7 @@ import type {
   templateSaveResultSchema,
 } from '@huafang/contracts';
 import type { z } from 'zod';
-import { http } from './request';
+import { http, requestEnvelope } from './request';
 
 export type TaskCreateBody = z.input<typeof taskBodySchema>;
 export type TaskUpdateBody = z.input<typeof taskUpdateBodySchema>;
@@ -71,4 +72,9 @@ export function copyTemplate(body: z.input<typeof templateCopyBodySchema>) {
 
 export function moveTemplate(body: TemplateMoveBody) {
   return http.post<null>('/api/task/template/move', body);
+}
+
+/** 设为精选: takes effect at once, apart from the draft and its versions. */
+export async function setTemplateFeatured(body: TemplateFeaturedBody): Promise<string> {
+  return (await requestEnvelope<null>('/api/task/template/featured', { method: 'POST', body })).msg;
 }

@@ -1,4 +1,5 @@
 import type {
+  FeaturedTemplate,
   Page,
   PublicWorkItem,
   Task,
@@ -43,4 +44,9 @@ export function fetchCopiable(taskId: string) {
 
 export function copyTaskToMine(taskId: string) {
   return http.post<Task>('/api/task/copy_to_mine', { taskId });
+}
+
+/** The home page's 精选模板; anyone may ask, signed in or not. */
+export function fetchFeaturedTemplates() {
+  return http.get<FeaturedTemplate[]>('/api/task/template/featured');
 }

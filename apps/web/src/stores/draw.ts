@@ -12,6 +12,7 @@ import {
   GENERATION_DEFAULTS,
   type GenerationStore,
   pickGenerationTrack,
+  withoutEarlierRuns,
 } from '../features/generate/generation-state';
 import type { PromptVariant } from '../services/prompt';
 import {
@@ -46,8 +47,12 @@ interface DrawState extends DrawDraft, GenerationStore {
 
   setTaskLists(lists: Pick<DrawState, 'taskData' | 'twoTaskData' | 'taskList'>): void;
   setHelpUrlFlag(helpUrlFlag: string): void;
+  /** Switching template: earlier results and progress go (withoutEarlierRuns). */
   loadTemplateDetails(detail: TemplateDetail, stepKey?: number): void;
+  /** Switching step tab by hand: earlier results and progress go too. */
   selectStep(stepKey: number): void;
+  /** 下一步 opens the next step's tab: the results it continues from stay. */
+  advanceToStep(stepKey: number): void;
   setCurParameters(parameters: Parameters): void;
   /** Replaces both prompt groups (recall of a work, import from history). */
   setPromptGroups(curPromptGroup: PromptGroupItem[], curNegativePromptGroup: PromptGroupItem[]): void;
@@ -56,6 +61,8 @@ interface DrawState extends DrawDraft, GenerationStore {
   setPromptEditing(variant: PromptVariant, editing: boolean): void;
   removePrompt(variant: PromptVariant, id: string): void;
   cleanCustomPrompts(variant: PromptVariant): void;
+  /** Sets one group as a whole (撤销 of 清空自定义). */
+  replacePromptGroup(variant: PromptVariant, group: PromptGroupItem[]): void;
   openTaskSelect(): void;
   closeTaskSelect(): void;
   /** Spec §4: a state reset restores defaults. */
@@ -97,9 +104,12 @@ export const useDraw = create<DrawState>()(
         set({ helpUrlFlag });
       },
       loadTemplateDetails(detail, stepKey) {
-        set(templateDraft(detail, stepKey));
+        set({ ...templateDraft(detail, stepKey), ...withoutEarlierRuns(get()) });
       },
       selectStep(stepKey) {
+        set({ ...switchStep(get(), stepKey), ...withoutEarlierRuns(get()) });
+      },
+      advanceToStep(stepKey) {
         set(switchStep(get(), stepKey));
       },
       setCurParameters(curParameters) {
@@ -119,6 +129,9 @@ export const useDraw = create<DrawState>()(
       },
       cleanCustomPrompts(variant) {
         set(promptGroupPatch(variant, cleanCustomPrompts(promptGroupOf(get(), variant))));
+      },
+      replacePromptGroup(variant, group) {
+        set(promptGroupPatch(variant, group));
       },
       openTaskSelect() {
         set({ taskSelectOpen: true });

@@ -104,7 +104,8 @@ function text(value: unknown, label: string): string {
  * Merges the user's values over the step's saved parameters and checks them: only fields the form shows and
  * enables take the user's value (the others keep the template's), every number is within the field's range
  * and the hard limits, choices are among the options, and every image is the user's own upload.
- * A failure is a -1 answer whose message names the field; nothing is queued.
+ * A ControlNet field the user can fill needs at least one reference image. A failure is a -1 answer whose
+ * message names the field; nothing is queued.
  */
 export async function checkParameters(
   formConfig: Field[],
@@ -196,7 +197,7 @@ async function checkControlNets(
   for (const [index, raw] of units.entries()) {
     if (typeof raw !== 'object' || raw === null) throw fail(`${field.text} ${index + 1} 格式不正确`);
     const unit: Parameters = { ...defaults, ...(raw as Parameters) };
-    // A unit without a reference image is switched off, as in A1111's UI.
+    // A unit without a reference image is switched off, as in A1111's UI (one unit with an image is enough).
     if (unit.inputImageFileId === undefined || unit.inputImageFileId === null || unit.inputImageFileId === '') continue;
     const where = units.length > 1 ? `${field.text} ${index + 1}：` : `${field.text}：`;
     const labelOf = (name: string, fallback: string) => `${where}${children.get(name)?.text ?? fallback}`;
@@ -227,6 +228,11 @@ async function checkControlNets(
       thresholdB: num('thresholdB', 200),
       controlMode: mode,
     });
+  }
+  const imageField = children.get('inputImageFileId');
+  // A form that shows the reference upload depends on it: running without one would only draw from the prompt.
+  if (checked.length === 0 && isEditable(field) && imageField && imageField.show !== false) {
+    throw fail(`请先上传${field.text}的${imageField.text}`);
   }
   return checked;
 }

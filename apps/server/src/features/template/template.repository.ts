@@ -23,6 +23,18 @@ export class TemplateRepository {
       .execute();
   }
 
+  /** Official public templates with a published version: the candidates for the home page's 精选模板. */
+  publishedOfficial(featuredOnly: boolean) {
+    let query = this.db
+      .selectFrom('templates')
+      .selectAll()
+      .where('owner_id', 'is', null)
+      .where('visibility', '=', 'public')
+      .where('published_json', 'is not', null);
+    if (featuredOnly) query = query.where('featured', '=', 1);
+    return query.orderBy('featured_sort').orderBy('created_at', 'desc').orderBy('id').execute();
+  }
+
   steps(templateIds: string[]) {
     if (templateIds.length === 0) return Promise.resolve([] as StepRow[]);
     return this.db

@@ -1,4 +1,5 @@
 import {
+  featuredTemplateSchema,
   MSG,
   publicWorkPageSchema,
   relatedWorkQuerySchema,
@@ -6,6 +7,7 @@ import {
   taskTemplateListItemSchema,
   templateCopyBodySchema,
   templateDetailSchema,
+  templateFeaturedBodySchema,
   templateListQuerySchema,
   templateMoveBodySchema,
   templateRenameBodySchema,
@@ -121,6 +123,16 @@ export const templateRoutes: FastifyPluginAsyncZod<{ templates: TemplateService;
     },
   );
   app.post(
+    '/task/template/featured',
+    {
+      schema: { tags, summary: '设为精选或取消精选（管理员）', body: templateFeaturedBodySchema, response: replyEmpty },
+    },
+    async (req) => {
+      await templates.setFeatured(currentUser(req), req.body);
+      return done(req.body.featured ? '已设为精选' : '已取消精选');
+    },
+  );
+  app.post(
     '/task/template/rename',
     { schema: { tags, summary: '重命名模板（不产生新版本）', body: templateRenameBodySchema, response: replyEmpty } },
     async (req) => {
@@ -143,5 +155,23 @@ export const templateRoutes: FastifyPluginAsyncZod<{ templates: TemplateService;
       await templates.remove(currentUser(req), req.params.id);
       return done(MSG.deleted);
     },
+  );
+};
+
+/** Routes anyone may call, signed in or not. */
+export const publicTemplateRoutes: FastifyPluginAsyncZod<{ templates: TemplateService }> = async (
+  app,
+  { templates },
+) => {
+  app.get(
+    '/task/template/featured',
+    {
+      schema: {
+        tags,
+        summary: '首页精选模板（未设精选时为最新发布的模板）',
+        response: reply(z.array(featuredTemplateSchema)),
+      },
+    },
+    async () => ok(await templates.featured()),
   );
 };

@@ -1,4 +1,5 @@
 import type {
+  FeaturedTemplate,
   FormConfigItem,
   GenerateMode,
   PromptGroupItem,
@@ -6,6 +7,7 @@ import type {
   TaskTemplateListItem,
   TemplateDetail,
   taskStepInputSchema,
+  templateFeaturedBodySchema,
   templateSaveBodySchema,
 } from '@huafang/contracts';
 import type { z } from 'zod';
@@ -23,6 +25,9 @@ export type Viewer = Pick<AuthUser, 'id' | 'isAdmin'>;
 type StepInput = z.output<typeof taskStepInputSchema>;
 
 const parseJson = <T>(text: string): T => JSON.parse(text) as T;
+
+/** How many templates the home page's 精选模板 shows. */
+export const FEATURED_LIMIT = 8;
 
 export function toStep(row: StepRow): TaskStep {
   return {
@@ -118,7 +123,58 @@ export class TemplateService {
       visibility: template.visibility as TemplateDetail['visibility'],
       ownerId: template.owner_id,
       updatedAt: template.updated_at,
+      featured: template.featured === 1,
+      featuredSort: template.featured_sort,
     };
+  }
+
+  /**
+   * The home page's 精选模板, for anyone: the featured official templates users can open (published, public,
+   * in a published task and category), in the admin's order; the newest such templates when none is featured.
+   */
+  async featured(): Promise<FeaturedTemplate[]> {
+    const open = async (featuredOnly: boolean) => {
+      const candidates = await this.templates.publishedOfficial(featuredOnly);
+      const tasks = new Map<string, boolean>();
+      const taskOpen = async (taskId: string | null): Promise<boolean> => {
+        if (taskId === null) return true;
+        const known = tasks.get(taskId);
+        if (known !== undefined) return known;
+        const task = await this.tasks.find(taskId);
+        const result =
+          Boolean(task && task.owner_id === null && task.published === 1) && (await taskOpen(task!.parent_id));
+        tasks.set(taskId, result);
+        return result;
+      };
+      const shown: FeaturedTemplate[] = [];
+      for (const template of candidates) {
+        if (shown.length >= FEATURED_LIMIT) break;
+        const published = publishedOf(template);
+        if (!published || !(await taskOpen(template.task_id))) continue;
+        shown.push({
+          templateId: template.id,
+          taskId: template.task_id,
+          name: published.name,
+          cover: published.cover,
+          description: published.description,
+        });
+      }
+      return shown;
+    };
+    const chosen = await open(true);
+    return chosen.length > 0 ? chosen : open(false);
+  }
+
+  /** 设为精选 in the template editor: official templates only, by an admin; no new version. */
+  async setFeatured(viewer: Viewer, body: z.output<typeof templateFeaturedBodySchema>): Promise<void> {
+    if (!viewer.isAdmin) throw forbidden();
+    const template = await this.templates.find(body.templateId);
+    if (!template) throw notFound('模板不存在');
+    if (template.owner_id !== null) throw fail('只有官方模板可以设为精选');
+    await this.templates.update(template.id, {
+      featured: body.featured ? 1 : 0,
+      featured_sort: body.featuredSort,
+    });
   }
 
   async taskOf(viewer: Viewer, templateId: string): Promise<{ task: TaskRow; category: TaskRow | null }> {

@@ -8,7 +8,8 @@ export type WorkRow = Selectable<WorkTable>;
 /** A LIKE pattern matching `text` literally anywhere. */
 const contains = (text: string) => `%${text.replace(/[%_\\]/g, '\\$&')}%`;
 
-export type WorkFilters = { templateId?: string; from?: string; to?: string; keyword?: string };
+/** templateId null: works made without a template (自由创作). */
+export type WorkFilters = { templateId?: string | null; from?: string; to?: string; keyword?: string };
 
 /** A public work with its author, as the galleries list it. */
 export type PublicWorkRow = WorkRow & { nickname: string | null; avatar_file_id: string | null };
@@ -56,7 +57,8 @@ export class WorkRepository {
 
   private ownQuery(userId: string, filters: WorkFilters) {
     let query = this.db.selectFrom('works').where('user_id', '=', userId);
-    if (filters.templateId) query = query.where('template_id', '=', filters.templateId);
+    if (filters.templateId === null) query = query.where('template_id', 'is', null);
+    else if (filters.templateId) query = query.where('template_id', '=', filters.templateId);
     if (filters.from) query = query.where('created_at', '>=', filters.from);
     if (filters.to) query = query.where('created_at', '<', filters.to);
     if (filters.keyword) {

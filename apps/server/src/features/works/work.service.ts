@@ -1,13 +1,14 @@
-import type {
-  GenerateMode,
-  Page,
-  Parameters,
-  PromptGroupItem,
-  PublicWorkDetail,
-  PublicWorkItem,
-  WorkDetail,
-  WorkItem,
-  workProfileQuerySchema,
+import {
+  FREE_CREATION_FILTER,
+  type GenerateMode,
+  type Page,
+  type Parameters,
+  type PromptGroupItem,
+  type PublicWorkDetail,
+  type PublicWorkItem,
+  type WorkDetail,
+  type WorkItem,
+  type workProfileQuerySchema,
 } from '@huafang/contracts';
 import type { z } from 'zod';
 import { fail, notFound } from '../../platform/errors.js';
@@ -78,7 +79,7 @@ export class WorkService {
     const { rows, total } = await this.works.pageOwned(
       userId,
       {
-        templateId: query.templateId,
+        templateId: query.templateId === FREE_CREATION_FILTER ? null : query.templateId,
         from: query.dateFrom ? new Date(dayStart(query.dateFrom)).toISOString() : undefined,
         to: query.dateTo ? new Date(dayStart(query.dateTo) + DAY_MS).toISOString() : undefined,
         keyword: query.keyword,

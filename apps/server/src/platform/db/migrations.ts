@@ -399,6 +399,19 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('work_views_day_idx').on('work_views').column('day').execute();
     },
   },
+  '0009_featured_templates': {
+    async up(db: Kysely<unknown>) {
+      // Chosen by an admin for the home page's 精选模板, shown in featured_sort order.
+      await db.schema
+        .alterTable('templates')
+        .addColumn('featured', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable('templates')
+        .addColumn('featured_sort', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -127,6 +127,10 @@ export interface TemplateTable {
   owner_id: string | null;
   /** What users see: JSON of the template as last published (null until then); drafts never touch it. */
   published_json: string | null;
+  /** 1 when an admin shows it among the home page's 精选模板. */
+  featured: Generated<number>;
+  /** Position among the featured templates, smallest first. */
+  featured_sort: Generated<number>;
   created_at: string;
   updated_at: string;
 }

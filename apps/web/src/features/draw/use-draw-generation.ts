@@ -2,6 +2,7 @@ import type { GenerateBody, GeneratedImage } from '@huafang/contracts';
 import { useCallback } from 'react';
 import { toast } from '../../services/notices';
 import { useDraw } from '../../stores/draw';
+import { missingImage } from '../form-config/required-images';
 import { type FinishedRun, nextTemplateStep } from '../generate/generation-state';
 import { useGeneration } from '../generate/use-generation';
 
@@ -17,7 +18,7 @@ export function useDrawGeneration() {
   const promptGroup = useDraw((state) => state.curPromptGroup);
   const negativePromptGroup = useDraw((state) => state.curNegativePromptGroup);
   const parameters = useDraw((state) => state.curParameters);
-  const selectStep = useDraw((state) => state.selectStep);
+  const advanceToStep = useDraw((state) => state.advanceToStep);
 
   const nextStepOf = useCallback(
     (runTemplateId: string | null, runStepIndex: number) =>
@@ -29,7 +30,14 @@ export function useDrawGeneration() {
   const body: GenerateBody | null = templateId
     ? { templateId, stepIndex, promptGroup, negativePromptGroup, parameters }
     : null;
-  const blockedReason = taskSteps[stepKey]?.useParentImage ? PARENT_IMAGE_HINT : null;
+  const formConfig = useDraw((state) => state.formConfig);
+  const step = taskSteps[stepKey];
+  // The server refuses these too (nothing queued or charged); here 生成 waits for the image instead.
+  const blockedReason = !step
+    ? null
+    : step.useParentImage
+      ? PARENT_IMAGE_HINT
+      : missingImage(formConfig, parameters, step);
 
   /** Opens the next step's tab (its edits apply) and runs it on the chosen image. */
   const runNextStep = (run: FinishedRun, image: GeneratedImage) => {
@@ -38,7 +46,7 @@ export function useDrawGeneration() {
       toast('模板的步骤已变化，请重新生成后再进行下一步', 'warning');
       return;
     }
-    selectStep(key);
+    advanceToStep(key);
     const next = useDraw.getState();
     generation.runStep({
       templateId: run.templateId,

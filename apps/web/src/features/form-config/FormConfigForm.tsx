@@ -1,6 +1,7 @@
 import type { FormConfigItem, Parameters } from '@huafang/contracts';
 import { Empty, Form } from 'antd';
 import { FormConfigField } from './FormConfigField';
+import { imagesFirst } from './required-images';
 
 interface FormConfigFormProps {
   items: FormConfigItem[];
@@ -13,7 +14,7 @@ interface FormConfigFormProps {
  * it to curParameters, and the template designer can reuse it as its live preview.
  */
 export function FormConfigForm({ items, values, onChange }: FormConfigFormProps) {
-  const shown = items.filter((item) => item.show);
+  const shown = imagesFirst(items.filter((item) => item.show));
   if (shown.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="这个步骤没有可调参数" />;
 
   const setValue = (name: string, value: unknown) => onChange({ ...values, [name]: value });

@@ -3,7 +3,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTaskTree } from '../tasks/task-queries';
 import type { GalleryFilters } from './gallery-filters';
-import { templateOptionGroups } from './template-options';
+import { galleryTemplateOptions } from './template-options';
 
 interface MyGalleryFiltersProps {
   value: GalleryFilters;
@@ -29,7 +29,7 @@ export function MyGalleryFilters({ value, onChange }: MyGalleryFiltersProps) {
         allowClear
         showSearch={{ optionFilterProp: 'label' }}
         loading={tree.isPending}
-        options={templateOptionGroups(tree.data ?? [])}
+        options={galleryTemplateOptions(tree.data ?? [])}
         value={value.templateId}
         onChange={(templateId: string | undefined) => onChange({ templateId })}
       />

@@ -1,4 +1,4 @@
-import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, type Query, type QueryClient, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { fetchFormOptions } from '../../services/options';
 import {
   fetchLatestPublicWorks,
@@ -24,6 +24,23 @@ export const worksKeys = {
   publicDetail: (id: string) => ['works', 'publicDetail', id] as const,
   latest: (pageSize: number) => ['works', 'latest', pageSize] as const,
 };
+
+/** A detail query (mine or public) of one of the deleted works. */
+function isDeletedWorkDetail(queryKey: readonly unknown[], deletedIds: readonly string[]): boolean {
+  const [, kind, third, fourth] = queryKey;
+  const id = kind === 'mine' && third === 'detail' ? fourth : kind === 'publicDetail' ? third : undefined;
+  return typeof id === 'string' && deletedIds.includes(id);
+}
+
+/**
+ * After a deletion the galleries load again, but the details of the deleted works are dropped rather than asked
+ * for: the detail dialog that deleted one is still open at that moment, and asking again only answers 作品不存在.
+ */
+export async function refreshAfterDelete(queryClient: QueryClient, deletedIds: readonly string[]): Promise<void> {
+  const gone = (query: Query) => isDeletedWorkDetail(query.queryKey, deletedIds);
+  queryClient.removeQueries({ queryKey: worksKeys.all, predicate: gone });
+  await queryClient.invalidateQueries({ queryKey: worksKeys.all, predicate: (query) => !gone(query) });
+}
 
 export function useMyWorks(query: MyWorksQuery) {
   return useQuery({

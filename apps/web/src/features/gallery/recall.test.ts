@@ -6,7 +6,14 @@ import {
   type PublicWorkDetail,
 } from '@huafang/contracts';
 import { describe, expect, it } from 'vitest';
-import { canRecall, formParameterNames, recallFromPublic, recallParameters, stepKeyOf } from './recall';
+import {
+  canRecall,
+  formParameterNames,
+  recallFromPublic,
+  recallParameters,
+  runnableStepKey,
+  stepKeyOf,
+} from './recall';
 
 const preset = (name: string): FormConfigItem => {
   const make = PARAMETER_FIELD_PRESETS[name];
@@ -30,6 +37,21 @@ describe('stepKeyOf', () => {
     expect(stepKeyOf(steps, 2)).toBe(1);
     expect(stepKeyOf(steps, 1)).toBe(0);
     expect(stepKeyOf([], 0)).toBe(0);
+  });
+});
+
+describe('runnableStepKey', () => {
+  it('opens a step that runs from 生成: a step on the previous result goes back to the one before it', () => {
+    const steps = [
+      { stepIndex: 0, useParentImage: false },
+      { stepIndex: 1, useParentImage: true },
+      { stepIndex: 2, useParentImage: true },
+      { stepIndex: 3, useParentImage: false },
+    ];
+    expect(runnableStepKey(steps, 1)).toBe(0);
+    expect(runnableStepKey(steps, 2)).toBe(0);
+    expect(runnableStepKey(steps, 3)).toBe(3);
+    expect(runnableStepKey(steps, 0)).toBe(0);
   });
 });
 

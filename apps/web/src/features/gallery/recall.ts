@@ -24,6 +24,16 @@ export function stepKeyOf(steps: { stepIndex: number }[], stepIndex: number): nu
   return Math.max(key, 0);
 }
 
+/**
+ * The step a recall opens: the work's own step, unless that step draws on the previous step's result (it only
+ * runs through 下一步), then the nearest earlier step that runs from 生成.
+ */
+export function runnableStepKey(steps: { stepIndex: number; useParentImage: boolean }[], stepIndex: number): number {
+  let key = stepKeyOf(steps, stepIndex);
+  while (key > 0 && steps[key]?.useParentImage) key -= 1;
+  return key;
+}
+
 /** The parameter names a form writes: its fields, the fields of plain collapses (高级设置), and controlNets itself. */
 export function formParameterNames(items: FormConfigItem[]): Set<string> {
   const names = new Set<string>();

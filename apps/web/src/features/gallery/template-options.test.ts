@@ -1,6 +1,6 @@
 import type { TaskTreeNode } from '@huafang/contracts';
 import { describe, expect, it } from 'vitest';
-import { templateOptionGroups } from './template-options';
+import { galleryTemplateOptions, templateOptionGroups } from './template-options';
 
 function node(kind: TaskTreeNode['kind'], id: string, children?: TaskTreeNode[]): TaskTreeNode {
   return {
@@ -36,6 +36,16 @@ describe('templateOptionGroups', () => {
         ],
       },
       { label: '名c2', title: '名c2', options: [{ label: '名p3', value: 'p3' }] },
+    ]);
+  });
+});
+
+describe('galleryTemplateOptions', () => {
+  it('offers 自由创作 first, for the works made without a template', () => {
+    const options = galleryTemplateOptions([node('category', 'c1', [node('task', 't1', [node('template', 'p1')])])]);
+    expect(options[0]).toEqual({ label: '自由创作', value: 'free' });
+    expect(options.slice(1)).toEqual([
+      { label: '名c1 · 名t1', title: '名c1 · 名t1', options: [{ label: '名p1', value: 'p1' }] },
     ]);
   });
 });

@@ -1,10 +1,15 @@
-import type { TaskTreeNode } from '@huafang/contracts';
+import { FREE_CREATION_FILTER, type TaskTreeNode } from '@huafang/contracts';
+
+export interface TemplateOption {
+  label: string;
+  value: string;
+}
 
 export interface TemplateOptionGroup {
   /** 分类 · 任务 */
   label: string;
   title: string;
-  options: { label: string; value: string }[];
+  options: TemplateOption[];
 }
 
 /** The 模板 filter of 我的作品: the published templates, grouped under the path of the task holding them. */
@@ -25,4 +30,9 @@ export function templateOptionGroups(tree: TaskTreeNode[], path: string[] = []):
     groups.push(...templateOptionGroups(node.children ?? [], nodePath));
   }
   return groups;
+}
+
+/** The 模板 filter of 我的作品: 自由创作 (works without a template) first, then the templates by task. */
+export function galleryTemplateOptions(tree: TaskTreeNode[]): (TemplateOption | TemplateOptionGroup)[] {
+  return [{ label: '自由创作', value: FREE_CREATION_FILTER }, ...templateOptionGroups(tree)];
 }

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { toast } from '../../services/notices';
 import { deleteWorks } from '../../services/works';
-import { worksKeys } from './gallery-queries';
+import { refreshAfterDelete } from './gallery-queries';
 
 /** 删除 with a confirmation first; the server's own message (删除成功) is shown as it is. */
 export function useDeleteWorks() {
@@ -21,7 +21,7 @@ export function useDeleteWorks() {
           const msg = await deleteWorks(ids);
           toast(msg, 'success');
           onDeleted(ids);
-          await queryClient.invalidateQueries({ queryKey: worksKeys.all });
+          await refreshAfterDelete(queryClient, ids);
         } catch {
           // The request layer has shown why; the dialog closes and the list stays as it was.
         }

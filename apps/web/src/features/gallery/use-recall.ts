@@ -5,7 +5,7 @@ import { fetchTemplateDetail } from '../../services/task';
 import { useChuangyi } from '../../stores/chuangyi';
 import { useDraw } from '../../stores/draw';
 import { taskKeys } from '../tasks/task-queries';
-import { type RecallSource, recallParameters, stepKeyOf } from './recall';
+import { type RecallSource, recallParameters, runnableStepKey } from './recall';
 
 /**
  * Recall (STYLE §16): loads a work's template step, prompt groups and parameters back into /draw, or a free
@@ -34,7 +34,8 @@ export function useRecall() {
         staleTime: 0,
       });
       const draw = useDraw.getState();
-      draw.loadTemplateDetails(detail, stepKeyOf(detail.taskStepList, source.stepIndex));
+      // A work of a later step (高清放大…) opens the step it can run from: the work's words and settings go there.
+      draw.loadTemplateDetails(detail, runnableStepKey(detail.taskStepList, source.stepIndex));
       if (source.promptGroup) draw.setPromptGroups(source.promptGroup, source.negativePromptGroup ?? []);
       if (source.parameters) {
         const { formConfig, curParameters } = useDraw.getState();

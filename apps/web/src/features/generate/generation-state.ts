@@ -148,6 +148,15 @@ export function withFinishedRun(list: FinishedRun[], run: FinishedRun): Finished
   return [run, ...list].slice(0, MAX_FINISHED_RUNS);
 }
 
+/**
+ * Switching template or step: the results and the progress of earlier runs belong to what was on screen
+ * before, so they go. A run still queued or running stays (its progress and, once done, its result).
+ */
+export function withoutEarlierRuns(state: GenerationSlice): Partial<GenerationSlice> {
+  const running = state.generateId !== null && !state.finishDataList.some((run) => run.stepId === state.currentStepId);
+  return running ? { finishDataList: [] } : { ...GENERATION_TRACK_DEFAULTS, finishDataList: [] };
+}
+
 /** The template step after the one at stepIndex, for 下一步. */
 export function nextTemplateStep(steps: TaskStep[], stepIndex: number): NextStep | null {
   const position = steps.findIndex((step) => step.stepIndex === stepIndex);

@@ -1,20 +1,11 @@
 import type { GenerateBody } from '@huafang/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useDebounced } from '../../common/use-debounced';
 import { predictGeneration } from '../../services/generate';
 import { useSession } from '../../stores/session';
 
 /** Estimates wait until the user stops changing prompts and parameters for this long. */
 export const PREDICT_DEBOUNCE_MS = 400;
-
-function useDebounced<T>(value: T, delayMs: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delayMs);
-    return () => clearTimeout(timer);
-  }, [value, delayMs]);
-  return debounced;
-}
 
 /**
  * 预计消耗 · 剩余 · 排队 · 约 N 秒 for the run the page would submit (null: nothing to estimate). The body is

@@ -47,6 +47,16 @@ describe('importHistoryEntry', () => {
     });
   });
 
+  it('says there is nothing new when the entry holds only words already there', () => {
+    const current = { promptGroup: [word('p', '杰作')], negativePromptGroup: [word('n', '模糊', 'blurry')] };
+    const same = { promptGroup: [word('p2', '杰作')], negativePromptGroup: [word('n', '模糊', 'blurry')] };
+    expect(importHistoryEntry(current, same)).toEqual({
+      ok: false,
+      reason: '没有新的提示词：这条记录的词都已在当前提示词中',
+      level: 'info',
+    });
+  });
+
   it('refuses to go past the 150 words of a group', () => {
     const full = Array.from({ length: 150 }, (_, index) => word(`w${index}`, `词${index}`));
     const result = importHistoryEntry(
@@ -56,7 +66,7 @@ describe('importHistoryEntry', () => {
         negativePromptGroup: [],
       },
     );
-    expect(result).toEqual({ ok: false, reason: '提示词不能超过 150 个' });
+    expect(result).toEqual({ ok: false, reason: '提示词不能超过 150 个', level: 'warning' });
   });
 });
 

@@ -13,18 +13,30 @@ export function appendWords(current: PromptGroupItem[], imported: PromptGroupIte
   return merged;
 }
 
-/** Both groups after importing `entry`, or why they cannot take it (the group limits of the contract). */
+/** Said when an entry holds only words the groups already have. */
+export const NOTHING_NEW = '没有新的提示词：这条记录的词都已在当前提示词中';
+
+/**
+ * Both groups after importing `entry`, or why they do not take it: nothing new to add (level info), or the
+ * group limits of the contract (level warning).
+ */
 export function importHistoryEntry(
   current: ImportedGroups,
   entry: Pick<PromptHistoryItem, 'promptGroup' | 'negativePromptGroup'>,
-): { ok: true; groups: ImportedGroups } | { ok: false; reason: string } {
+): { ok: true; groups: ImportedGroups } | { ok: false; reason: string; level: 'info' | 'warning' } {
   const groups = {
     promptGroup: appendWords(current.promptGroup, entry.promptGroup),
     negativePromptGroup: appendWords(current.negativePromptGroup, entry.negativePromptGroup),
   };
+  const added =
+    groups.promptGroup.length -
+    current.promptGroup.length +
+    (groups.negativePromptGroup.length - current.negativePromptGroup.length);
+  if (added === 0) return { ok: false, reason: NOTHING_NEW, level: 'info' };
   for (const group of [groups.promptGroup, groups.negativePromptGroup]) {
     const check = promptGroupSchema.safeParse(group);
-    if (!check.success) return { ok: false, reason: check.error.issues[0]?.message ?? '提示词过多，无法导入' };
+    if (!check.success)
+      return { ok: false, reason: check.error.issues[0]?.message ?? '提示词过多，无法导入', level: 'warning' };
   }
   return { ok: true, groups };
 }

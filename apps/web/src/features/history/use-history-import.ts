@@ -3,7 +3,7 @@ import { toast } from '../../services/notices';
 import { useDraw } from '../../stores/draw';
 import { importHistoryEntry } from './history-import';
 
-/** 导入: the entry's words join the current prompt groups; true when they did. */
+/** 导入: the entry's words join the current prompt groups; true when some did (nothing new is said so). */
 export function useHistoryImport() {
   const setPromptGroups = useDraw((state) => state.setPromptGroups);
   return (entry: PromptHistoryItem): boolean => {
@@ -13,7 +13,7 @@ export function useHistoryImport() {
       entry,
     );
     if (!result.ok) {
-      toast(result.reason, 'warning');
+      toast(result.reason, result.level);
       return false;
     }
     setPromptGroups(result.groups.promptGroup, result.groups.negativePromptGroup);

@@ -1,5 +1,5 @@
 import { BookOutlined, CheckOutlined, ClearOutlined, EditOutlined, HistoryOutlined } from '@ant-design/icons';
-import { Button, Space } from 'antd';
+import { Button, Popconfirm, Space } from 'antd';
 import { useState } from 'react';
 import type { PromptVariant } from '../../services/prompt';
 import { useDraw } from '../../stores/draw';
@@ -7,6 +7,7 @@ import { PromptHistoryDrawer } from '../history/PromptHistoryDrawer';
 import { CustomWordInput } from './CustomWordInput';
 import { PromptChip } from './PromptChip';
 import { PromptLibraryDrawer } from './PromptLibraryDrawer';
+import { useCleanCustomWords } from './use-clean-custom-words';
 import './prompt-editor.css';
 
 const TITLES: Record<PromptVariant, string> = { positive: '正向提示词', negative: '反向提示词' };
@@ -22,12 +23,12 @@ const EMPTY_HINTS: Record<PromptVariant, string> = {
 export function PromptGroupPanel({ variant }: { variant: PromptVariant }) {
   const group = useDraw((state) => (variant === 'negative' ? state.curNegativePromptGroup : state.curPromptGroup));
   const removePrompt = useDraw((state) => state.removePrompt);
-  const cleanCustomPrompts = useDraw((state) => state.cleanCustomPrompts);
+  const cleanCustomWords = useCleanCustomWords(variant);
   const setPromptEditing = useDraw((state) => state.setPromptEditing);
   const editing = group.some((item) => item.showClose);
   const [libraryOpen, setLibraryOpen] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
-  const hasCustom = group.some((item) => item.custom === '1');
+  const customCount = group.filter((item) => item.custom === '1').length;
 
   return (
     <section className="hf-panel hf-prompt-panel" aria-label={TITLES[variant]}>
@@ -53,14 +54,18 @@ export function PromptGroupPanel({ variant }: { variant: PromptVariant }) {
           >
             {editing ? '完成' : '编辑'}
           </Button>
-          <Button
-            size="small"
-            icon={<ClearOutlined />}
-            disabled={!hasCustom}
-            onClick={() => cleanCustomPrompts(variant)}
+          <Popconfirm
+            title={`清空 ${customCount} 个自定义词？`}
+            description="只移除自己输入的词，从词库选的词保留"
+            okText="清空"
+            cancelText="取消"
+            disabled={customCount === 0}
+            onConfirm={cleanCustomWords}
           >
-            清空自定义
-          </Button>
+            <Button size="small" icon={<ClearOutlined />} disabled={customCount === 0}>
+              清空自定义
+            </Button>
+          </Popconfirm>
         </Space>
       </div>
       <div className="hf-prompt-chips">

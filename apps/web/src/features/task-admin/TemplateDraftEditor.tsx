@@ -3,6 +3,7 @@ import type { TemplateDetail } from '@huafang/contracts';
 import { App, Button, Card, Space, Tabs, Tag, Typography } from 'antd';
 import { isRequestError } from '../../services/request-error';
 import { deleteTemplateStep, type TemplateSaveMode } from '../../services/task-admin';
+import { FeaturedSwitch } from './FeaturedSwitch';
 import { StepEditor } from './StepEditor';
 import { TemplateBasicsForm } from './TemplateBasicsForm';
 import { MAX_STEPS, type TemplateDraft } from './template-draft';
@@ -91,6 +92,7 @@ export function TemplateDraftEditor({
         }
       >
         <TemplateBasicsForm basics={draft} onChange={setBasics} />
+        {detail.ownerId === null && <FeaturedSwitch detail={detail} />}
       </Card>
       <Tabs
         type="card"

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import {
   fetchCopiable,
+  fetchFeaturedTemplates,
   fetchRelatedWorks,
   fetchTaskTree,
   fetchTemplateList,
@@ -17,7 +18,13 @@ export const taskKeys = {
   templateTask: (templateId: string) => ['task', 'templateTask', templateId] as const,
   relatedWorks: (templateId: string) => ['task', 'relatedWorks', templateId] as const,
   copiable: (taskId: string) => ['task', 'copiable', taskId] as const,
+  featured: ['task', 'featured'] as const,
 };
+
+/** The home page's 精选模板 (public: the home page shows them before any login). */
+export function useFeaturedTemplates() {
+  return useQuery({ queryKey: taskKeys.featured, queryFn: fetchFeaturedTemplates });
+}
 
 export function useTaskTree(scope: TaskTreeScope = '') {
   return useQuery({ queryKey: taskKeys.tree(scope), queryFn: () => fetchTaskTree(scope) });

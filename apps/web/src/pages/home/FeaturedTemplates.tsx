@@ -1,34 +1,66 @@
-import { Tag } from 'antd';
+import { Button, Empty, Skeleton } from 'antd';
+import { useNavigate } from 'react-router';
+import { useApplyTemplate } from '../../features/draw/use-apply-template';
+import { FeaturedTemplateCard } from '../../features/tasks/FeaturedTemplateCard';
+import { useFeaturedTemplates } from '../../features/tasks/task-queries';
+import { toast } from '../../services/notices';
+import { useSession } from '../../stores/session';
 
-const FEATURED = [
-  { name: '国风插画', desc: '水墨、工笔与新国潮', tone: 'hf-tone-ink' },
-  { name: '人像写真', desc: '一张照片，多种风格', tone: 'hf-tone-rose' },
-  { name: '电商海报', desc: '商品图一键出海报', tone: 'hf-tone-amber' },
-  { name: '头像生成', desc: '专属你的个性头像', tone: 'hf-tone-sky' },
-];
+const SKELETON_CARDS = 4;
 
-/** A row of featured templates; real templates arrive with the task issue. */
+/** 精选模板: the templates an admin featured (else the newest published); a card opens /draw with it. */
 export function FeaturedTemplates() {
+  const featured = useFeaturedTemplates();
+  const loggedIn = useSession((state) => Boolean(state.token));
+  const openDialog = useSession((state) => state.openDialog);
+  const navigate = useNavigate();
+  const { apply, applyingId } = useApplyTemplate();
+
+  function open(templateId: string) {
+    if (!loggedIn) {
+      toast('请先登录', 'info');
+      openDialog('login');
+      return;
+    }
+    apply(templateId, { onSuccess: () => navigate('/draw') });
+  }
+
   return (
-    <section className="hf-home-section">
+    <section className="hf-home-section" aria-label="精选模板">
       <div className="hf-section-head">
         <h2>精选模板</h2>
         <span className="hf-section-sub">挑一个模板，几秒出图</span>
       </div>
-      <div className="hf-template-row">
-        {FEATURED.map((item) => (
-          <div key={item.name} className={`hf-template-card ${item.tone}`}>
-            <div className="hf-template-cover">{item.name.slice(0, 2)}</div>
-            <div className="hf-template-info">
-              <div className="hf-template-name">
-                {item.name}
-                <Tag variant="filled">即将上线</Tag>
+      {featured.isPending ? (
+        <div className="hf-template-row" aria-busy="true">
+          {Array.from({ length: SKELETON_CARDS }, (_, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity of their own.
+            <div key={index} className="hf-card">
+              <div className="hf-cover hf-cover-loading" />
+              <div className="hf-template-info">
+                <Skeleton active title={{ width: '60%' }} paragraph={{ rows: 1 }} />
               </div>
-              <div className="hf-template-desc">{item.desc}</div>
             </div>
-          </div>
-        ))}
-      </div>
+          ))}
+        </div>
+      ) : featured.isError ? (
+        <Empty description="精选模板加载失败">
+          <Button onClick={() => void featured.refetch()}>重试</Button>
+        </Empty>
+      ) : featured.data.length === 0 ? (
+        <Empty description="还没有发布的模板" />
+      ) : (
+        <div className="hf-template-row">
+          {featured.data.map((template) => (
+            <FeaturedTemplateCard
+              key={template.templateId}
+              template={template}
+              opening={applyingId === template.templateId}
+              onOpen={open}
+            />
+          ))}
+        </div>
+      )}
     </section>
   );
 }

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeServer } from '../helpers/suite.js';
+import { validStep } from '../helpers/template-steps.js';
+import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+
+describeServer('featured templates: 设为精选 by an admin, listed publicly on the home page', () => {
+  let app: TestApp;
+  let admin: string;
+  let user: TestUser;
+  let taskId: string;
+  let hiddenTaskId: string;
+  beforeAll(async () => {
+    app = await createTestApp();
+    admin = await loginAdmin(app);
+    user = await registerUser(app);
+    const category = await app.call('POST', '/api/task', { token: admin, body: { name: '精选测试', published: true } });
+    const task = await app.call('POST', '/api/task', {
+      token: admin,
+      body: { parentId: category.body.data.id, name: '精选任务', published: true },
+    });
+    taskId = task.body.data.id;
+    const hidden = await app.call('POST', '/api/task', {
+      token: admin,
+      body: { parentId: category.body.data.id, name: '未发布任务', published: false },
+    });
+    hiddenTaskId = hidden.body.data.id;
+  });
+  afterAll(() => app.close());
+
+  const publish = async (name: string, extra: object = {}, kind: 'publish' | 'draft' = 'publish') => {
+    const saved = await app.call('POST', `/api/task/template/save/${kind}`, {
+      token: admin,
+      body: {
+        taskId,
+        name,
+        description: `${name}的描述`,
+        cover: `/covers/${name}.png`,
+        taskStepList: [validStep()],
+        ...extra,
+      },
+    });
+    expect(saved.body.code).toBe(0);
+    return saved.body.data.templateId as string;
+  };
+  const feature = (templateId: string, featured: boolean, featuredSort = 0, token = admin) =>
+    app.call('POST', '/api/task/template/featured', { token, body: { templateId, featured, featuredSort } });
+  const featuredList = async () => {
+    const answer = await app.call('GET', '/api/task/template/featured');
+    expect(answer.status).toBe(200);
+    expect(answer.body.code).toBe(0);
+    return answer.body.data as {
+      templateId: string;
+      taskId: string;
+      name: string;
+      cover: string | null;
+      description: string;
+    }[];
+  };
+
+  it('falls back to the newest published templates, for visitors without a login, when none is featured', async () => {
+    const newest = await publish('最新模板');
+    const list = await featuredList();
+    expect(list.length).toBeGreaterThan(0);
+    expect(list.length).toBeLessThanOrEqual(8);
+    expect(list[0]).toEqual({
+      templateId: newest,
+      taskId,
+      name: '最新模板',
+      cover: '/covers/最新模板.png',
+      description: '最新模板的描述',
+    });
+  });
+
+  it('lists only the featured templates users can open, in the admin order', async () => {
+    const first = await publish('精选甲');
+    const second = await publish('精选乙');
+    const draft = await publish('只是草稿', {}, 'draft');
+    const privateOne = await publish('私有模板', { visibility: 'private' });
+    expect((await feature(second, true, 1)).body).toMatchObject({ code: 0, msg: '已设为精选' });
+    expect((await feature(first, true, 2)).body.code).toBe(0);
+    expect((await feature(draft, true, 0)).body.code).toBe(0);
+    expect((await feature(privateOne, true, 0)).body.code).toBe(0);
+
+    expect((await featuredList()).map((t) => t.name)).toEqual(['精选乙', '精选甲']);
+    const detail = await app.call('GET', `/api/task/template/detail/${second}`, { token: admin });
+    expect(detail.body.data).toMatchObject({ featured: true, featuredSort: 1 });
+
+    // A template moved into an unpublished task leaves the list.
+    await app.call('POST', '/api/task/template/move', {
+      token: admin,
+      body: { templateId: second, taskId: hiddenTaskId },
+    });
+    expect((await featuredList()).map((t) => t.name)).toEqual(['精选甲']);
+
+    expect((await feature(first, false)).body).toMatchObject({ code: 0, msg: '已取消精选' });
+    // Nothing featured is left open to users: the newest published ones come back.
+    const fallback = (await featuredList()).map((t) => t.name);
+    expect(fallback).toContain('精选甲');
+    for (const closed of ['只是草稿', '私有模板', '精选乙']) expect(fallback).not.toContain(closed);
+  });
+
+  it('refuses users, and templates that are not official', async () => {
+    const id = await publish('用户想精选');
+    expect((await feature(id, true, 0, user.token)).status).toBe(403);
+    const copy = await app.call('POST', '/api/task/copy_to_mine', { token: user.token, body: { taskId } });
+    expect(copy.body.code).toBe(0);
+    const mine = (await app.call('GET', '/api/task/tree/mine', { token: user.token })).body.data;
+    const ownTemplate = mine.flatMap((c: any) => c.children ?? []).flatMap((t: any) => t.children ?? [])[0];
+    expect(ownTemplate).toBeDefined();
+    const answer = await feature(ownTemplate.id, true);
+    expect(answer.body).toMatchObject({ code: -1, msg: '只有官方模板可以设为精选' });
+    const missing = await feature('no-such-template', true);
+    expect(missing.status).toBe(404);
+    const bad = await app.call('POST', '/api/task/template/featured', {
+      token: admin,
+      body: { templateId: id, featured: true, featuredSort: -1 },
+    });
+    expect(bad.body).toMatchObject({ code: -1, msg: '精选排序不能为负数' });
+  });
+});

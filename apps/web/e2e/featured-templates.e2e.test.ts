@@ -1,0 +1,93 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, adminToken, api, newPage, registerInvitedUser, screenshot, setupJourney } from './harness';
+import { dialog, hidden, logInFromHome, loginDialog, toast, visible } from './ui';
+
+const journey = setupJourney();
+
+interface TreeNode {
+  id: string;
+  name: string;
+  kind: string;
+  children?: TreeNode[];
+}
+
+function templateIdOf(tree: TreeNode[], name: string): string {
+  const found = tree
+    .flatMap((node) => [node, ...(node.children ?? [])])
+    .flatMap((node) => node.children ?? [])
+    .find((node) => node.kind === 'template' && node.name === name);
+  if (!found) throw new Error(`no template ${name}`);
+  return found.id;
+}
+
+/** The names on the home page's 精选模板 cards, in order. */
+async function featuredNames(page: Page): Promise<string[]> {
+  const cards = page.getByRole('region', { name: '精选模板' }).getByRole('button', { name: /^使用模板 / });
+  return (await cards.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('aria-label') ?? ''))).map((label) =>
+    label.replace('使用模板 ', ''),
+  );
+}
+
+describe('精选模板', () => {
+  it('shows published templates on the home page, those an admin featured first, each opening /draw', async () => {
+    const { server, browser } = journey;
+    const tree = (await api<TreeNode[]>(server, 'GET', '/api/task/tree/all', { token: await adminToken(server) })).data;
+    const lineart = templateIdOf(tree, '线稿上色');
+
+    // Nothing featured yet: the newest published templates, real and clickable (no 即将上线).
+    const visitor = await newPage(browser);
+    await visitor.page.goto(`${server.baseUrl}/`);
+    const section = visitor.page.getByRole('region', { name: '精选模板' });
+    await visible(section.getByRole('button', { name: /^使用模板 / }));
+    expect((await featuredNames(visitor.page)).length).toBeGreaterThan(0);
+    expect(await section.getByText('即将上线').count()).toBe(0);
+    // A visitor is asked to log in first.
+    await section
+      .getByRole('button', { name: /^使用模板 / })
+      .first()
+      .click();
+    await visible(loginDialog(visitor.page));
+    await visitor.page.keyboard.press('Escape');
+
+    // The admin turns on 设为精选 for 线稿上色 in the template editor.
+    const admin = await newPage(browser);
+    await logInFromHome(admin.page, server.baseUrl, ADMIN.account, ADMIN.password);
+    const invite = dialog(admin.page, '填写邀请码');
+    await visible(invite);
+    await invite.getByRole('button', { name: '暂不填写' }).click();
+    await admin.page.waitForURL('**/omnibus');
+    await hidden(admin.page.locator('.ant-message-notice'));
+    await admin.page.goto(`${server.baseUrl}/admin?node=${lineart}`);
+    await visible(admin.page.getByText('模板：线稿上色'));
+    const featured = admin.page.getByRole('switch', { name: '设为精选' });
+    expect(await featured.isChecked()).toBe(false);
+    await featured.click();
+    await visible(toast(admin.page, '已设为精选'));
+    await visible(admin.page.getByRole('spinbutton', { name: '精选排序' }));
+    expect(await featured.isChecked()).toBe(true);
+    await screenshot(admin.page, 'admin-featured-switch');
+    await admin.context.close();
+
+    await visitor.page.reload();
+    await expect.poll(() => featuredNames(visitor.page)).toEqual(['线稿上色']);
+    await section.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await screenshot(visitor.page, 'home-featured');
+    await visitor.context.close();
+
+    // On a phone, a signed-in user opens /draw from the card with the template chosen.
+    const user = await registerInvitedUser(server);
+    const phone = await newPage(browser);
+    await logInFromHome(phone.page, server.baseUrl, user.account, user.password);
+    await phone.page.waitForURL('**/draw');
+    await phone.page.setViewportSize({ width: 390, height: 844 });
+    await phone.page.goto(`${server.baseUrl}/`);
+    const card = phone.page.getByRole('button', { name: '使用模板 线稿上色' });
+    await card.scrollIntoViewIfNeeded();
+    await screenshot(phone.page, 'home-featured-phone');
+    await card.click();
+    await phone.page.waitForURL('**/draw');
+    await visible(phone.page.getByText('模板：线稿上色'));
+    await phone.context.close();
+  });
+});
