@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN_SECTIONS, adminSectionUrl } from '../src/features/admin/admin-sections';
 import { pickTemplate } from './draw-ui';
 import { ADMIN, newPage, type ScreenName, screenshot, setupJourney } from './harness';
-import { dialog, hidden, logInFromHome, visible } from './ui';
+import { chooseUserMenuItem, dialog, hidden, logInFromHome, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -98,11 +98,40 @@ describe('layout on phones and tablets', () => {
     // /draw with a template: a stacked flow whose 生成 stays in the bottom bar while the page is at the top.
     await page.goto(`${journey.server.baseUrl}/draw`);
     await pickTemplate(page, '国风插画', '国潮插画');
-    const generate = page.getByRole('button', { name: '生成', exact: true });
+    const generate = page.getByRole('button', { name: /^(thunderbolt )?生成$/ });
     await visible(generate);
     expect(await inWindow(generate)).toBe(true);
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
     await screenshot(page, 'phone-draw-template');
+
+    // The dialogs and drawers of /draw fit the phone: task selection, 词库 and 历史 across the whole width.
+    await page.getByRole('button', { name: /切换/ }).click();
+    const select = dialog(page, '选择任务模板');
+    await visible(select.getByRole('button', { name: /选择模板/ }));
+    await expect.poll(() => inWindow(select.locator('.ant-modal-container'))).toBe(true);
+    await screenshot(page, 'phone-draw-task-select');
+    await select.getByRole('button', { name: /^(Close|关闭)$/ }).click();
+    await hidden(select);
+    const positive = page.getByRole('region', { name: '正向提示词' });
+    for (const [button, title] of [
+      ['词库', '正向词库'],
+      ['历史', '提示词历史'],
+    ] as const) {
+      await positive.getByRole('button', { name: button }).click();
+      const drawer = page.locator('.ant-drawer-content-wrapper').filter({ hasText: title });
+      await visible(drawer);
+      await expect.poll(async () => Math.round((await drawer.boundingBox())?.width ?? 0)).toBe(390);
+      await screenshot(page, `phone-draw-${button === '词库' ? 'library' : 'history'}`);
+      await drawer.getByRole('button', { name: /^(Close|关闭)$/ }).click();
+      await hidden(drawer);
+    }
+
+    // An account dialog from the avatar's menu.
+    await chooseUserMenuItem(page, '个人信息');
+    const profile = dialog(page, '个人信息');
+    await visible(profile);
+    await expect.poll(() => inWindow(profile.locator('.ant-modal-container'))).toBe(true);
+    await screenshot(page, 'phone-profile');
     await page.context().close();
   });
 
