@@ -142,7 +142,17 @@ describe('layout on phones and tablets', () => {
       await visible(route.ready(page));
       expect(await sidewaysOverflow(page), route.path).toBeLessThanOrEqual(0);
     }
-    await screenshot(page, 'tablet-not-found');
+    // An upright tablet stacks /draw as a phone does, with the wider bottom bar.
+    await page.goto(`${journey.server.baseUrl}/draw`);
+    await pickTemplate(page, '国风插画', '国潮插画');
+    const generate = page.getByRole('button', { name: /^(thunderbolt )?生成$/ });
+    await visible(generate);
+    expect(await inWindow(generate)).toBe(true);
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    await screenshot(page, 'tablet-draw');
+    await page.goto(`${journey.server.baseUrl}/admin/users`);
+    await visible(page.getByRole('heading', { name: '用户管理' }));
+    await screenshot(page, 'tablet-admin-users');
     await page.context().close();
   });
 });
