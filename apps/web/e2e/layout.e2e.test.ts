@@ -39,9 +39,41 @@ const ROUTES: RouteCheck[] = [
   { name: 'not-found', path: '/no-such-page', ready: (page) => page.getByText('404') },
 ];
 
-/** How far the page reaches past the right edge of the window (0 when nothing scrolls sideways). */
+/**
+ * How far the page reaches past the right edge of the screen (0 when nothing scrolls sideways). A mobile
+ * browser widens its layout viewport to fit a page that is too wide, so innerWidth is measured too.
+ */
 function sidewaysOverflow(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const screenWidth = page.viewportSize()?.width ?? 0;
+  return page.evaluate(
+    (width) => Math.max(document.documentElement.scrollWidth, window.innerWidth) - width,
+    screenWidth,
+  );
+}
+
+/**
+ * Texts squeezed to about one character a line: an element holding two or more characters of its own text
+ * drawn narrower than two characters of its font and taller than two lines.
+ */
+function squeezedTexts(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const squeezed: string[] = [];
+    for (const element of document.body.querySelectorAll<HTMLElement>('*')) {
+      const own = [...element.childNodes]
+        .filter((node) => node.nodeType === Node.TEXT_NODE)
+        .map((node) => node.textContent?.trim() ?? '')
+        .join('');
+      if ([...own].length < 2) continue;
+      const style = getComputedStyle(element);
+      const box = element.getBoundingClientRect();
+      if (style.visibility === 'hidden' || box.width === 0 || box.height === 0) continue;
+      const font = Number.parseFloat(style.fontSize);
+      // line-height "normal" has no number: about 1.3 times the font.
+      const line = Number.parseFloat(style.lineHeight) || 1.3 * font;
+      if (box.width < 1.8 * font && box.height > 1.8 * line) squeezed.push(own);
+    }
+    return squeezed;
+  });
 }
 
 /** The element is drawn and lies wholly inside the window. */
@@ -85,12 +117,13 @@ async function expectHeaderReachable(page: Page, route: string): Promise<void> {
 }
 
 describe('layout on phones and tablets', () => {
-  it('draws every route at 390×844 without sideways scrolling, with the header controls in reach', async () => {
+  it('draws every route at 390×844 without sideways scrolling or squeezed text, with the header controls in reach', async () => {
     const page = await adminOn('phone');
     for (const route of ROUTES) {
       await page.goto(`${journey.server.baseUrl}${route.path}`);
       await visible(route.ready(page));
       expect(await sidewaysOverflow(page), route.path).toBeLessThanOrEqual(0);
+      expect(await squeezedTexts(page), route.path).toEqual([]);
       if (route.framed) await expectHeaderReachable(page, route.path);
       await screenshot(page, `phone-${route.name}`);
     }
@@ -135,12 +168,13 @@ describe('layout on phones and tablets', () => {
     await page.context().close();
   });
 
-  it('draws every route at 768×1024 without sideways scrolling', async () => {
+  it('draws every route at 768×1024 without sideways scrolling or squeezed text', async () => {
     const page = await adminOn('tablet');
     for (const route of ROUTES) {
       await page.goto(`${journey.server.baseUrl}${route.path}`);
       await visible(route.ready(page));
       expect(await sidewaysOverflow(page), route.path).toBeLessThanOrEqual(0);
+      expect(await squeezedTexts(page), route.path).toEqual([]);
     }
     // An upright tablet stacks /draw as a phone does, with the wider bottom bar.
     await page.goto(`${journey.server.baseUrl}/draw`);

@@ -37,8 +37,16 @@ function overlaps(a: Box, b: Box): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
+/**
+ * How far the page reaches past the right edge of the screen (0 when nothing scrolls sideways). A mobile
+ * browser widens its layout viewport to fit a page that is too wide, so innerWidth is measured too.
+ */
 function sidewaysOverflow(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const screenWidth = page.viewportSize()?.width ?? 0;
+  return page.evaluate(
+    (width) => Math.max(document.documentElement.scrollWidth, window.innerWidth) - width,
+    screenWidth,
+  );
 }
 
 /** The step's parameters: the aside on wide screens, the folded 参数设置 section of the stacked flow on phones. */
