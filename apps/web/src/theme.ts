@@ -17,7 +17,5 @@ export const theme: ThemeConfig = {
     Layout: { headerBg: '#ffffff', headerHeight: 60, headerPadding: '0 24px', siderBg: '#ffffff' },
     Menu: { itemBg: 'transparent', horizontalLineHeight: '58px' },
     Modal: { titleFontSize: 18 },
-    // A darker mask behind 查看大图, so the page (and its header) recede instead of showing through.
-    Image: { colorBgMask: 'rgba(20, 20, 32, 0.82)' },
   },
 };
