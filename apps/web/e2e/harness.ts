@@ -176,8 +176,19 @@ export function setupJourney(): Journey {
   };
 }
 
-export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+/** The screens the journeys run on: a desktop, a tablet held upright and a phone (touch, mobile viewport). */
+export const SCREENS = {
+  desktop: { viewport: { width: 1440, height: 900 } },
+  tablet: { viewport: { width: 768, height: 1024 }, hasTouch: true },
+  phone: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true },
+} as const;
+export type ScreenName = keyof typeof SCREENS;
+
+export async function newPage(
+  browser: Browser,
+  screen: ScreenName = 'desktop',
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ ...SCREENS[screen], locale: 'zh-CN' });
   const page = await context.newPage();
   // A failed journey leaves a picture of the page as it was, for whoever reads the CI log.
   onTestFailed(async ({ task }) => {

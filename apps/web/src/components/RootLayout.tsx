@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { Outlet, useMatches } from 'react-router';
+import { useScreenClasses } from '../common/use-screen-classes';
 import { AccountDialogs } from '../features/account/AccountDialogs';
 import { useCurrentUserSync } from '../features/account/current-user';
 import { ComboStoreDialog } from '../features/store/ComboStoreDialog';
@@ -24,6 +25,7 @@ function useDocumentTitle(): void {
 export function RootLayout() {
   useCurrentUserSync();
   useDocumentTitle();
+  useScreenClasses();
   const initialLoading = useSession((state) => state.initialLoading);
 
   return (

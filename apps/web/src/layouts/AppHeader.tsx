@@ -1,7 +1,9 @@
-import { ThunderboltOutlined } from '@ant-design/icons';
-import { Button, Layout, Menu, type MenuProps } from 'antd';
+import { MenuOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import { Button, Drawer, Layout, Menu, type MenuProps } from 'antd';
+import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useAccess } from '../access';
+import { useIsNarrow } from '../common/use-screen';
 import { openComboStore } from '../features/store/combo-store-state';
 import { useSession } from '../stores/session';
 import { UserMenu } from './UserMenu';
@@ -34,29 +36,41 @@ export function AppHeader({ transparent = false }: AppHeaderProps) {
   const loggedIn = useSession((state) => Boolean(state.token));
   const credits = useSession((state) => state.userData?.credits);
   const openDialog = useSession((state) => state.openDialog);
+  const narrow = useIsNarrow();
+  const [menuOpen, setMenuOpen] = useState(false);
 
   const nav = canReadDashboard ? [...NAV, { path: '/admin', label: '管理后台' }] : NAV;
   const items: MenuProps['items'] = nav.map(({ path, label }) => ({
     key: path,
     label: <Link to={path}>{label}</Link>,
   }));
+  const selectedKeys = activeKey(
+    pathname,
+    nav.map((item) => item.path),
+  );
 
   return (
     <Layout.Header className={transparent ? 'hf-header hf-header-transparent' : 'hf-header'}>
+      {narrow && <Button type="text" icon={<MenuOutlined />} aria-label="菜单" onClick={() => setMenuOpen(true)} />}
       <Link to="/" className="hf-logo" aria-label="画坊首页">
         <span className="hf-logo-mark">画</span>
         <span className="hf-logo-text">画坊</span>
       </Link>
-      <Menu
-        mode="horizontal"
-        className="hf-nav"
-        selectedKeys={activeKey(
-          pathname,
-          nav.map((item) => item.path),
-        )}
-        items={items}
-        disabledOverflow
-      />
+      {narrow ? (
+        // The links fold into a drawer; credits and the avatar stay in the bar.
+        <Drawer
+          title="画坊"
+          placement="left"
+          size={260}
+          open={menuOpen}
+          onClose={() => setMenuOpen(false)}
+          className="hf-nav-drawer"
+        >
+          <Menu mode="inline" selectedKeys={selectedKeys} items={items} onClick={() => setMenuOpen(false)} />
+        </Drawer>
+      ) : (
+        <Menu mode="horizontal" className="hf-nav" selectedKeys={selectedKeys} items={items} disabledOverflow />
+      )}
       <div className="hf-header-right">
         {loggedIn ? (
           <>

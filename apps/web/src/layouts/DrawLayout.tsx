@@ -1,11 +1,14 @@
 import { Layout } from 'antd';
+import { useIsNarrow } from '../common/use-screen';
 import { DrawAside } from '../features/draw/DrawAside';
 import { AppShell } from './AppShell';
 
 export const DRAW_ASIDE_WIDTH = 340;
 
-/** Header + the left aside of the draw area (spec §2 second layout). */
+/** Header + the left aside of the draw area (spec §2 second layout); narrow screens stack it into the page. */
 export function DrawLayout() {
+  const narrow = useIsNarrow();
+  if (narrow) return <AppShell />;
   return (
     <AppShell
       sider={

@@ -35,6 +35,22 @@ describe('saved draw draft', () => {
     expect(repaired).toMatchObject({ stepKey: 0, stepIndex: 0, curParameters: { steps: 20 } });
   });
 
+  it('reopens the prompt groups out of 编辑 mode: close buttons do not survive a reload', () => {
+    const editing = (group: typeof saved.curPromptGroup) => group.map((item) => ({ ...item, showClose: true }));
+    const repaired = repairDrawDraft(
+      JSON.parse(
+        JSON.stringify({
+          ...saved,
+          curPromptGroup: editing(saved.curPromptGroup),
+          curNegativePromptGroup: editing(saved.curNegativePromptGroup),
+        }),
+      ),
+    );
+    expect(repaired.curPromptGroup.length).toBeGreaterThan(0);
+    expect(repaired.curNegativePromptGroup.length).toBeGreaterThan(0);
+    expect([...repaired.curPromptGroup, ...repaired.curNegativePromptGroup].some((item) => item.showClose)).toBe(false);
+  });
+
   it('keeps the generation track even when the template no longer fits, so a reload resumes polling', () => {
     const track = {
       generateId: 'g1',

@@ -1,6 +1,7 @@
 import {
   formConfigItemSchema,
   generateModeSchema,
+  type PromptGroupItem,
   parametersSchema,
   promptGroupSchema,
   taskStepSchema,
@@ -32,6 +33,11 @@ function readField<K extends keyof DrawDraft>(raw: Record<string, unknown>, key:
   return parsed.success ? parsed.data : DRAW_DRAFT_DEFAULTS[key];
 }
 
+/** A group without 编辑 mode's close buttons. */
+function atRest(group: PromptGroupItem[]): PromptGroupItem[] {
+  return group.map(({ showClose: _editing, ...item }) => item);
+}
+
 /**
  * Reads a saved draft and repairs it, so an old or broken one never crashes /draw: each field of a wrong shape
  * falls back to its default, a draft whose template no longer fits starts over, and a step out of range
@@ -49,8 +55,9 @@ export function repairDrawDraft(raw: unknown): DrawDraft {
     stepIndex: read('stepIndex'),
     taskTemplateDetails: read('taskTemplateDetails'),
     taskSteps: read('taskSteps'),
-    curPromptGroup: read('curPromptGroup'),
-    curNegativePromptGroup: read('curNegativePromptGroup'),
+    // 编辑 mode (close buttons on every word) belongs to the visit: a reload shows the groups at rest.
+    curPromptGroup: atRest(read('curPromptGroup')),
+    curNegativePromptGroup: atRest(read('curNegativePromptGroup')),
     curParameters: read('curParameters'),
     curGenerateMode: read('curGenerateMode'),
     formConfig: read('formConfig'),

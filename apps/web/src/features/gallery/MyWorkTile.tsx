@@ -1,5 +1,6 @@
 import type { WorkItem } from '@huafang/contracts';
 import { Checkbox, Tag } from 'antd';
+import { useLongPress } from '../../common/use-long-press';
 
 interface MyWorkTileProps {
   work: WorkItem;
@@ -7,15 +8,19 @@ interface MyWorkTileProps {
   selected: boolean;
   /** Opens the detail, or toggles the selection in 多选 mode. */
   onActivate: (work: WorkItem) => void;
+  /** A long press of a finger: starts 多选 with this work. */
+  onLongPress: (work: WorkItem) => void;
 }
 
-export function MyWorkTile({ work, selecting, selected, onActivate }: MyWorkTileProps) {
+export function MyWorkTile({ work, selecting, selected, onActivate, onLongPress }: MyWorkTileProps) {
   const name = work.templateName || '自由创作';
+  const longPress = useLongPress(() => onLongPress(work));
   return (
     <div className={`hf-gallery-tile${selected ? ' hf-gallery-tile-selected' : ''}`}>
       <button
         type="button"
         className="hf-gallery-thumb"
+        {...longPress}
         onClick={() => onActivate(work)}
         aria-label={selecting ? `选择作品：${name}` : `查看作品：${name}`}
         aria-pressed={selecting ? selected : undefined}

@@ -7,10 +7,11 @@ interface MyWorksGridProps {
   selecting: boolean;
   selected: ReadonlySet<string>;
   onActivate: (work: WorkItem) => void;
+  onLongPress: (work: WorkItem) => void;
 }
 
 /** One page of works under a heading per day of creation. */
-export function MyWorksGrid({ works, selecting, selected, onActivate }: MyWorksGridProps) {
+export function MyWorksGrid({ works, selecting, selected, onActivate, onLongPress }: MyWorksGridProps) {
   return (
     <div className={selecting ? 'hf-gallery-selecting' : undefined}>
       {groupWorksByDay(works).map((group) => (
@@ -27,6 +28,7 @@ export function MyWorksGrid({ works, selecting, selected, onActivate }: MyWorksG
                 selecting={selecting}
                 selected={selected.has(work.id)}
                 onActivate={onActivate}
+                onLongPress={onLongPress}
               />
             ))}
           </div>

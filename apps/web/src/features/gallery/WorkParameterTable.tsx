@@ -25,7 +25,7 @@ export function WorkParameterTable({ parameters, work }: WorkParameterTableProps
     <Descriptions
       size="small"
       bordered
-      column={2}
+      column={{ xs: 1, sm: 2 }}
       className="hf-work-params"
       items={rows.map((row) => ({
         key: row.key,

@@ -1,6 +1,7 @@
 import { PROMPT_HISTORY_PAGE_SIZE, type PromptHistoryItem } from '@huafang/contracts';
 import { Button, Drawer, Empty, Input, Pagination, Result, Skeleton, Spin } from 'antd';
 import { useState } from 'react';
+import { useDrawerSize } from '../../common/use-screen';
 import { toast } from '../../services/notices';
 import { HistoryEntry } from './HistoryEntry';
 import { HistorySelectionBar } from './HistorySelectionBar';
@@ -16,6 +17,7 @@ interface PromptHistoryDrawerProps {
 /** 历史: the prompts of past generations, pinned first; search, 导入, 置顶 and 删除. */
 export function PromptHistoryDrawer({ open, onClose }: PromptHistoryDrawerProps) {
   const [current, setCurrent] = useState(1);
+  const drawerSize = useDrawerSize(560);
   const [keyword, setKeyword] = useState('');
   const [selected, setSelected] = useState<string[]>([]);
   const history = usePromptHistory(
@@ -46,7 +48,7 @@ export function PromptHistoryDrawer({ open, onClose }: PromptHistoryDrawerProps)
   ]);
 
   return (
-    <Drawer title="提示词历史" open={open} onClose={onClose} size={560} className="hf-history-drawer">
+    <Drawer title="提示词历史" open={open} onClose={onClose} size={drawerSize} className="hf-history-drawer">
       <Input.Search
         placeholder="搜索提示词（中文或英文），回车搜索"
         allowClear

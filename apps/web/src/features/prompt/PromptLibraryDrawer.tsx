@@ -1,5 +1,6 @@
 import { Drawer, Input, Tabs } from 'antd';
 import { useState } from 'react';
+import { useDrawerSize } from '../../common/use-screen';
 import type { PromptVariant } from '../../services/prompt';
 import { useDraw } from '../../stores/draw';
 import { PromptSearchResults } from './PromptSearchResults';
@@ -18,6 +19,7 @@ export function PromptLibraryDrawer({ variant, open, onClose }: PromptLibraryDra
   const helpUrlFlag = useDraw((state) => state.helpUrlFlag);
   const setHelpUrlFlag = useDraw((state) => state.setHelpUrlFlag);
   const [keyword, setKeyword] = useState('');
+  const drawerSize = useDrawerSize(600);
   const { selected, toggle } = usePromptPicker(variant);
   const flag = helpUrlFlag === HELP_URL_FLAG.featured ? HELP_URL_FLAG.featured : HELP_URL_FLAG.all;
 
@@ -26,7 +28,7 @@ export function PromptLibraryDrawer({ variant, open, onClose }: PromptLibraryDra
       title={variant === 'negative' ? '反向词库' : '正向词库'}
       open={open}
       onClose={onClose}
-      size={600}
+      size={drawerSize}
       className="hf-library-drawer"
     >
       <Tabs

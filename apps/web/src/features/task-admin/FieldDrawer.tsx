@@ -1,6 +1,7 @@
 import { type FormConfigItem, formFieldTypeSchema } from '@huafang/contracts';
 import { AutoComplete, Button, Drawer, Form, Input, Select, Space, Switch } from 'antd';
 import { useId, useState } from 'react';
+import { useDrawerSize } from '../../common/use-screen';
 import { CONTROLNET_MODULE } from '../form-config/form-values';
 import { ChoiceSettings } from './ChoiceSettings';
 import { FormConfigDesigner } from './FormConfigDesigner';
@@ -45,6 +46,7 @@ const CORE_UNIT_FIELDS = new Set([CONTROLNET_MODULE, 'controlnetModel', 'inputIm
 /** Edits one form config field; a collapse edits its children in a nested designer. */
 export function FieldDrawer({ item, isNew, level, takenNames, unitFields, onSave, onClose }: FieldDrawerProps) {
   const formId = useId();
+  const drawerSize = useDrawerSize(560);
   const [form] = Form.useForm<FieldFormValues>();
   const [children, setChildren] = useState(item.children ?? []);
   const models = useAllModelGroups();
@@ -69,7 +71,7 @@ export function FieldDrawer({ item, isNew, level, takenNames, unitFields, onSave
     <Drawer
       open
       title={isNew ? '添加表单项' : `编辑表单项「${item.text}」`}
-      size={560}
+      size={drawerSize}
       onClose={onClose}
       destroyOnHidden
       footer={

@@ -1,6 +1,7 @@
 import type { PromptGroupItem, PromptTreeNode } from '@huafang/contracts';
 import { Button, Collapse, Drawer, Empty, Input, Skeleton, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
+import { useDrawerSize } from '../../common/use-screen';
 import {
   filterPromptTree,
   hasItem,
@@ -46,6 +47,7 @@ function WordTags({
 /** The tag library (category → subcategory → word): click a word to add it to the group, again to take it out. */
 export function PromptTagPicker({ open, side, group, onToggle, onClose }: PromptTagPickerProps) {
   const [keyword, setKeyword] = useState('');
+  const drawerSize = useDrawerSize(480);
   const library = usePromptLibrary(side, open);
   const categories = filterPromptTree(library.data ?? [], keyword);
 
@@ -54,7 +56,7 @@ export function PromptTagPicker({ open, side, group, onToggle, onClose }: Prompt
       open={open}
       onClose={onClose}
       title={SIDE_TITLES[side]}
-      size={480}
+      size={drawerSize}
       extra={
         <Button type="primary" onClick={onClose}>
           完成

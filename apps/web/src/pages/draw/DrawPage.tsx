@@ -1,7 +1,10 @@
 import { Typography } from 'antd';
+import { useIsNarrow } from '../../common/use-screen';
 import { DrawTour } from '../../features/draw/DrawTour';
 import { InitImageHandoverAlert } from '../../features/draw/InitImageHandoverAlert';
 import { NoTemplateState } from '../../features/draw/NoTemplateState';
+import { StackedParameters } from '../../features/draw/StackedParameters';
+import { StackedTemplateCard } from '../../features/draw/StackedTemplateCard';
 import { useDrawGeneration } from '../../features/draw/use-draw-generation';
 import { useInitImageHandover } from '../../features/draw/use-init-image-handover';
 import { GenerateBar } from '../../features/generate/GenerateBar';
@@ -15,6 +18,8 @@ export default function DrawPage() {
   const generateId = useDraw((state) => state.generateId);
   const { generation, body, blockedReason, runNextStep } = useDrawGeneration();
   const handover = useInitImageHandover();
+  // Narrow screens have no aside: its card, step tabs and parameters stack into the page around the prompts.
+  const narrow = useIsNarrow();
 
   return (
     <div className="hf-page hf-draw-page">
@@ -22,6 +27,7 @@ export default function DrawPage() {
         {template ? template.name : '创作'}
       </Typography.Title>
       {handover.waiting && <InitImageHandoverAlert onDismiss={handover.dismiss} />}
+      {narrow && <StackedTemplateCard />}
       {template ? (
         <>
           {template.description && (
@@ -31,6 +37,7 @@ export default function DrawPage() {
           )}
           <PromptGroupPanel variant="positive" />
           <PromptGroupPanel variant="negative" />
+          {narrow && <StackedParameters />}
         </>
       ) : (
         <NoTemplateState />

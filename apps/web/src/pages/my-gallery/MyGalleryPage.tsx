@@ -67,6 +67,12 @@ export default function MyGalleryPage() {
   }
 
   const activate = (work: WorkItem) => (selecting ? toggle(work.id) : setOpenedId(work.id));
+  // On touch screens a long press starts 多选 with the pressed work already chosen.
+  const pressLong = (work: WorkItem) => {
+    if (selecting) return toggle(work.id);
+    setSelecting(true);
+    setSelected(new Set([work.id]));
+  };
 
   return (
     <div className="hf-page">
@@ -101,7 +107,13 @@ export default function MyGalleryPage() {
             onCreate={() => navigate('/draw')}
           />
         ) : (
-          <MyWorksGrid works={list} selecting={selecting} selected={selected} onActivate={activate} />
+          <MyWorksGrid
+            works={list}
+            selecting={selecting}
+            selected={selected}
+            onActivate={activate}
+            onLongPress={pressLong}
+          />
         )}
         {total > PAGE_SIZE && (
           <Pagination
