@@ -73,8 +73,13 @@ describe('draw fixes', () => {
     await visible(page.locator('.hf-generate-bar').getByText(/预计消耗 \d+ 点/));
     expect(await generateButton(page).isEnabled()).toBe(true);
     await screenshot(page, 'controlnet-reference');
+    // On a phone the parameters fold below the prompts; the reference and its preview are still first there.
     await page.setViewportSize(PHONE);
-    await aside(page).getByRole('img', { name: '预处理预览' }).scrollIntoViewIfNeeded();
+    const parameters = page.getByRole('region', { name: '参数设置' });
+    await parameters.getByRole('button', { name: /参数设置/ }).click();
+    const preview = parameters.getByRole('img', { name: '预处理预览' });
+    await visible(preview, 30_000);
+    await preview.scrollIntoViewIfNeeded();
     await screenshot(page, 'controlnet-reference-phone');
     await context.close();
   });
