@@ -1,10 +1,14 @@
 import { ThunderboltOutlined } from '@ant-design/icons';
 import { Button, Layout, Menu, type MenuProps } from 'antd';
+import { Suspense } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useAccess } from '../access';
+import { lazyNamed } from '../components/MountWhenOpened';
 import { openComboStore } from '../features/store/combo-store-state';
 import { useSession } from '../stores/session';
-import { UserMenu } from './UserMenu';
+
+// Only signed-in visitors see the account menu; anonymous first visits do not load it.
+const UserMenu = lazyNamed(() => import('./UserMenu'), 'UserMenu');
 
 const NAV: { path: string; label: string }[] = [
   { path: '/', label: '首页' },
@@ -63,7 +67,9 @@ export function AppHeader({ transparent = false }: AppHeaderProps) {
             <Button className="hf-credits" shape="round" icon={<ThunderboltOutlined />} onClick={openComboStore}>
               剩余 {credits ?? '—'} 点
             </Button>
-            <UserMenu />
+            <Suspense fallback={null}>
+              <UserMenu />
+            </Suspense>
           </>
         ) : (
           <Button type="primary" shape="round" onClick={() => openDialog('login')}>
