@@ -1,8 +1,8 @@
 import type { PublicWorkItem } from '@huafang/contracts';
 import { Fragment, type ReactNode, useRef } from 'react';
+import { useElementWidth } from '../../common/use-element-width';
 import { MASONRY_GAP, masonryColumnCount, masonryColumns } from './masonry-layout';
 import { PublicWorkCard } from './PublicWorkCard';
-import { useElementWidth } from './use-element-width';
 import './gallery.css';
 
 interface MasonryColumnsProps<T> {
