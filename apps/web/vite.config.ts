@@ -1,8 +1,9 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { lighterAntdForms, precompress } from './build/plugins';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), lighterAntdForms(), precompress()],
   base: '/',
   server: {
     proxy: { '/api': 'http://localhost:3000' },
@@ -11,5 +12,26 @@ export default defineConfig({
     outDir: 'dist',
     // antd is one large vendor chunk by design; the warning would only be noise.
     chunkSizeWarningLimit: 1500,
+    rolldownOptions: {
+      // These packages run no code at import time, but do not say so in their package.json; declaring it lets
+      // the bundler drop what the first load imports and never uses (antd internals, unused contract schemas).
+      treeshake: {
+        moduleSideEffects: (id: string) =>
+          !(
+            /[\\/]packages[\\/]contracts[\\/]src[\\/]/.test(id) ||
+            /[\\/]node_modules[\\/](zod|@rc-component|@ant-design[\\/](cssinjs|cssinjs-utils|fast-color|colors))[\\/]/.test(
+              id,
+            )
+          ),
+      },
+      output: {
+        codeSplitting: {
+          // Everything the entry and the home page need goes into one chunk: `/` is the usual first visit, and
+          // one file compresses far better than the dozens of small shared chunks the automatic split makes.
+          // Every other page and dialog stays in its own lazily loaded chunk.
+          groups: [{ name: 'app', test: /[\\/]src[\\/](main|pages[\\/]home[\\/]HomePage)\.tsx$/ }],
+        },
+      },
+    },
   },
 });

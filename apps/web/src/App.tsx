@@ -1,7 +1,8 @@
 import { DEFAULT_NOTICE_SECONDS } from '@huafang/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { App as AntdApp, ConfigProvider } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
+// The ES build of the locale: `antd/locale/zh_CN` is the CommonJS one and drags its interop helpers along.
+import zhCN from 'antd/es/locale/zh_CN';
 import { RouterProvider } from 'react-router';
 import { NoticeBridge } from './components/NoticeBridge';
 import { cspNonce } from './csp';

@@ -1,13 +1,9 @@
 import './csp';
-import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import './styles.css';
 import './screens.css';
-
-dayjs.locale('zh-cn');
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

@@ -3,13 +3,11 @@ import type { ComponentType, ReactNode } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { ChunkErrorView } from './components/ChunkErrorView';
 import { PageLoading } from './components/PageLoading';
-import { RequireAccess } from './components/RequireAccess';
 import { RequireLogin } from './components/RequireLogin';
 import { RootLayout, type RouteHandle } from './components/RootLayout';
 import { RouteErrorView } from './components/RouteErrorView';
 import { ADMIN_SECTIONS } from './features/admin/admin-sections';
-import { DrawLayout } from './layouts/DrawLayout';
-import { MainLayout } from './layouts/MainLayout';
+import type { SideMenuKind } from './layouts/SideMenu';
 import { isChunkLoadError, loadChunk } from './lazy-chunk';
 import { LOGIN_LANDING } from './services/navigation';
 
@@ -35,6 +33,21 @@ function page(chunk: string, loader: () => Promise<PageModule>, title?: string):
     lazy: () => lazyElement(chunk, loader, ({ default: Page }) => <Page />),
     errorElement: <RouteErrorView />,
     handle: { title } satisfies RouteHandle,
+  };
+}
+
+/**
+ * The header-and-side-menu frame, loaded with the first page that uses it: the home page has its own header, so
+ * the side menus (task categories, the admin sections and their icons) stay out of its first load.
+ */
+function mainLayout(side?: SideMenuKind): PageRoute {
+  return {
+    lazy: () =>
+      lazyElement(
+        'main-layout',
+        () => import('./layouts/MainLayout'),
+        ({ MainLayout }) => <MainLayout side={side} />,
+      ),
   };
 }
 
@@ -86,7 +99,7 @@ export const routes: RouteObject[] = [
       agreementRoute('/privacyAgreement', 'privacy'),
       agreementRoute('/servicePolicy', 'service'),
       {
-        element: <MainLayout />,
+        ...mainLayout(),
         children: [{ path: '/omnibus', ...page('omnibus', () => import('./pages/omnibus/OmnibusPage'), '灵感广场') }],
       },
       {
@@ -94,18 +107,24 @@ export const routes: RouteObject[] = [
         children: [
           {
             path: '/tasks',
-            element: <MainLayout side="tasks" />,
+            ...mainLayout('tasks'),
             children: [
               { index: true, ...page('tasks', () => import('./pages/tasks/TasksPage'), '任务') },
               { path: ':id', ...page('task-detail', () => import('./pages/tasks/TaskDetailPage'), '任务详情') },
             ],
           },
           {
-            element: <DrawLayout />,
+            // The draw aside (form controls, uploads, sliders) is only needed under /draw.
+            lazy: () =>
+              lazyElement(
+                'draw-layout',
+                () => import('./layouts/DrawLayout'),
+                ({ DrawLayout }) => <DrawLayout />,
+              ),
             children: [{ path: '/draw', ...page('draw', () => import('./pages/draw/DrawPage'), '创作') }],
           },
           {
-            element: <MainLayout />,
+            ...mainLayout(),
             children: [
               {
                 path: '/myGallery',
@@ -115,10 +134,15 @@ export const routes: RouteObject[] = [
             ],
           },
           {
-            element: <MainLayout side="admin" />,
+            ...mainLayout('admin'),
             children: [
               {
-                element: <RequireAccess access="canReadDashboard" />,
+                lazy: () =>
+                  lazyElement(
+                    'require-access',
+                    () => import('./components/RequireAccess'),
+                    ({ RequireAccess }) => <RequireAccess access="canReadDashboard" />,
+                  ),
                 children: [
                   { path: '/admin', children: adminChildren },
                   { path: '/model', ...page('model', () => import('./pages/model/ModelPage'), '模型管理') },

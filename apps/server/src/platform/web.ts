@@ -1,13 +1,20 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import { MSG } from '@huafang/contracts';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { styleNonce } from './security-headers.js';
+
+/** Vite names every file under assets/ by a hash of its content, so a browser may keep them for good. */
+const HASHED_ASSET_CACHE = 'public, max-age=31536000, immutable';
+/** Everything else (the page, favicon.svg, zod-jitless.js) is checked with the server on every use. */
+const REVALIDATE = 'no-cache';
 
 /**
  * Serves the built web app beside /api. Unknown /api paths answer the envelope;
  * any other GET answers index.html so the SPA's router handles deep links.
+ * Text assets go out as the brotli or gzip files the web build wrote beside them (apps/web/build/plugins.ts).
  */
 export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
   const indexFile = path.join(distDir, 'index.html');
@@ -17,10 +24,16 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
       root: distDir,
       wildcard: false,
       index: false,
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, filePath) => {
+        const hashed = path.relative(distDir, filePath).split(path.sep)[0] === 'assets';
+        reply.header('cache-control', hashed ? HASHED_ASSET_CACHE : REVALIDATE);
+      },
       // The page itself always goes through sendPage, which gives it this answer's nonce.
       allowedPath: (pathname) => pathname !== '/index.html',
     });
-    app.get('/', (_req, reply) => sendPage(reply, page));
+    app.get('/', (req, reply) => sendPage(req, reply, page));
   }
   app.setNotFoundHandler((req, reply) => {
     const pathname = req.url.split('?')[0] ?? '';
@@ -33,15 +46,34 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
         .type('text/plain; charset=utf-8')
         .send('画坊前端尚未构建：请先运行 npm run build（npm start 会自动构建）。');
     }
-    return sendPage(reply, page);
+    return sendPage(req, reply, page);
   });
 }
 
-/** The page with this answer's style nonce, where the web app reads it for antd (see apps/web/src/csp.ts). */
-function sendPage(reply: FastifyReply, page: string) {
+/** The encodings a request accepts, without those it refuses with q=0. */
+function acceptedEncodings(req: FastifyRequest): Set<string> {
+  const accepted = new Set<string>();
+  for (const part of String(req.headers['accept-encoding'] ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (name && !params.some((param) => /^\s*q=0(\.0*)?\s*$/.test(param))) accepted.add(name);
+  }
+  return accepted;
+}
+
+/**
+ * The page with this answer's style nonce, where the web app reads it for antd (see apps/web/src/csp.ts).
+ * `no-cache` without ETag or Last-Modified: a browser must fetch it again rather than revalidate a copy whose
+ * nonce no longer matches the new answer's CSP. It is compressed per answer (a few KB, so a fast setting is enough).
+ */
+function sendPage(req: FastifyRequest, reply: FastifyReply, page: string) {
   const meta = `<meta property="csp-nonce" nonce="${styleNonce(reply)}" />`;
-  return reply
-    .type('text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .send(page.replace('</head>', `  ${meta}\n  </head>`));
+  const html = Buffer.from(page.replace('</head>', `  ${meta}\n  </head>`));
+  reply.type('text/html; charset=utf-8').header('cache-control', REVALIDATE).header('vary', 'accept-encoding');
+  const accepted = acceptedEncodings(req);
+  if (accepted.has('br')) {
+    const body = brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } });
+    return reply.header('content-encoding', 'br').send(body);
+  }
+  if (accepted.has('gzip')) return reply.header('content-encoding', 'gzip').send(gzipSync(html));
+  return reply.send(html);
 }

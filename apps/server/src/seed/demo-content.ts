@@ -1,4 +1,5 @@
 import type { FormConfigItem, GenerateMode, PromptGroupItem } from '@huafang/contracts';
+import { BUILTIN_ENGINE_LABEL } from '../engines/builtin/builtin-engine.js';
 import { ModelRepository } from '../features/models/model.repository.js';
 import { TaskRepository } from '../features/task/task.repository.js';
 import { TemplateRepository } from '../features/template/template.repository.js';
@@ -15,27 +16,30 @@ import {
   words,
 } from './form-builders.js';
 
-/** Demo models: every one runs on the built-in demo engine, whose checkpoints name its painting styles. */
+/**
+ * Demo models: every one runs on the built-in demo engine, whose checkpoints name its painting styles. They are no
+ * Stable Diffusion checkpoints, so their base model says so instead of naming one they are not.
+ */
 const MODEL_GROUPS = [
   {
     name: '写实',
     models: [
-      { modelName: '写实人像', baseModel: 'SD 1.5', checkpoint: 'builtin-realistic' },
-      { modelName: '电商摄影', baseModel: 'SD 1.5', checkpoint: 'builtin-product' },
+      { modelName: '写实人像', baseModel: BUILTIN_ENGINE_LABEL, checkpoint: 'builtin-realistic' },
+      { modelName: '电商摄影', baseModel: BUILTIN_ENGINE_LABEL, checkpoint: 'builtin-product' },
     ],
   },
   {
     name: '动漫',
     models: [
-      { modelName: '二次元插画', baseModel: 'SD 1.5', checkpoint: 'builtin-anime' },
-      { modelName: 'Q版萌系', baseModel: 'SD 1.5', checkpoint: 'builtin-chibi' },
+      { modelName: '二次元插画', baseModel: BUILTIN_ENGINE_LABEL, checkpoint: 'builtin-anime' },
+      { modelName: 'Q版萌系', baseModel: BUILTIN_ENGINE_LABEL, checkpoint: 'builtin-chibi' },
     ],
   },
   {
     name: '国风',
     models: [
-      { modelName: '水墨国风', baseModel: 'SDXL', checkpoint: 'builtin-ink' },
-      { modelName: '工笔重彩', baseModel: 'SDXL', checkpoint: 'builtin-gongbi' },
+      { modelName: '水墨国风', baseModel: BUILTIN_ENGINE_LABEL, checkpoint: 'builtin-ink' },
+      { modelName: '工笔重彩', baseModel: BUILTIN_ENGINE_LABEL, checkpoint: 'builtin-gongbi' },
     ],
   },
 ];

@@ -80,7 +80,7 @@ describeServer('platform: security headers, CSP and API docs', () => {
       const nonce = styleNonce!.slice("'nonce-".length, -1);
       expect(res.body).toContain(`<meta property="csp-nonce" nonce="${nonce}" />`);
       expect(csp.get('script-src')).toEqual(["'self'"]);
-      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['cache-control']).toBe('no-cache');
       nonces.push(nonce);
     }
     expect(new Set(nonces).size).toBe(nonces.length);

@@ -1,10 +1,14 @@
 import { useEffect } from 'react';
 import { Outlet, useMatches } from 'react-router';
 import { useScreenClasses } from '../common/use-screen-classes';
-import { AccountDialogs } from '../features/account/AccountDialogs';
 import { useCurrentUserSync } from '../features/account/current-user';
-import { ComboStoreDialog } from '../features/store/ComboStoreDialog';
+import { useComboStoreDialog } from '../features/store/combo-store-state';
 import { useSession } from '../stores/session';
+import { lazyNamed, MountWhenOpened } from './MountWhenOpened';
+
+// Dialogs stay out of the first load of every page; they come with the first time one is opened.
+const AccountDialogs = lazyNamed(() => import('../features/account/AccountDialogs'), 'AccountDialogs');
+const ComboStoreDialog = lazyNamed(() => import('../features/store/ComboStoreDialog'), 'ComboStoreDialog');
 
 export interface RouteHandle {
   /** Shown in the browser tab as "标题 - 画坊"; routes without one (e.g. /chuangyi) show 画坊. */
@@ -27,13 +31,19 @@ export function RootLayout() {
   useDocumentTitle();
   useScreenClasses();
   const initialLoading = useSession((state) => state.initialLoading);
+  const accountDialogOpened = useSession((state) => Object.values(state.dialogs).some(Boolean));
+  const comboStoreOpened = useComboStoreDialog((state) => state.open);
 
   return (
     <>
       {initialLoading && <div className="hf-blank-screen" aria-busy="true" />}
       <Outlet />
-      <AccountDialogs />
-      <ComboStoreDialog />
+      <MountWhenOpened opened={accountDialogOpened}>
+        <AccountDialogs />
+      </MountWhenOpened>
+      <MountWhenOpened opened={comboStoreOpened}>
+        <ComboStoreDialog />
+      </MountWhenOpened>
     </>
   );
 }

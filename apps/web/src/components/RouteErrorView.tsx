@@ -1,7 +1,8 @@
-import { Button, Result } from 'antd';
+import { Button } from 'antd';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { isChunkLoadError } from '../lazy-chunk';
 import { ChunkErrorView } from './ChunkErrorView';
+import { StatusMessage } from './StatusMessage';
 
 /** Errors thrown while loading or rendering a route; a chunk failure inside a page gets the chunk view. */
 export function RouteErrorView() {
@@ -12,18 +13,20 @@ export function RouteErrorView() {
 
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
-    <Result
-      status={notFound ? '404' : '500'}
+    <StatusMessage
+      status={notFound ? 'warning' : 'error'}
       title={notFound ? '404' : '页面出错了'}
       subTitle={notFound ? '抱歉，你访问的页面不存在' : '页面遇到了意外错误，请重试'}
-      extra={[
-        <Button key="retry" type="primary" onClick={reload}>
-          重试
-        </Button>,
-        <Link key="home" to="/">
-          <Button>返回首页</Button>
-        </Link>,
-      ]}
+      extra={
+        <>
+          <Button type="primary" onClick={reload}>
+            重试
+          </Button>
+          <Link to="/">
+            <Button>返回首页</Button>
+          </Link>
+        </>
+      }
     />
   );
 }

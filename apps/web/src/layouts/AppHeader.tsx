@@ -1,12 +1,15 @@
 import { MenuOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { Button, Drawer, Layout, Menu, type MenuProps } from 'antd';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useAccess } from '../access';
 import { useIsNarrow } from '../common/use-screen';
+import { lazyNamed } from '../components/MountWhenOpened';
 import { openComboStore } from '../features/store/combo-store-state';
 import { useSession } from '../stores/session';
-import { UserMenu } from './UserMenu';
+
+// Only signed-in visitors see the account menu; anonymous first visits do not load it.
+const UserMenu = lazyNamed(() => import('./UserMenu'), 'UserMenu');
 
 const NAV: { path: string; label: string }[] = [
   { path: '/', label: '首页' },
@@ -77,7 +80,9 @@ export function AppHeader({ transparent = false }: AppHeaderProps) {
             <Button className="hf-credits" shape="round" icon={<ThunderboltOutlined />} onClick={openComboStore}>
               剩余 {credits ?? '—'} 点
             </Button>
-            <UserMenu />
+            <Suspense fallback={null}>
+              <UserMenu />
+            </Suspense>
           </>
         ) : (
           <Button type="primary" shape="round" onClick={() => openDialog('login')}>

@@ -203,7 +203,11 @@ function splitWord(word: string, library: PromptLibrary): Token[] {
 
 function toChunks(token: Token, next: Token | undefined): Chunk[] {
   const { zh } = token;
-  if (token.library !== undefined) return [{ kind: kindOf(token.library), en: token.library, fixed: true }];
+  if (token.library !== undefined) {
+    // Library texts stay as written, except that a one-word noun still takes a count's plural (三只猫 → three cats).
+    const fixed = !/^[a-z]+$/.test(token.library);
+    return [{ kind: kindOf(token.library), en: token.library, fixed }];
+  }
   if (token.verbatim) {
     const n = parseChineseNumber(zh);
     return [n === null ? { kind: 'noun', en: zh, fixed: true } : { kind: 'num', n, unit: '', digits: true }];

@@ -1,4 +1,4 @@
-import dayjs from 'dayjs';
+import dayjs from '../../common/dayjs';
 
 export function formatDateTime(value: string): string {
   const parsed = dayjs(value);

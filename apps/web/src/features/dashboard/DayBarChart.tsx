@@ -1,5 +1,7 @@
 import { Tooltip } from 'antd';
-import { barHeights, shortDay } from './day-bars';
+import { useRef } from 'react';
+import { useElementWidth } from '../../common/use-element-width';
+import { barHeights, labelledDays, shortDay, valuesFit } from './day-bars';
 import './dashboard.css';
 
 interface DayBarChartProps {
@@ -8,22 +10,45 @@ interface DayBarChartProps {
   days: { date: string; value: number }[];
 }
 
-/** A small bar chart of one figure per day: plain elements, no chart library for a handful of bars. */
+/**
+ * A small bar chart of one figure per day: plain elements, no chart library for a handful of bars. The figures
+ * are readable without hovering: the total, the average and the best day above the bars, each day's value over
+ * its bar when they fit, and the date under as many bars as have room for one.
+ */
 export function DayBarChart({ title, unit, days }: DayBarChartProps) {
-  const heights = barHeights(days.map((day) => day.value));
+  const bars = useRef<HTMLOListElement>(null);
+  const width = useElementWidth(bars);
+  const values = days.map((day) => day.value);
+  const heights = barHeights(values);
+  const labelled = labelledDays(days.length, width);
+  const showValues = valuesFit(values, width);
+  const total = values.reduce((sum, value) => sum + value, 0);
+  const best = days.reduce<(typeof days)[number] | null>(
+    (top, day) => (top && top.value >= day.value ? top : day),
+    null,
+  );
+  const average = days.length ? Math.round((total / days.length) * 10) / 10 : 0;
+
   return (
     <figure className="hf-day-chart" aria-label={title}>
-      <figcaption className="hf-day-chart-title">{title}</figcaption>
-      <div className="hf-day-chart-bars">
+      <figcaption className="hf-day-chart-head">
+        <span className="hf-day-chart-title">{title}</span>
+        <span className="hf-day-chart-summary">
+          合计 {total} {unit} · 日均 {average} {unit}
+          {best && best.value > 0 && ` · 最高 ${best.value} ${unit}（${shortDay(best.date)}）`}
+        </span>
+      </figcaption>
+      <ol ref={bars} className="hf-day-chart-bars">
         {days.map((day, index) => (
           <Tooltip key={day.date} title={`${day.date}：${day.value} ${unit}`}>
-            <div className="hf-day-chart-column">
+            <li className="hf-day-chart-column" aria-label={`${day.date}：${day.value} ${unit}`}>
+              {showValues && <span className="hf-day-chart-value">{day.value}</span>}
               <div className="hf-day-chart-bar" style={{ height: `${Math.max(2, (heights[index] ?? 0) * 100)}%` }} />
-              <span className="hf-day-chart-label">{shortDay(day.date)}</span>
-            </div>
+              <span className="hf-day-chart-label">{labelled[index] ? shortDay(day.date) : ''}</span>
+            </li>
           </Tooltip>
         ))}
-      </div>
+      </ol>
     </figure>
   );
 }

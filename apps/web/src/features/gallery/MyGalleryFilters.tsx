@@ -1,6 +1,7 @@
 import { DatePicker, Input, Select } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
+import dayjs from '../../common/dayjs';
 import { useTaskTree } from '../tasks/task-queries';
 import type { GalleryFilters } from './gallery-filters';
 import { galleryTemplateOptions } from './template-options';

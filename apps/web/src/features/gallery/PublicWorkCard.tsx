@@ -11,7 +11,7 @@ interface PublicWorkCardProps {
 export function PublicWorkCard({ work, onOpen }: PublicWorkCardProps) {
   const title = work.templateName || '自由创作';
   return (
-    <article className="hf-masonry-item hf-public-card">
+    <article className="hf-public-card">
       <button
         type="button"
         className="hf-public-thumb"

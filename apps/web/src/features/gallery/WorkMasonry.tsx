@@ -1,32 +1,75 @@
 import type { PublicWorkItem } from '@huafang/contracts';
+import { Fragment, type ReactNode, useRef } from 'react';
+import { useElementWidth } from '../../common/use-element-width';
+import { MASONRY_GAP, masonryColumnCount, masonryColumns } from './masonry-layout';
 import { PublicWorkCard } from './PublicWorkCard';
 import './gallery.css';
 
-interface WorkMasonryProps {
-  works: PublicWorkItem[];
-  onOpen: (work: PublicWorkItem) => void;
+interface MasonryColumnsProps<T> {
+  items: readonly T[];
+  /** height / width of an item, known before its image loads. */
+  aspect: (item: T) => number;
+  render: (item: T) => ReactNode;
+  itemKey: (item: T) => string;
+  /** A fixed number of columns; by default as many as fit (masonryColumnCount). */
+  columns?: number;
+  busy?: boolean;
 }
 
-/** Public works in CSS columns: each keeps its aspect ratio, columns fill top to bottom. */
-export function WorkMasonry({ works, onOpen }: WorkMasonryProps) {
+/** Items dealt into columns left to right, each to the shortest column (see masonryColumns). */
+function MasonryColumns<T>({ items, aspect, render, itemKey, columns, busy }: MasonryColumnsProps<T>) {
+  const container = useRef<HTMLDivElement>(null);
+  const width = useElementWidth(container);
+  const count = columns ?? masonryColumnCount(width);
   return (
-    <div className="hf-masonry">
-      {works.map((work) => (
-        <PublicWorkCard key={work.id} work={work} onOpen={onOpen} />
+    <div ref={container} className="hf-masonry" style={{ gap: MASONRY_GAP }} aria-busy={busy || undefined}>
+      {masonryColumns(items, count, aspect).map((column, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: columns have no identity beyond their place
+        <div key={index} className="hf-masonry-column" style={{ gap: MASONRY_GAP }}>
+          {column.map((item) => (
+            <Fragment key={itemKey(item)}>{render(item)}</Fragment>
+          ))}
+        </div>
       ))}
     </div>
   );
 }
 
-/** Uneven placeholders while the first page loads. */
-export function WorkMasonrySkeleton({ count = 8 }: { count?: number }) {
-  // Placeholders have no identity of their own: numbered keys are enough.
-  const heights = Array.from({ length: count }, (_, index) => ({ id: `p${index}`, height: 160 + (index % 3) * 60 }));
+interface WorkMasonryProps {
+  works: PublicWorkItem[];
+  onOpen: (work: PublicWorkItem) => void;
+  /** A fixed number of columns; by default as many as fit (two at least on a phone). */
+  columns?: number;
+}
+
+/** Public works in a masonry: each keeps its aspect ratio, the newest read left to right across the top row. */
+export function WorkMasonry({ works, onOpen, columns }: WorkMasonryProps) {
   return (
-    <div className="hf-masonry" aria-busy="true">
-      {heights.map((item) => (
-        <div key={item.id} className="hf-masonry-item hf-masonry-placeholder" style={{ height: item.height }} />
-      ))}
-    </div>
+    <MasonryColumns
+      items={works}
+      columns={columns}
+      aspect={(work) => work.height / work.width}
+      itemKey={(work) => work.id}
+      render={(work) => <PublicWorkCard work={work} onOpen={onOpen} />}
+    />
+  );
+}
+
+/** Uneven placeholders while the first page loads. */
+export function WorkMasonrySkeleton({ count = 8, columns }: { count?: number; columns?: number }) {
+  // Placeholders have no identity of their own: numbered keys are enough.
+  const placeholders = Array.from({ length: count }, (_, index) => ({
+    id: `p${index}`,
+    aspect: 0.7 + (index % 3) * 0.25,
+  }));
+  return (
+    <MasonryColumns
+      busy
+      items={placeholders}
+      columns={columns}
+      aspect={(item) => item.aspect}
+      itemKey={(item) => item.id}
+      render={(item) => <div className="hf-masonry-placeholder" style={{ aspectRatio: `1 / ${item.aspect}` }} />}
+    />
   );
 }

@@ -1,4 +1,4 @@
-import dayjs from 'dayjs';
+import dayjs from '../../common/dayjs';
 
 export interface WorkDayGroup<T> {
   /** YYYY-MM-DD in the browser's time zone. */

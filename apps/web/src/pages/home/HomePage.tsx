@@ -1,5 +1,7 @@
 import { ThunderboltOutlined } from '@ant-design/icons';
-import { Button, Input } from 'antd';
+import { Button } from 'antd';
+// Only the text area: `Input` carries Search, Password and OTP along as its static members.
+import TextArea from 'antd/es/input/TextArea';
 import { type KeyboardEvent, useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { AppHeader } from '../../layouts/AppHeader';
@@ -54,7 +56,7 @@ export default function HomePage() {
           <h1 className="hf-hero-title">让每一个想象，都跃然纸上</h1>
           <p className="hf-hero-sub">用一句中文描述你想要的画面，画坊帮你把它画出来</p>
           <div className="hf-hero-box">
-            <Input.TextArea
+            <TextArea
               value={prompt}
               onChange={(event) => setPrompt(event.target.value)}
               onKeyDown={onKeyDown}

@@ -3,9 +3,12 @@ import type { PublicWorkItem } from '@huafang/contracts';
 import { Empty } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { lazyNamed, MountWhenOpened } from '../../components/MountWhenOpened';
 import { useLatestPublicWorks } from '../../features/gallery/gallery-queries';
-import { PublicWorkDialog } from '../../features/gallery/PublicWorkDialog';
 import { WorkMasonry, WorkMasonrySkeleton } from '../../features/gallery/WorkMasonry';
+
+// The detail dialog (image viewer, parameter table) comes with the first work opened, not with the home page.
+const PublicWorkDialog = lazyNamed(() => import('../../features/gallery/PublicWorkDialog'), 'PublicWorkDialog');
 
 const LATEST_COUNT = 12;
 
@@ -33,7 +36,9 @@ export function LatestWorks() {
       ) : (
         <WorkMasonry works={list} onOpen={setOpened} />
       )}
-      <PublicWorkDialog work={opened} onClose={() => setOpened(null)} />
+      <MountWhenOpened opened={opened !== null}>
+        <PublicWorkDialog work={opened} onClose={() => setOpened(null)} />
+      </MountWhenOpened>
     </section>
   );
 }
