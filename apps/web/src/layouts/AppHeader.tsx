@@ -1,15 +1,16 @@
 import { MenuOutlined, ThunderboltOutlined } from '@ant-design/icons';
-import { Button, Drawer, Layout, Menu, type MenuProps } from 'antd';
+import { Button, Layout, Menu, type MenuProps } from 'antd';
 import { Suspense, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useAccess } from '../access';
 import { useIsNarrow } from '../common/use-screen';
-import { lazyNamed } from '../components/MountWhenOpened';
+import { lazyNamed, MountWhenOpened } from '../components/MountWhenOpened';
 import { openComboStore } from '../features/store/combo-store-state';
 import { useSession } from '../stores/session';
 
 // Only signed-in visitors see the account menu; anonymous first visits do not load it.
 const UserMenu = lazyNamed(() => import('./UserMenu'), 'UserMenu');
+const NavDrawer = lazyNamed(() => import('./NavDrawer'), 'NavDrawer');
 
 const NAV: { path: string; label: string }[] = [
   { path: '/', label: '首页' },
@@ -60,17 +61,10 @@ export function AppHeader({ transparent = false }: AppHeaderProps) {
         <span className="hf-logo-text">画坊</span>
       </Link>
       {narrow ? (
-        // The links fold into a drawer; credits and the avatar stay in the bar.
-        <Drawer
-          title="画坊"
-          placement="left"
-          size={260}
-          open={menuOpen}
-          onClose={() => setMenuOpen(false)}
-          className="hf-nav-drawer"
-        >
-          <Menu mode="inline" selectedKeys={selectedKeys} items={items} onClick={() => setMenuOpen(false)} />
-        </Drawer>
+        // The links fold into a drawer, fetched the first time it opens; credits and the avatar stay in the bar.
+        <MountWhenOpened opened={menuOpen}>
+          <NavDrawer open={menuOpen} onClose={() => setMenuOpen(false)} items={items} selectedKeys={selectedKeys} />
+        </MountWhenOpened>
       ) : (
         <Menu mode="horizontal" className="hf-nav" selectedKeys={selectedKeys} items={items} disabledOverflow />
       )}

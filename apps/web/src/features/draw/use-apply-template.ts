@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { fetchTemplateDetail } from '../../services/task';
-import { useDraw } from '../../stores/draw';
 import { taskKeys } from '../tasks/task-queries';
 
 /**
@@ -9,15 +8,19 @@ import { taskKeys } from '../tasks/task-queries';
  */
 export function useApplyTemplate() {
   const queryClient = useQueryClient();
-  const loadTemplateDetails = useDraw((state) => state.loadTemplateDetails);
   const mutation = useMutation({
-    mutationFn: (templateId: string) =>
-      queryClient.fetchQuery({
-        queryKey: taskKeys.templateDetail(templateId),
-        queryFn: () => fetchTemplateDetail(templateId),
-        staleTime: 0,
-      }),
-    onSuccess: (detail) => loadTemplateDetails(detail),
+    mutationFn: async (templateId: string) => {
+      // The draw store comes with the click: the home page's 精选模板 must not carry it in the first load.
+      const [detail, { useDraw }] = await Promise.all([
+        queryClient.fetchQuery({
+          queryKey: taskKeys.templateDetail(templateId),
+          queryFn: () => fetchTemplateDetail(templateId),
+          staleTime: 0,
+        }),
+        import('../../stores/draw'),
+      ]);
+      useDraw.getState().loadTemplateDetails(detail);
+    },
   });
   return { apply: mutation.mutate, applyingId: (mutation.isPending && mutation.variables) || null };
 }

@@ -1,5 +1,5 @@
 import type { FeaturedTemplate } from '@huafang/contracts';
-import { Spin, Typography } from 'antd';
+import { Spin } from 'antd';
 import { CoverImage } from './CoverImage';
 
 interface FeaturedTemplateCardProps {
@@ -23,9 +23,7 @@ export function FeaturedTemplateCard({ template, opening, onOpen }: FeaturedTemp
       </Spin>
       <div className="hf-template-info">
         <div className="hf-template-name">{template.name}</div>
-        <Typography.Paragraph type="secondary" ellipsis={{ rows: 2 }} className="hf-template-desc">
-          {template.description || '暂无描述'}
-        </Typography.Paragraph>
+        <p className="hf-template-desc">{template.description || '暂无描述'}</p>
       </div>
     </button>
   );
