@@ -1,8 +1,9 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { chineseAria } from './build/chinese-aria';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), chineseAria()],
   base: '/',
   server: {
     proxy: { '/api': 'http://localhost:3000' },

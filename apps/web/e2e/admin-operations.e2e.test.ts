@@ -18,13 +18,10 @@ const journey = setupJourney();
 const BACKEND = 'E2E 离线后端';
 const PLAN = { name: 'E2E 专业版', price: '¥99 / 月', credits: '3000', feature: '专属客服' };
 
-/** Logs in from the home page and declines the invite step, which lands on /omnibus with the header shown. */
+/** Logs the admin in from the home page: admins skip the invite step and land on /draw. */
 async function logIn(page: Page, account: string, password: string): Promise<void> {
   await logInFromHome(page, journey.server.baseUrl, account, password);
-  const invite = dialog(page, '填写邀请码');
-  await visible(invite);
-  await invite.getByRole('button', { name: '暂不填写' }).click();
-  await page.waitForURL('**/omnibus');
+  await page.waitForURL('**/draw');
   // One toast shows at a time (spec §8): later ones must not be dropped behind 登录成功.
   await hidden(page.locator('.ant-message-notice'));
 }

@@ -6,13 +6,14 @@ import { useSession } from '../../stores/session';
 import { AccountModal } from './AccountModal';
 import { loadCurrentUser } from './current-user';
 import { SmsCodeField } from './SmsCodeField';
+import { SubmitError } from './SubmitError';
 import { useSubmit } from './use-submit';
 import { zodRule } from './zod-rule';
 
 export function BindMobileDialog() {
   const closeDialog = useSession((state) => state.closeDialog);
   const [form] = Form.useForm<{ mobile: string; code: string }>();
-  const { submitting, submit } = useSubmit();
+  const { submitting, submit, error } = useSubmit();
 
   const onFinish = (values: { mobile: string; code: string }) =>
     submit(async () => {
@@ -29,6 +30,7 @@ export function BindMobileDialog() {
           <Input placeholder="请输入手机号" maxLength={11} inputMode="tel" autoFocus />
         </Form.Item>
         <SmsCodeField form={form} scene="bind" label="验证码" />
+        <SubmitError error={error} />
         <Button type="primary" htmlType="submit" block loading={submitting}>
           绑定
         </Button>

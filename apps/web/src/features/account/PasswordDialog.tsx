@@ -6,6 +6,7 @@ import { useSession } from '../../stores/session';
 import { AccountModal } from './AccountModal';
 import { loadCurrentUser } from './current-user';
 import { NewPasswordFields } from './NewPasswordFields';
+import { SubmitError } from './SubmitError';
 import { useAccountFlow } from './use-account-flow';
 import { useSubmit } from './use-submit';
 import { zodRule } from './zod-rule';
@@ -20,7 +21,7 @@ interface PasswordValues {
 export function PasswordDialog() {
   const hasPassword = useSession((state) => state.userData?.hasPassword ?? false);
   const closeDialog = useSession((state) => state.closeDialog);
-  const { submitting, submit } = useSubmit();
+  const { submitting, submit, error } = useSubmit();
   const flow = useAccountFlow();
 
   const onFinish = (values: PasswordValues) =>
@@ -48,6 +49,7 @@ export function PasswordDialog() {
           </Form.Item>
         )}
         <NewPasswordFields label={hasPassword ? '新密码' : '密码'} autoFocus={!hasPassword} />
+        <SubmitError error={error} />
         <Button type="primary" htmlType="submit" block loading={submitting}>
           {hasPassword ? '修改密码' : '设置密码'}
         </Button>
