@@ -1,9 +1,9 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { type AccountLoginBody, accountLoginBodySchema } from '@huafang/contracts';
 import { Button, Form, Input } from 'antd';
+import { SubmitError } from '../../common/SubmitError';
 import { accountLogin } from '../../services/auth';
 import { useSession } from '../../stores/session';
-import { SubmitError } from './SubmitError';
 import { useAccountFlow } from './use-account-flow';
 import { useSubmit } from './use-submit';
 import { zodRule } from './zod-rule';

@@ -1,12 +1,12 @@
 import { MSG, type UploadResult } from '@huafang/contracts';
 import { Button, Form, Typography } from 'antd';
+import { SubmitError } from '../../common/SubmitError';
 import { toast } from '../../services/notices';
 import { updateAvatar } from '../../services/user';
 import { useSession } from '../../stores/session';
 import { AccountModal } from './AccountModal';
 import { AVATAR_MAX_MB, AvatarUploader } from './AvatarUploader';
 import { loadCurrentUser } from './current-user';
-import { SubmitError } from './SubmitError';
 import { useSubmit } from './use-submit';
 
 export function AvatarDialog() {

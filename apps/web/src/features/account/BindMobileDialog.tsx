@@ -1,12 +1,12 @@
 import { MSG, mobileSchema } from '@huafang/contracts';
 import { Button, Form, Input } from 'antd';
+import { SubmitError } from '../../common/SubmitError';
 import { toast } from '../../services/notices';
 import { bindMobile } from '../../services/user';
 import { useSession } from '../../stores/session';
 import { AccountModal } from './AccountModal';
 import { loadCurrentUser } from './current-user';
 import { SmsCodeField } from './SmsCodeField';
-import { SubmitError } from './SubmitError';
 import { useSubmit } from './use-submit';
 import { zodRule } from './zod-rule';
 

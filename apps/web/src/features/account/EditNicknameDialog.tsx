@@ -1,11 +1,11 @@
 import { MSG, nicknameSchema } from '@huafang/contracts';
 import { Button, Form, Input } from 'antd';
+import { SubmitError } from '../../common/SubmitError';
 import { toast } from '../../services/notices';
 import { updateNickname } from '../../services/user';
 import { useSession } from '../../stores/session';
 import { AccountModal } from './AccountModal';
 import { loadCurrentUser } from './current-user';
-import { SubmitError } from './SubmitError';
 import { useSubmit } from './use-submit';
 import { zodRule } from './zod-rule';
 

@@ -1,11 +1,11 @@
 import { HELP_CONTENT_MAX, helpBodySchema } from '@huafang/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Form, Input, Select } from 'antd';
+import { SubmitError } from '../../common/SubmitError';
 import { fetchHelpTypes, submitHelp } from '../../services/help';
 import { toast } from '../../services/notices';
 import { useSession } from '../../stores/session';
 import { AccountModal } from './AccountModal';
-import { SubmitError } from './SubmitError';
 import { useSubmit } from './use-submit';
 import { optionalText, zodRule } from './zod-rule';
 

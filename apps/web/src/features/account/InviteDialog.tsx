@@ -1,7 +1,7 @@
 import { inviteCodeSchema } from '@huafang/contracts';
 import { Button, Form, Input, Space, Typography } from 'antd';
+import { SubmitError } from '../../common/SubmitError';
 import { AccountModal } from './AccountModal';
-import { SubmitError } from './SubmitError';
 import { useAccountFlow } from './use-account-flow';
 import { useSubmit } from './use-submit';
 import { zodRule } from './zod-rule';

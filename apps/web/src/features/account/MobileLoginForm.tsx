@@ -1,9 +1,9 @@
 import { MobileOutlined } from '@ant-design/icons';
 import { type MobileLoginBody, mobileSchema } from '@huafang/contracts';
 import { Button, Form, Input } from 'antd';
+import { SubmitError } from '../../common/SubmitError';
 import { mobileLogin } from '../../services/auth';
 import { SmsCodeField } from './SmsCodeField';
-import { SubmitError } from './SubmitError';
 import { useAccountFlow } from './use-account-flow';
 import { useSubmit } from './use-submit';
 import { zodRule } from './zod-rule';

@@ -1,12 +1,12 @@
 import { inviteCodeSchema, nicknameSchema, type UploadResult } from '@huafang/contracts';
 import { Button, Form, Input } from 'antd';
 import { useNavigate } from 'react-router';
+import { SubmitError } from '../../common/SubmitError';
 import { perfectInfo } from '../../services/user';
 import { useSession } from '../../stores/session';
 import { AccountModal } from './AccountModal';
 import { AvatarUploader } from './AvatarUploader';
 import { loadCurrentUser } from './current-user';
-import { SubmitError } from './SubmitError';
 import { useAccountFlow } from './use-account-flow';
 import { useSubmit } from './use-submit';
 import { optionalText, zodRule } from './zod-rule';

@@ -1,12 +1,12 @@
 import { MSG, updatePwdBodySchema } from '@huafang/contracts';
 import { Button, Form, Input, Typography } from 'antd';
+import { SubmitError } from '../../common/SubmitError';
 import { toast } from '../../services/notices';
 import { setPassword, updatePassword } from '../../services/user';
 import { useSession } from '../../stores/session';
 import { AccountModal } from './AccountModal';
 import { loadCurrentUser } from './current-user';
 import { NewPasswordFields } from './NewPasswordFields';
-import { SubmitError } from './SubmitError';
 import { useAccountFlow } from './use-account-flow';
 import { useSubmit } from './use-submit';
 import { zodRule } from './zod-rule';

@@ -1,11 +1,11 @@
 import { accountSchema } from '@huafang/contracts';
 import { Button, Form, Input, Typography } from 'antd';
+import { SubmitError } from '../../common/SubmitError';
 import { signUp } from '../../services/auth';
 import { toast } from '../../services/notices';
 import { useSession } from '../../stores/session';
 import { AccountModal } from './AccountModal';
 import { NewPasswordFields } from './NewPasswordFields';
-import { SubmitError } from './SubmitError';
 import { useSubmit } from './use-submit';
 import { optionalText, zodRule } from './zod-rule';
 

@@ -1,13 +1,13 @@
 import { MSG, mobileSchema } from '@huafang/contracts';
 import { Button, Form, Input, Steps } from 'antd';
 import { useState } from 'react';
+import { SubmitError } from '../../common/SubmitError';
 import { rePassword, reVerify } from '../../services/auth';
 import { toast } from '../../services/notices';
 import { useSession } from '../../stores/session';
 import { AccountModal } from './AccountModal';
 import { NewPasswordFields } from './NewPasswordFields';
 import { SmsCodeField } from './SmsCodeField';
-import { SubmitError } from './SubmitError';
 import { useSubmit } from './use-submit';
 import { zodRule } from './zod-rule';
 

@@ -1,7 +1,7 @@
 import { type SmsScene, smsCodeSchema } from '@huafang/contracts';
 import { Button, Form, type FormInstance, Input, Space } from 'antd';
+import { SubmitError } from '../../common/SubmitError';
 import { sendCode } from '../../services/auth';
-import { SubmitError } from './SubmitError';
 import { refusedWaitSeconds, resendLabel, resendSeconds, useCountdown } from './sms-countdown';
 import { useSubmit } from './use-submit';
 import { zodRule } from './zod-rule';

@@ -1,5 +1,6 @@
 import { mobileSchema } from '@huafang/contracts';
 import { Button, Form, Input, Typography } from 'antd';
+import { SubmitError } from '../../common/SubmitError';
 import { toast } from '../../services/notices';
 import { unbindMobile } from '../../services/user';
 import { useSession } from '../../stores/session';
@@ -7,7 +8,6 @@ import { AccountModal } from './AccountModal';
 import { loadCurrentUser } from './current-user';
 import { matchesMaskedMobile } from './mobile-match';
 import { SmsCodeField } from './SmsCodeField';
-import { SubmitError } from './SubmitError';
 import { useSubmit } from './use-submit';
 import { zodRule } from './zod-rule';
 

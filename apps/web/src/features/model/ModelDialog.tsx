@@ -1,6 +1,7 @@
 import { type ArtModel, type ModelBody, type ModelGroup, modelBodySchema } from '@huafang/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, Modal, Select, Space, Switch } from 'antd';
+import { SubmitError } from '../../common/SubmitError';
 import { createModel, modelKeys, updateModel } from '../../services/model';
 import { toast } from '../../services/notices';
 import { zodRule } from '../account/zod-rule';
@@ -84,6 +85,7 @@ export function ModelDialog({ open, groups, groupId, model, onClose }: ModelDial
         <Form.Item name="enabled" label="启用" valuePropName="checked">
           <Switch />
         </Form.Item>
+        <SubmitError error={save.error?.message ?? null} />
         <Space className="hf-dialog-actions">
           <Button onClick={onClose}>取消</Button>
           <Button type="primary" htmlType="submit" loading={save.isPending}>

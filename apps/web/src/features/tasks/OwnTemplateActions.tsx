@@ -2,6 +2,7 @@ import { templateRenameBodySchema } from '@huafang/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, Modal, Popconfirm, Space } from 'antd';
 import { useState } from 'react';
+import { SubmitError } from '../../common/SubmitError';
 import { toast } from '../../services/notices';
 import { deleteTemplate, renameTemplate } from '../../services/task-admin';
 import { zodRule } from '../account/zod-rule';
@@ -63,6 +64,7 @@ export function OwnTemplateActions({ taskId, template }: OwnTemplateActionsProps
           <Form.Item name="name" label="模板名称" rules={[zodRule(templateRenameBodySchema.shape.name)]}>
             <Input maxLength={30} autoFocus />
           </Form.Item>
+          <SubmitError error={rename.error?.message ?? null} />
           <Space className="hf-dialog-actions">
             <Button onClick={() => setRenaming(false)}>取消</Button>
             <Button type="primary" htmlType="submit" loading={rename.isPending}>
