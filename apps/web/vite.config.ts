@@ -1,10 +1,13 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { chineseAria } from './build/chinese-aria';
 import { lighterAntdForms, precompress } from './build/plugins';
 
 export default defineConfig({
-  plugins: [react(), lighterAntdForms(), precompress()],
+  plugins: [react(), { ...chineseAria(), enforce: 'pre' }, lighterAntdForms(), precompress()],
   base: '/',
+  // The dev server pre-bundles antd and the icons before plugins see them, so the rewrite runs there as well.
+  optimizeDeps: { rolldownOptions: { plugins: [chineseAria()] } },
   server: {
     proxy: { '/api': 'http://localhost:3000' },
   },

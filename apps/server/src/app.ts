@@ -138,7 +138,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         translate: services.translate,
         perUserPerMinute: config.translate.perUserPerMinute,
       });
-      await api.register(modelRoutes, { models: services.models });
+      await api.register(modelRoutes, { models: services.models, modelImport: services.modelImport });
       await api.register(optionRoutes, { models: services.models, registry: services.registry });
       await api.register(generateRoutes, {
         controlnetPreview: services.controlnetPreview,

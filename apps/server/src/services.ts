@@ -22,6 +22,7 @@ import { HealthService } from './features/health/health.service.js';
 import { HelpService } from './features/help/help.service.js';
 import { InviteService } from './features/invite/invite.service.js';
 import { ModelService } from './features/models/model.service.js';
+import { ModelImportService } from './features/models/model-import.service.js';
 import { PromptService } from './features/prompt/prompt.service.js';
 import { PromptHistoryService } from './features/prompt/prompt-history.service.js';
 import { ComboService } from './features/store/combo.service.js';
@@ -91,6 +92,7 @@ export function createServices(deps: {
     engine,
     controlnetPreview: new ControlnetPreviewService(registry, files),
     models,
+    modelImport: new ModelImportService(db, registry),
     templates,
     tasks: new TaskService(db, templates),
     prompts: new PromptService(db, () => translate.invalidateLibrary()),

@@ -38,13 +38,10 @@ async function nameInDialog(page: Page, title: string, label: string, name: stri
   await modal.waitFor({ state: 'hidden' });
 }
 
-/** Logs the seeded admin in (declining the invite step) and opens 任务配置 once the login toast is gone. */
+/** Logs the seeded admin in (admins skip the invite step) and opens 任务配置 once the login toast is gone. */
 async function openTaskConfig(page: Page, baseUrl: string): Promise<void> {
   await logInFromHome(page, baseUrl, ADMIN.account, ADMIN.password);
-  const invite = dialog(page, '填写邀请码');
-  await visible(invite);
-  await invite.getByRole('button', { name: '暂不填写' }).click();
-  await page.waitForURL('**/omnibus');
+  await page.waitForURL('**/draw');
   await page.goto(`${baseUrl}/admin`);
   await visible(page.getByRole('heading', { name: '任务配置' }));
   await visible(treeNode(page, '电商设计'));

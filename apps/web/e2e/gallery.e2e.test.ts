@@ -205,10 +205,7 @@ describe('galleries', () => {
     // 作品审核: hiding the work takes it off 灵感广场.
     const admin = await newPage(browser);
     await logInFromHome(admin.page, server.baseUrl, ADMIN.account, ADMIN.password);
-    const invite = dialog(admin.page, '填写邀请码');
-    await visible(invite);
-    await invite.getByRole('button', { name: '暂不填写' }).click();
-    await admin.page.waitForURL('**/omnibus');
+    await admin.page.waitForURL('**/draw');
     await hidden(admin.page.locator('.ant-message-notice'));
     await admin.page.goto(`${server.baseUrl}/admin/review`);
     await visible(admin.page.getByRole('heading', { name: '作品审核' }));

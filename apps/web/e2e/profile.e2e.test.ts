@@ -114,8 +114,7 @@ describe('account menu', () => {
     const { server, browser } = journey;
     const { context, page } = await newPage(browser);
     await loginAs(page, ADMIN.account, ADMIN.password);
-    await dialog(page, '填写邀请码').getByRole('button', { name: '暂不填写' }).click();
-    await page.waitForURL('**/omnibus');
+    await page.waitForURL('**/draw');
 
     await chooseUserMenuItem(page, '绑定手机');
     const mobile = await bindNewMobile(page);

@@ -147,10 +147,7 @@ describe('tasks and templates', () => {
 
     const admin = await newPage(browser);
     await logInFromHome(admin.page, server.baseUrl, ADMIN.account, ADMIN.password);
-    const invite = dialog(admin.page, '填写邀请码');
-    await visible(invite);
-    await invite.getByRole('button', { name: '暂不填写' }).click();
-    await admin.page.waitForURL('**/omnibus');
+    await admin.page.waitForURL('**/draw');
 
     await admin.page.goto(`${server.baseUrl}/model`);
     await visible(admin.page.getByRole('heading', { name: '模型管理' }));

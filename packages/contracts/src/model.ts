@@ -38,3 +38,35 @@ export type ModelBody = z.infer<typeof modelBodySchema>;
 export const modelGroupBodySchema = z.object({
   name: displayNameOf('分组名称', 20),
 });
+
+/** A checkpoint a backend reports (A1111 `/sdapi/v1/sd-models`, ComfyUI `CheckpointLoaderSimple.ckpt_name`). */
+export const backendCheckpointSchema = z.object({
+  /** What a model's `checkpoint` names. */
+  title: z.string(),
+  /** A readable name, the default model name on import. */
+  name: z.string(),
+  /** Some model of the backend's engine already uses this checkpoint. */
+  registered: z.boolean(),
+});
+export type BackendCheckpoint = z.infer<typeof backendCheckpointSchema>;
+
+/** 从后端导入: the chosen checkpoints of one backend become models of one group (a model tab on the draw page). */
+export const modelImportBodySchema = z.object({
+  backendId: z.string({ error: '请选择推理后端' }).min(1, '请选择推理后端').max(64),
+  checkpoints: z
+    .array(z.string().trim().min(1).max(200, '后端模型名过长'), { error: '请选择要导入的模型' })
+    .min(1, '请选择要导入的模型')
+    .max(100, '一次最多导入 100 个模型'),
+  groupId: z.string({ error: '请选择模型分组' }).min(1, '请选择模型分组').max(64),
+  baseModel: displayNameOf('基础模型', 20),
+  enabled: z.boolean().default(true),
+});
+export type ModelImportBody = z.input<typeof modelImportBodySchema>;
+
+export const modelImportResultSchema = z.object({
+  /** Models created. */
+  created: z.number(),
+  /** Checkpoints left out because a model of the engine already uses them. */
+  skipped: z.number(),
+});
+export type ModelImportResult = z.infer<typeof modelImportResultSchema>;

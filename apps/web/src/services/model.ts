@@ -1,7 +1,75 @@
-import type { ModelGroup } from '@huafang/contracts';
-import { http } from './request';
+import type {
+  ArtModel,
+  BackendCheckpoint,
+  ModelBody,
+  ModelGroup,
+  ModelImportBody,
+  ModelImportResult,
+} from '@huafang/contracts';
+import { queryOptions } from '@tanstack/react-query';
+import { fetchBackends } from './admin';
+import { http, requestEnvelope } from './request';
 
 /** 'enabled' is what users may pick on /draw; 'all' adds the disabled models for /model. */
 export function fetchModelMenu(scope: 'all' | 'enabled') {
   return http.get<ModelGroup[]>('/api/art/model/menu', { scope }, { cache: scope === 'enabled' });
 }
+
+const id = encodeURIComponent;
+
+export function createModelGroup(name: string) {
+  return http.post<{ id: string }>('/api/admin/model-groups', { name });
+}
+
+export function renameModelGroup(groupId: string, name: string) {
+  return http.put<{ id: string }>(`/api/admin/model-groups/${id(groupId)}`, { name });
+}
+
+/** Only an empty group can go; the server answers why otherwise. */
+export function deleteModelGroup(groupId: string) {
+  return http.delete<null>(`/api/admin/model-groups/${id(groupId)}`);
+}
+
+export function createModel(body: ModelBody) {
+  return http.post<ArtModel>('/api/admin/models', body);
+}
+
+export function updateModel(modelId: string, body: ModelBody) {
+  return http.put<ArtModel>(`/api/admin/models/${id(modelId)}`, body);
+}
+
+export function deleteModel(modelId: string) {
+  return http.delete<null>(`/api/admin/models/${id(modelId)}`);
+}
+
+/** What a registered backend reports now (A1111 sd-models, ComfyUI object_info). */
+export function fetchBackendCheckpoints(backendId: string) {
+  return http.get<BackendCheckpoint[]>(`/api/admin/backends/${id(backendId)}/checkpoints`);
+}
+
+/** Resolves with the server's message too (已导入 N 个模型…). */
+export function importModels(body: ModelImportBody) {
+  return requestEnvelope<ModelImportResult>('/api/admin/models/import', { method: 'POST', body });
+}
+
+export const modelKeys = {
+  /** Every model menu (both scopes), for invalidation after an edit. */
+  menus: ['modelMenu'] as const,
+  menu: (scope: 'all' | 'enabled') => ['modelMenu', scope] as const,
+  backends: ['admin', 'backends'] as const,
+  checkpoints: (backendId: string) => ['admin', 'backends', backendId, 'checkpoints'] as const,
+};
+
+export const modelQueries = {
+  menu: (scope: 'all' | 'enabled') =>
+    queryOptions({ queryKey: modelKeys.menu(scope), queryFn: () => fetchModelMenu(scope) }),
+  backends: () => queryOptions({ queryKey: modelKeys.backends, queryFn: fetchBackends }),
+  /** Read fresh each time the import dialog asks: the backend's folder may have changed. */
+  checkpoints: (backendId: string) =>
+    queryOptions({
+      queryKey: modelKeys.checkpoints(backendId),
+      queryFn: () => fetchBackendCheckpoints(backendId),
+      staleTime: 0,
+      retry: false,
+    }),
+};

@@ -1,6 +1,6 @@
 import type { BackendItem, BackendKind, backendBodySchema, FormOption } from '@huafang/contracts';
 import type { z } from 'zod';
-import type { InferenceEngine } from '../../engines/engine.js';
+import type { EngineModel, InferenceEngine } from '../../engines/engine.js';
 import { fail, notFound } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
 import type { BackendRepository, BackendRow } from './backend.repository.js';
@@ -350,6 +350,39 @@ export class BackendRegistry {
     if (backend.runningJobId) throw fail('该后端正在运行任务，请稍后再删除或先停用');
     await this.repo.remove(id);
     this.backends.delete(id);
+  }
+
+  /**
+   * The checkpoints a backend reports now (A1111 sd-models, ComfyUI CheckpointLoaderSimple), for 从后端导入.
+   * An unreachable backend is a business failure naming it, so the admin sees why the list is empty.
+   */
+  async checkpoints(id: string): Promise<{ kind: BackendKind; models: EngineModel[] }> {
+    const backend = this.backends.get(id);
+    if (!backend) throw notFound('推理后端不存在');
+    if (!this.addresses.allows(backend.baseUrl) && !backend.builtin) throw fail(`后端${ADDRESS_REFUSED}`);
+    const timedOut = Symbol('timeout');
+    const models = await withTimeout<EngineModel[] | typeof timedOut>(
+      backend.engine.listModels().catch((error: unknown) => {
+        throw fail(`读取「${backend.name}」的模型列表失败：${error instanceof Error ? error.message : '无法连接'}`);
+      }),
+      HEALTH_TIMEOUT_MS,
+      timedOut,
+    );
+    if (models === timedOut) throw fail(`读取「${backend.name}」的模型列表超时，请稍后再试`);
+    return { kind: backend.kind, models };
+  }
+
+  /**
+   * A backend limited to some checkpoints also serves the ones just imported from it; one that serves every
+   * checkpoint of its kind (an empty list) stays so.
+   */
+  async serveCheckpoints(id: string, titles: string[]): Promise<void> {
+    const backend = this.backends.get(id);
+    if (!backend || backend.builtin || backend.models.length === 0) return;
+    const missing = titles.filter((title) => !backend.models.includes(title));
+    if (missing.length === 0) return;
+    backend.models = [...backend.models, ...missing];
+    await this.repo.update(id, { models: JSON.stringify(backend.models), updated_at: nowIso() });
   }
 
   /** 检测: checks one backend now and answers its state. */

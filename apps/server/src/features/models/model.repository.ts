@@ -38,6 +38,24 @@ export class ModelRepository {
     await this.db.deleteFrom('models').where('id', '=', id).execute();
   }
 
+  async updateGroup(id: string, changes: Updateable<ModelGroupTable>): Promise<void> {
+    await this.db.updateTable('model_groups').set(changes).where('id', '=', id).execute();
+  }
+
+  async deleteGroup(id: string): Promise<void> {
+    await this.db.deleteFrom('model_groups').where('id', '=', id).execute();
+  }
+
+  async countModelsIn(groupId: string): Promise<number> {
+    return countRows(this.db.selectFrom('models').where('group_id', '=', groupId));
+  }
+
+  /** The checkpoints models of one engine already use. */
+  async checkpointsOf(engine: string): Promise<Set<string>> {
+    const rows = await this.db.selectFrom('models').select('checkpoint').where('engine', '=', engine).execute();
+    return new Set(rows.map((row) => row.checkpoint));
+  }
+
   async countGroups(): Promise<number> {
     return countRows(this.db.selectFrom('model_groups'));
   }

@@ -1,9 +1,12 @@
 import {
   artModelSchema,
+  backendCheckpointSchema,
   MSG,
   modelBodySchema,
   modelGroupBodySchema,
   modelGroupSchema,
+  modelImportBodySchema,
+  modelImportResultSchema,
   modelMenuQuerySchema,
 } from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -11,10 +14,14 @@ import { z } from 'zod';
 import { done, ok } from '../../platform/envelope.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { ModelService } from './model.service.js';
+import type { ModelImportService } from './model-import.service.js';
 
 const idParams = z.object({ id: z.string().max(64) });
 
-export const modelRoutes: FastifyPluginAsyncZod<{ models: ModelService }> = async (app, { models }) => {
+export const modelRoutes: FastifyPluginAsyncZod<{ models: ModelService; modelImport: ModelImportService }> = async (
+  app,
+  { models, modelImport },
+) => {
   app.get(
     '/art/model/menu',
     {
@@ -42,6 +49,57 @@ export const modelRoutes: FastifyPluginAsyncZod<{ models: ModelService }> = asyn
       onRequest: app.requireAdmin,
     },
     async (req) => ok(await models.createGroup(req.body.name), MSG.set),
+  );
+  app.put(
+    '/admin/model-groups/:id',
+    {
+      schema: {
+        tags,
+        summary: '重命名模型分组',
+        params: idParams,
+        body: modelGroupBodySchema,
+        response: reply(z.object({ id: z.string() })),
+      },
+      onRequest: app.requireAdmin,
+    },
+    async (req) => ok(await models.renameGroup(req.params.id, req.body.name), MSG.set),
+  );
+  app.delete(
+    '/admin/model-groups/:id',
+    { schema: { tags, summary: '删除模型分组', params: idParams, response: replyEmpty }, onRequest: app.requireAdmin },
+    async (req) => {
+      await models.removeGroup(req.params.id);
+      return done(MSG.deleted);
+    },
+  );
+  app.get(
+    '/admin/backends/:id/checkpoints',
+    {
+      schema: {
+        tags,
+        summary: '推理后端报告的模型（checkpoint）',
+        params: idParams,
+        response: reply(z.array(backendCheckpointSchema)),
+      },
+      onRequest: app.requireAdmin,
+    },
+    async (req) => ok(await modelImport.checkpoints(req.params.id)),
+  );
+  app.post(
+    '/admin/models/import',
+    {
+      schema: {
+        tags,
+        summary: '从推理后端导入模型',
+        body: modelImportBodySchema,
+        response: reply(modelImportResultSchema),
+      },
+      onRequest: app.requireAdmin,
+    },
+    async (req) => {
+      const result = await modelImport.import(req.body);
+      return ok(result, `已导入 ${result.created} 个模型${result.skipped ? `，跳过已有的 ${result.skipped} 个` : ''}`);
+    },
   );
   app.post(
     '/admin/models',

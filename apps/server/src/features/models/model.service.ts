@@ -58,6 +58,19 @@ export class ModelService {
     return { id };
   }
 
+  async renameGroup(id: string, name: string): Promise<{ id: string }> {
+    if (!(await this.models.findGroup(id))) throw notFound('模型分组不存在');
+    await this.models.updateGroup(id, { name });
+    return { id };
+  }
+
+  /** Only an empty group goes: its models would otherwise vanish from every menu with it. */
+  async removeGroup(id: string): Promise<void> {
+    if (!(await this.models.findGroup(id))) throw notFound('模型分组不存在');
+    if ((await this.models.countModelsIn(id)) > 0) throw fail('分组下还有模型，请先删除或移走这些模型');
+    await this.models.deleteGroup(id);
+  }
+
   async create(body: ModelBody): Promise<ArtModel> {
     if (!(await this.models.findGroup(body.groupId))) throw fail('模型分组不存在');
     const id = newId();

@@ -1,6 +1,7 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { type AccountLoginBody, accountLoginBodySchema } from '@huafang/contracts';
 import { Button, Form, Input } from 'antd';
+import { SubmitError } from '../../common/SubmitError';
 import { accountLogin } from '../../services/auth';
 import { useSession } from '../../stores/session';
 import { useAccountFlow } from './use-account-flow';
@@ -10,7 +11,7 @@ import { zodRule } from './zod-rule';
 /** 账号登录 tab of the login dialog. */
 export function AccountLoginForm() {
   const [form] = Form.useForm<AccountLoginBody>();
-  const { submitting, submit } = useSubmit();
+  const { submitting, submit, error } = useSubmit();
   const flow = useAccountFlow();
   const openDialog = useSession((state) => state.openDialog);
 
@@ -24,11 +25,11 @@ export function AccountLoginForm() {
     });
 
   return (
-    <Form form={form} onFinish={onFinish} size="large" autoComplete="on">
-      <Form.Item name="account" rules={[zodRule(accountLoginBodySchema.shape.account)]}>
+    <Form form={form} onFinish={onFinish} size="large" autoComplete="on" layout="vertical" requiredMark={false}>
+      <Form.Item name="account" label="账号" rules={[zodRule(accountLoginBodySchema.shape.account)]}>
         <Input prefix={<UserOutlined />} placeholder="请输入账号" autoFocus autoComplete="username" />
       </Form.Item>
-      <Form.Item name="password" rules={[zodRule(accountLoginBodySchema.shape.password)]}>
+      <Form.Item name="password" label="密码" rules={[zodRule(accountLoginBodySchema.shape.password)]}>
         <Input.Password prefix={<LockOutlined />} placeholder="请输入密码" autoComplete="current-password" />
       </Form.Item>
       <div className="hf-form-extra">
@@ -36,6 +37,7 @@ export function AccountLoginForm() {
           忘记密码
         </Button>
       </div>
+      <SubmitError error={error} />
       <Button type="primary" htmlType="submit" block loading={submitting}>
         登录
       </Button>

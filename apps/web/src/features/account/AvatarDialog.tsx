@@ -1,5 +1,6 @@
 import { MSG, type UploadResult } from '@huafang/contracts';
 import { Button, Form, Typography } from 'antd';
+import { SubmitError } from '../../common/SubmitError';
 import { toast } from '../../services/notices';
 import { updateAvatar } from '../../services/user';
 import { useSession } from '../../stores/session';
@@ -11,7 +12,7 @@ import { useSubmit } from './use-submit';
 export function AvatarDialog() {
   const currentUrl = useSession((state) => state.userData?.avatar ?? null);
   const closeDialog = useSession((state) => state.closeDialog);
-  const { submitting, submit } = useSubmit();
+  const { submitting, submit, error } = useSubmit();
 
   async function onFinish({ avatar }: { avatar?: UploadResult }) {
     if (!avatar) return;
@@ -37,6 +38,7 @@ export function AvatarDialog() {
         <Typography.Paragraph type="secondary" className="hf-center-text">
           点击图片选择新头像，预览满意后保存
         </Typography.Paragraph>
+        <SubmitError error={error} />
         <Button type="primary" htmlType="submit" block loading={submitting}>
           保存
         </Button>

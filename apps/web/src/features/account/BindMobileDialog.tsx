@@ -1,5 +1,6 @@
 import { MSG, mobileSchema } from '@huafang/contracts';
 import { Button, Form, Input } from 'antd';
+import { SubmitError } from '../../common/SubmitError';
 import { toast } from '../../services/notices';
 import { bindMobile } from '../../services/user';
 import { useSession } from '../../stores/session';
@@ -12,7 +13,7 @@ import { zodRule } from './zod-rule';
 export function BindMobileDialog() {
   const closeDialog = useSession((state) => state.closeDialog);
   const [form] = Form.useForm<{ mobile: string; code: string }>();
-  const { submitting, submit } = useSubmit();
+  const { submitting, submit, error } = useSubmit();
 
   const onFinish = (values: { mobile: string; code: string }) =>
     submit(async () => {
@@ -29,6 +30,7 @@ export function BindMobileDialog() {
           <Input placeholder="请输入手机号" maxLength={11} inputMode="tel" autoFocus />
         </Form.Item>
         <SmsCodeField form={form} scene="bind" label="验证码" />
+        <SubmitError error={error} />
         <Button type="primary" htmlType="submit" block loading={submitting}>
           绑定
         </Button>

@@ -1,5 +1,6 @@
 import { MSG, nicknameSchema } from '@huafang/contracts';
 import { Button, Form, Input } from 'antd';
+import { SubmitError } from '../../common/SubmitError';
 import { toast } from '../../services/notices';
 import { updateNickname } from '../../services/user';
 import { useSession } from '../../stores/session';
@@ -11,7 +12,7 @@ import { zodRule } from './zod-rule';
 export function EditNicknameDialog() {
   const nickname = useSession((state) => state.userData?.nickname ?? '');
   const closeDialog = useSession((state) => state.closeDialog);
-  const { submitting, submit } = useSubmit();
+  const { submitting, submit, error } = useSubmit();
 
   const onFinish = (values: { nickname: string }) =>
     submit(async () => {
@@ -27,6 +28,7 @@ export function EditNicknameDialog() {
         <Form.Item name="nickname" label="新昵称" rules={[zodRule(nicknameSchema)]}>
           <Input placeholder="2–16 个字符" maxLength={16} showCount autoFocus />
         </Form.Item>
+        <SubmitError error={error} />
         <Button type="primary" htmlType="submit" block loading={submitting}>
           保存
         </Button>

@@ -1,6 +1,7 @@
 import { HELP_CONTENT_MAX, helpBodySchema } from '@huafang/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Form, Input, Select } from 'antd';
+import { SubmitError } from '../../common/SubmitError';
 import { fetchHelpTypes, submitHelp } from '../../services/help';
 import { toast } from '../../services/notices';
 import { useSession } from '../../stores/session';
@@ -18,7 +19,7 @@ interface HelpValues {
 export function HelpDialog() {
   const open = useSession((state) => state.dialogs.help);
   const closeDialog = useSession((state) => state.closeDialog);
-  const { submitting, submit } = useSubmit();
+  const { submitting, submit, error } = useSubmit();
   const types = useQuery({ queryKey: ['helpTypes'], queryFn: fetchHelpTypes, enabled: open });
 
   const onFinish = (values: HelpValues) =>
@@ -59,6 +60,7 @@ export function HelpDialog() {
         >
           <Input placeholder="手机号、邮箱或微信，方便我们联系你" maxLength={64} />
         </Form.Item>
+        <SubmitError error={error} />
         <Button type="primary" htmlType="submit" block loading={submitting}>
           提交
         </Button>

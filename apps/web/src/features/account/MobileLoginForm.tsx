@@ -1,6 +1,7 @@
 import { MobileOutlined } from '@ant-design/icons';
 import { type MobileLoginBody, mobileSchema } from '@huafang/contracts';
 import { Button, Form, Input } from 'antd';
+import { SubmitError } from '../../common/SubmitError';
 import { mobileLogin } from '../../services/auth';
 import { SmsCodeField } from './SmsCodeField';
 import { useAccountFlow } from './use-account-flow';
@@ -10,7 +11,7 @@ import { zodRule } from './zod-rule';
 /** 手机登录 tab: a new mobile is answered with 405 and continues to registration. */
 export function MobileLoginForm() {
   const [form] = Form.useForm<MobileLoginBody>();
-  const { submitting, submit } = useSubmit();
+  const { submitting, submit, error } = useSubmit();
   const flow = useAccountFlow();
 
   const onFinish = (values: MobileLoginBody) =>
@@ -23,8 +24,8 @@ export function MobileLoginForm() {
     });
 
   return (
-    <Form form={form} onFinish={onFinish} size="large">
-      <Form.Item name="mobile" rules={[zodRule(mobileSchema)]}>
+    <Form form={form} onFinish={onFinish} size="large" layout="vertical" requiredMark={false}>
+      <Form.Item name="mobile" label="手机号" rules={[zodRule(mobileSchema)]}>
         <Input
           prefix={<MobileOutlined />}
           placeholder="请输入手机号"
@@ -34,7 +35,8 @@ export function MobileLoginForm() {
           autoFocus
         />
       </Form.Item>
-      <SmsCodeField form={form} scene="login" />
+      <SmsCodeField form={form} scene="login" label="验证码" />
+      <SubmitError error={error} />
       <Button type="primary" htmlType="submit" block loading={submitting}>
         登录
       </Button>

@@ -1,6 +1,7 @@
 import { inviteCodeSchema, nicknameSchema, type UploadResult } from '@huafang/contracts';
 import { Button, Form, Input } from 'antd';
 import { useNavigate } from 'react-router';
+import { SubmitError } from '../../common/SubmitError';
 import { perfectInfo } from '../../services/user';
 import { useSession } from '../../stores/session';
 import { AccountModal } from './AccountModal';
@@ -19,7 +20,7 @@ interface ProfileValues {
 /** 完善资料 after registration; with an invite code it continues as accepting the invite (spec §4). */
 export function NicknameDialog() {
   const [form] = Form.useForm<ProfileValues>();
-  const { submitting, submit } = useSubmit();
+  const { submitting, submit, error } = useSubmit();
   const flow = useAccountFlow();
   const navigate = useNavigate();
 
@@ -48,11 +49,12 @@ export function NicknameDialog() {
         <Form.Item
           name="inviteCode"
           label="邀请码（选填）"
-          extra="填写邀请码可直接开始创作"
+          extra="没有可不填；填写后直接进入创作页"
           rules={[zodRule(inviteCodeSchema, { optional: true })]}
         >
           <Input placeholder="请输入邀请码" maxLength={32} />
         </Form.Item>
+        <SubmitError error={error} />
         <Button type="primary" htmlType="submit" block loading={submitting}>
           完成
         </Button>

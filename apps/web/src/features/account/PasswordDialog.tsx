@@ -1,5 +1,6 @@
 import { MSG, updatePwdBodySchema } from '@huafang/contracts';
 import { Button, Form, Input, Typography } from 'antd';
+import { SubmitError } from '../../common/SubmitError';
 import { toast } from '../../services/notices';
 import { setPassword, updatePassword } from '../../services/user';
 import { useSession } from '../../stores/session';
@@ -20,7 +21,7 @@ interface PasswordValues {
 export function PasswordDialog() {
   const hasPassword = useSession((state) => state.userData?.hasPassword ?? false);
   const closeDialog = useSession((state) => state.closeDialog);
-  const { submitting, submit } = useSubmit();
+  const { submitting, submit, error } = useSubmit();
   const flow = useAccountFlow();
 
   const onFinish = (values: PasswordValues) =>
@@ -48,6 +49,7 @@ export function PasswordDialog() {
           </Form.Item>
         )}
         <NewPasswordFields label={hasPassword ? '新密码' : '密码'} autoFocus={!hasPassword} />
+        <SubmitError error={error} />
         <Button type="primary" htmlType="submit" block loading={submitting}>
           {hasPassword ? '修改密码' : '设置密码'}
         </Button>

@@ -1,5 +1,6 @@
 import { accountSchema } from '@huafang/contracts';
 import { Button, Form, Input, Typography } from 'antd';
+import { SubmitError } from '../../common/SubmitError';
 import { signUp } from '../../services/auth';
 import { toast } from '../../services/notices';
 import { useSession } from '../../stores/session';
@@ -18,7 +19,7 @@ interface RegisterValues {
 export function RegisterDialog() {
   const userId = useSession((state) => state.pendingUserId);
   const [form] = Form.useForm<RegisterValues>();
-  const { submitting, submit } = useSubmit();
+  const { submitting, submit, error } = useSubmit();
 
   async function onFinish(values: RegisterValues) {
     if (!userId) return;
@@ -46,6 +47,7 @@ export function RegisterDialog() {
         >
           <Input placeholder="设置一个账号，用于账号登录" autoComplete="username" />
         </Form.Item>
+        <SubmitError error={error} />
         <Button type="primary" htmlType="submit" block loading={submitting}>
           注册
         </Button>

@@ -1,6 +1,7 @@
 import { MSG, mobileSchema } from '@huafang/contracts';
 import { Button, Form, Input, Steps } from 'antd';
 import { useState } from 'react';
+import { SubmitError } from '../../common/SubmitError';
 import { rePassword, reVerify } from '../../services/auth';
 import { toast } from '../../services/notices';
 import { useSession } from '../../stores/session';
@@ -15,7 +16,7 @@ export function ResetPasswordDialog() {
   const openDialog = useSession((state) => state.openDialog);
   const [verifyForm] = Form.useForm<{ mobile: string; code: string }>();
   const [token, setToken] = useState<string | null>(null);
-  const { submitting, submit } = useSubmit();
+  const { submitting, submit, error } = useSubmit();
 
   function backToLogin() {
     setToken(null);
@@ -48,6 +49,7 @@ export function ResetPasswordDialog() {
       {token ? (
         <Form key="reset" layout="vertical" onFinish={onReset} requiredMark={false}>
           <NewPasswordFields label="新密码" autoFocus />
+          <SubmitError error={error} />
           <Button type="primary" htmlType="submit" block loading={submitting}>
             确认修改
           </Button>
@@ -58,6 +60,7 @@ export function ResetPasswordDialog() {
             <Input placeholder="请输入注册时的手机号" maxLength={11} inputMode="tel" autoFocus />
           </Form.Item>
           <SmsCodeField form={verifyForm} scene="reset" label="验证码" />
+          <SubmitError error={error} />
           <Button type="primary" htmlType="submit" block loading={submitting}>
             下一步
           </Button>

@@ -1,5 +1,6 @@
 import { mobileSchema } from '@huafang/contracts';
 import { Button, Form, Input, Typography } from 'antd';
+import { SubmitError } from '../../common/SubmitError';
 import { toast } from '../../services/notices';
 import { unbindMobile } from '../../services/user';
 import { useSession } from '../../stores/session';
@@ -14,7 +15,7 @@ import { zodRule } from './zod-rule';
 export function UnbindMobileDialog() {
   const masked = useSession((state) => state.userData?.mobile ?? null);
   const [form] = Form.useForm<{ mobile: string; code: string }>();
-  const { submitting, submit } = useSubmit();
+  const { submitting, submit, error } = useSubmit();
 
   const onFinish = (values: { code: string }) =>
     submit(async () => {
@@ -46,6 +47,7 @@ export function UnbindMobileDialog() {
           <Input placeholder="请输入完整的手机号" maxLength={11} inputMode="tel" autoFocus />
         </Form.Item>
         <SmsCodeField form={form} scene="unbind" label="验证码" />
+        <SubmitError error={error} />
         <Button type="primary" danger htmlType="submit" block loading={submitting}>
           确认解绑
         </Button>

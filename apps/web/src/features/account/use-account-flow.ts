@@ -24,12 +24,15 @@ export function useAccountFlow() {
   return useMemo(() => {
     const session = () => useSession.getState();
 
-    /** Login succeeded: store it, greet, load the user, then /draw or the invite step. */
+    /**
+     * Login succeeded: store it, greet, load the user, then /draw or the optional invite step (docs/accounts.md:
+     * an invite is not needed to create). Admins run the site and are never asked for one.
+     */
     async function completeLogin(result: LoginResult): Promise<void> {
       session().signIn(result);
       toast(MSG.loginSuccess, 'success');
       const user = await loadCurrentUser();
-      if (user.invite) {
+      if (user.invite || user.admin === 'true') {
         session().closeAllDialogs();
         navigate(drawTarget());
       } else {

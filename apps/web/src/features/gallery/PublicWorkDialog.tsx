@@ -26,7 +26,7 @@ export function PublicWorkDialog({ work, onClose }: PublicWorkDialogProps) {
   const recallable = data ? canRecall(recallFromPublic(data)) : false;
 
   async function onMakeSame() {
-    // The login or invite dialog takes this one's place; a recall leaves the page, which closes it.
+    // The login dialog takes this one's place; a recall leaves the page, which closes it.
     if (data && !(await makeSame(data))) onClose();
   }
 

@@ -1,56 +1,97 @@
 import { PictureOutlined } from '@ant-design/icons';
 import type { ArtModel } from '@huafang/contracts';
-import { Image, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Button, Image, Popconfirm, Space, Switch, Table, type TableColumnsType, Typography } from 'antd';
+import { ENGINE_LABELS } from './engine-labels';
 
-const ENGINE_LABELS: Record<ArtModel['engine'], string> = {
-  builtin: '内置演示引擎',
-  sdwebui: 'SD WebUI',
-  comfyui: 'ComfyUI',
-};
+interface ModelTableProps {
+  models: ArtModel[];
+  loading: boolean;
+  /** The id of the model whose switch is saving. */
+  switchingId: string | null;
+  onToggle: (model: ArtModel, enabled: boolean) => void;
+  onEdit: (model: ArtModel) => void;
+  onDelete: (model: ArtModel) => Promise<unknown>;
+}
 
-const COLUMNS: TableColumnsType<ArtModel> = [
-  {
-    title: '封面',
-    dataIndex: 'cover',
-    width: 80,
-    render: (cover: string | null, model) =>
-      cover ? (
-        <Image src={cover} width={48} height={48} alt={model.modelName} className="hf-table-thumb" />
-      ) : (
-        <span className="hf-table-thumb hf-model-thumb-empty" role="img" aria-label="暂无封面">
-          <PictureOutlined />
-        </span>
+function columns({ switchingId, onToggle, onEdit, onDelete }: Omit<ModelTableProps, 'models' | 'loading'>) {
+  const list: TableColumnsType<ArtModel> = [
+    {
+      title: '封面',
+      dataIndex: 'cover',
+      width: 80,
+      render: (cover: string | null, model) =>
+        cover ? (
+          <Image src={cover} width={48} height={48} alt={model.modelName} className="hf-table-thumb" />
+        ) : (
+          <span className="hf-table-thumb hf-model-thumb-empty" role="img" aria-label="暂无封面">
+            <PictureOutlined aria-hidden />
+          </span>
+        ),
+    },
+    { title: '模型名称', dataIndex: 'modelName' },
+    { title: '基础模型', dataIndex: 'baseModel', width: 120 },
+    {
+      title: '推理引擎',
+      dataIndex: 'engine',
+      width: 140,
+      render: (engine: ArtModel['engine']) => ENGINE_LABELS[engine],
+    },
+    {
+      title: '后端模型',
+      dataIndex: 'checkpoint',
+      render: (checkpoint: string) => <Typography.Text code>{checkpoint}</Typography.Text>,
+    },
+    {
+      title: '启用',
+      dataIndex: 'enabled',
+      width: 90,
+      render: (enabled: boolean, model) => (
+        <Switch
+          checked={enabled}
+          loading={switchingId === model.id}
+          onChange={(checked) => onToggle(model, checked)}
+          aria-label={`启用「${model.modelName}」`}
+        />
       ),
-  },
-  { title: '模型名称', dataIndex: 'modelName' },
-  { title: '基础模型', dataIndex: 'baseModel', width: 120 },
-  {
-    title: '推理引擎',
-    dataIndex: 'engine',
-    width: 140,
-    render: (engine: ArtModel['engine']) => ENGINE_LABELS[engine],
-  },
-  {
-    title: '后端模型',
-    dataIndex: 'checkpoint',
-    render: (checkpoint: string) => <Typography.Text code>{checkpoint}</Typography.Text>,
-  },
-  {
-    title: '状态',
-    dataIndex: 'enabled',
-    width: 100,
-    render: (enabled: boolean) => (enabled ? <Tag color="success">已启用</Tag> : <Tag>已停用</Tag>),
-  },
-];
+    },
+    {
+      title: '操作',
+      key: 'actions',
+      width: 130,
+      render: (_value, model) => (
+        <Space size={0}>
+          <Button type="link" size="small" onClick={() => onEdit(model)} aria-label={`编辑「${model.modelName}」`}>
+            编辑
+          </Button>
+          <Popconfirm
+            title={`删除模型「${model.modelName}」？`}
+            description="已使用该模型的模板需要另选模型"
+            okText="删除"
+            cancelText="取消"
+            okButtonProps={{ danger: true }}
+            onConfirm={() => onDelete(model)}
+          >
+            <Button type="link" size="small" danger aria-label={`删除「${model.modelName}」`}>
+              删除
+            </Button>
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+  return list;
+}
 
-export function ModelTable({ models, loading }: { models: ArtModel[]; loading: boolean }) {
+/** The models of one group, with the switch that offers or withdraws each on the draw page. */
+export function ModelTable({ models, loading, ...actions }: ModelTableProps) {
   return (
     <Table<ArtModel>
       rowKey="id"
-      columns={COLUMNS}
+      columns={columns(actions)}
       dataSource={models}
       loading={loading}
       pagination={false}
+      scroll={{ x: 'max-content' }}
       locale={{ emptyText: '这个分组下还没有模型' }}
     />
   );

@@ -3,7 +3,9 @@ import { Breadcrumb, Typography } from 'antd';
 import { Link } from 'react-router';
 import { CopyToMineButton } from './CopyToMineButton';
 import { CoverImage } from './CoverImage';
+import { OwnTaskActions } from './OwnTaskActions';
 import { categoryUrl } from './use-current-category';
+import { useOwnTask } from './use-own-task';
 
 interface TaskHeaderProps {
   task: TaskTemplateListItem;
@@ -11,6 +13,7 @@ interface TaskHeaderProps {
 }
 
 export function TaskHeader({ task, category }: TaskHeaderProps) {
+  const own = useOwnTask(task.taskId);
   return (
     <>
       <Breadcrumb
@@ -30,7 +33,7 @@ export function TaskHeader({ task, category }: TaskHeaderProps) {
           <Typography.Paragraph type="secondary">{task.description || '暂无描述'}</Typography.Paragraph>
           <div className="hf-task-header-meta">共 {task.visTemplateList.length} 个模板</div>
         </div>
-        <CopyToMineButton taskId={task.taskId} />
+        {own ? <OwnTaskActions task={task} /> : <CopyToMineButton taskId={task.taskId} />}
       </div>
     </>
   );

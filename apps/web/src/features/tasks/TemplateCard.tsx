@@ -1,5 +1,6 @@
 import { GENERATE_MODE_LABELS, type TaskTemplateListItem } from '@huafang/contracts';
 import { Button, Tag, Typography } from 'antd';
+import type { ReactNode } from 'react';
 import { CoverImage } from './CoverImage';
 import { RelatedWorksStrip } from './RelatedWorksStrip';
 
@@ -9,9 +10,11 @@ interface TemplateCardProps {
   template: VisTemplate;
   applying: boolean;
   onUse: (templateId: string) => void;
+  /** Owner's actions on a template of their own copied task. */
+  actions?: ReactNode;
 }
 
-export function TemplateCard({ template, applying, onUse }: TemplateCardProps) {
+export function TemplateCard({ template, applying, onUse, actions }: TemplateCardProps) {
   return (
     <div className="hf-card hf-template-detail-card" data-template-id={template.templateId}>
       <CoverImage src={template.cover} name={template.name} seed={template.templateId} />
@@ -31,6 +34,7 @@ export function TemplateCard({ template, applying, onUse }: TemplateCardProps) {
         <Button type="primary" block loading={applying} onClick={() => onUse(template.templateId)}>
           使用模板
         </Button>
+        {actions}
       </div>
     </div>
   );

@@ -2,10 +2,12 @@ import { Button, Empty, Result, Skeleton, Typography } from 'antd';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useApplyTemplate } from '../../features/draw/use-apply-template';
 import { CardGridSkeleton } from '../../features/tasks/CardGridSkeleton';
+import { OwnTemplateActions } from '../../features/tasks/OwnTemplateActions';
 import { TaskHeader } from '../../features/tasks/TaskHeader';
 import { TemplateCard } from '../../features/tasks/TemplateCard';
 import { useTemplateList } from '../../features/tasks/task-queries';
 import { useCurrentCategory } from '../../features/tasks/use-current-category';
+import { useOwnTask } from '../../features/tasks/use-own-task';
 
 export default function TaskDetailPage() {
   const { id = '' } = useParams();
@@ -14,6 +16,7 @@ export default function TaskDetailPage() {
   const { category } = useCurrentCategory();
   const { apply, applyingId } = useApplyTemplate();
   const task = list.data?.find((item) => item.taskId === id);
+  const own = useOwnTask(id);
 
   if (list.isPending) {
     return (
@@ -59,6 +62,7 @@ export default function TaskDetailPage() {
               template={template}
               applying={applyingId === template.templateId}
               onUse={openInDraw}
+              actions={own ? <OwnTemplateActions taskId={task.taskId} template={template} /> : null}
             />
           ))}
         </div>

@@ -1,0 +1,98 @@
+import { type ArtModel, type ModelBody, type ModelGroup, modelBodySchema } from '@huafang/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Button, Form, Input, Modal, Select, Space, Switch } from 'antd';
+import { SubmitError } from '../../common/SubmitError';
+import { createModel, modelKeys, updateModel } from '../../services/model';
+import { toast } from '../../services/notices';
+import { zodRule } from '../account/zod-rule';
+import { ENGINE_OPTIONS } from './engine-labels';
+
+interface ModelDialogProps {
+  open: boolean;
+  groups: ModelGroup[];
+  /** The group the page shows: a new model goes there unless another is chosen. */
+  groupId: string | undefined;
+  /** The model being edited; absent when adding one. */
+  model?: ArtModel;
+  onClose: () => void;
+}
+
+type ModelValues = Omit<ModelBody, 'cover'>;
+
+const { shape } = modelBodySchema;
+
+/** 新建模型 / 编辑模型: the name users see, its group (tab), and the checkpoint a backend runs. */
+export function ModelDialog({ open, groups, groupId, model, onClose }: ModelDialogProps) {
+  const queryClient = useQueryClient();
+  const save = useMutation({
+    mutationFn: (values: ModelValues) => {
+      // The cover is not edited here: an edit keeps the one the model has.
+      const body: ModelBody = { ...values, cover: model?.cover ?? null };
+      return model ? updateModel(model.id, body) : createModel(body);
+    },
+    onSuccess: async (saved) => {
+      toast(model ? `「${saved.modelName}」已保存` : `已添加模型「${saved.modelName}」`, 'success');
+      await queryClient.invalidateQueries({ queryKey: modelKeys.menus });
+      onClose();
+    },
+  });
+  const initial: Partial<ModelValues> = model
+    ? {
+        groupId,
+        modelName: model.modelName,
+        baseModel: model.baseModel,
+        engine: model.engine,
+        checkpoint: model.checkpoint,
+        enabled: model.enabled,
+      }
+    : { groupId, engine: 'sdwebui', enabled: true };
+
+  return (
+    <Modal
+      open={open}
+      title={model ? '编辑模型' : '新建模型'}
+      onCancel={onClose}
+      footer={null}
+      width={520}
+      destroyOnHidden
+    >
+      <Form<ModelValues>
+        layout="vertical"
+        initialValues={initial}
+        onFinish={(values) => save.mutate(values)}
+        requiredMark={false}
+      >
+        <Form.Item name="modelName" label="模型名称" rules={[zodRule(shape.modelName)]}>
+          <Input placeholder="用户在创作页看到的名称" maxLength={40} autoFocus />
+        </Form.Item>
+        <Form.Item name="groupId" label="分组" rules={[zodRule(shape.groupId)]}>
+          <Select options={groups.map((group) => ({ value: group.id, label: group.name }))} placeholder="选择分组" />
+        </Form.Item>
+        <Form.Item name="baseModel" label="基础模型" rules={[zodRule(shape.baseModel)]}>
+          <Input placeholder="例如：SD 1.5、SDXL" maxLength={20} />
+        </Form.Item>
+        <Form.Item name="engine" label="推理引擎" rules={[zodRule(shape.engine)]}>
+          <Select options={ENGINE_OPTIONS} />
+        </Form.Item>
+        <Form.Item
+          name="checkpoint"
+          label="后端模型名"
+          extra="后端上的 checkpoint 名称，A1111 为模型标题（含哈希），ComfyUI 为 ckpt_name"
+          rules={[zodRule(shape.checkpoint)]}
+        >
+          <Input placeholder="例如：v1-5-pruned-emaonly.safetensors" maxLength={200} />
+        </Form.Item>
+        <Form.Item name="enabled" label="启用" valuePropName="checked">
+          <Switch />
+        </Form.Item>
+        <SubmitError error={save.error?.message ?? null} />
+        <Space className="hf-dialog-actions">
+          <Button onClick={onClose}>取消</Button>
+          <Button type="primary" htmlType="submit" loading={save.isPending}>
+            {model ? '保存' : '添加'}
+          </Button>
+        </Space>
+      </Form>
+    </Modal>
+  );
+}

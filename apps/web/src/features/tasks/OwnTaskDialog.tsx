@@ -1,0 +1,65 @@
+import { type TaskTemplateListItem, taskUpdateBodySchema } from '@huafang/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Button, Form, Input, Modal, Space } from 'antd';
+import { SubmitError } from '../../common/SubmitError';
+import { toast } from '../../services/notices';
+import { updateTask } from '../../services/task-admin';
+import { zodRule } from '../account/zod-rule';
+import { taskKeys } from './task-queries';
+
+interface OwnTaskValues {
+  name: string;
+  description: string;
+}
+
+const { shape } = taskUpdateBodySchema.required();
+
+/** 编辑 of one's own copied task: its name and description. */
+export function OwnTaskDialog({
+  open,
+  task,
+  onClose,
+}: {
+  open: boolean;
+  task: TaskTemplateListItem;
+  onClose: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const save = useMutation({
+    mutationFn: (values: OwnTaskValues) =>
+      updateTask(task.taskId, { name: values.name.trim(), description: values.description.trim() }),
+    onSuccess: async (saved) => {
+      toast(`「${saved.name}」已保存`, 'success');
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: taskKeys.templateList(task.taskId) }),
+        queryClient.invalidateQueries({ queryKey: taskKeys.tree('/mine') }),
+      ]);
+      onClose();
+    },
+  });
+
+  return (
+    <Modal open={open} title="编辑任务" onCancel={onClose} footer={null} width={480} destroyOnHidden>
+      <Form<OwnTaskValues>
+        layout="vertical"
+        requiredMark={false}
+        initialValues={{ name: task.taskName, description: task.description }}
+        onFinish={(values) => save.mutate(values)}
+      >
+        <Form.Item name="name" label="任务名称" rules={[zodRule(shape.name)]}>
+          <Input maxLength={30} autoFocus />
+        </Form.Item>
+        <Form.Item name="description" label="简介" rules={[zodRule(shape.description)]}>
+          <Input.TextArea maxLength={200} showCount autoSize={{ minRows: 3, maxRows: 6 }} />
+        </Form.Item>
+        <SubmitError error={save.error?.message ?? null} />
+        <Space className="hf-dialog-actions">
+          <Button onClick={onClose}>取消</Button>
+          <Button type="primary" htmlType="submit" loading={save.isPending}>
+            保存
+          </Button>
+        </Space>
+      </Form>
+    </Modal>
+  );
+}

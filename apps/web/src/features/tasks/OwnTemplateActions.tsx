@@ -1,0 +1,78 @@
+import { templateRenameBodySchema } from '@huafang/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Button, Form, Input, Modal, Popconfirm, Space } from 'antd';
+import { useState } from 'react';
+import { SubmitError } from '../../common/SubmitError';
+import { toast } from '../../services/notices';
+import { deleteTemplate, renameTemplate } from '../../services/task-admin';
+import { zodRule } from '../account/zod-rule';
+import { taskKeys } from './task-queries';
+
+interface OwnTemplateActionsProps {
+  taskId: string;
+  template: { templateId: string; name: string };
+}
+
+/** 重命名 and 删除 of a template in one's own copied task. */
+export function OwnTemplateActions({ taskId, template }: OwnTemplateActionsProps) {
+  const queryClient = useQueryClient();
+  const [renaming, setRenaming] = useState(false);
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: taskKeys.templateList(taskId) }),
+      queryClient.invalidateQueries({ queryKey: taskKeys.tree('/mine') }),
+    ]);
+  const rename = useMutation({
+    mutationFn: (name: string) => renameTemplate(template.templateId, name),
+    onSuccess: async (_data, name) => {
+      toast(`已重命名为「${name}」`, 'success');
+      await refresh();
+      setRenaming(false);
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => deleteTemplate(template.templateId),
+    onSuccess: async () => {
+      toast(`已删除模板「${template.name}」`, 'success');
+      await refresh();
+    },
+  });
+
+  return (
+    <Space className="hf-own-template-actions">
+      <Button size="small" onClick={() => setRenaming(true)} aria-label={`重命名「${template.name}」`}>
+        重命名
+      </Button>
+      <Popconfirm
+        title={`删除模板「${template.name}」？`}
+        okText="删除"
+        cancelText="取消"
+        okButtonProps={{ danger: true, loading: remove.isPending }}
+        onConfirm={() => remove.mutateAsync().catch(() => undefined)}
+      >
+        <Button size="small" danger aria-label={`删除「${template.name}」`}>
+          删除
+        </Button>
+      </Popconfirm>
+      <Modal open={renaming} title="重命名模板" onCancel={() => setRenaming(false)} footer={null} destroyOnHidden>
+        <Form<{ name: string }>
+          layout="vertical"
+          requiredMark={false}
+          initialValues={{ name: template.name }}
+          onFinish={({ name }) => rename.mutate(name.trim())}
+        >
+          <Form.Item name="name" label="模板名称" rules={[zodRule(templateRenameBodySchema.shape.name)]}>
+            <Input maxLength={30} autoFocus />
+          </Form.Item>
+          <SubmitError error={rename.error?.message ?? null} />
+          <Space className="hf-dialog-actions">
+            <Button onClick={() => setRenaming(false)}>取消</Button>
+            <Button type="primary" htmlType="submit" loading={rename.isPending}>
+              保存
+            </Button>
+          </Space>
+        </Form>
+      </Modal>
+    </Space>
+  );
+}
