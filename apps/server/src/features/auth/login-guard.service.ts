@@ -83,8 +83,9 @@ export class LoginGuardService {
       return new LoginTry(count >= this.policy.maxFailures, lockMessage(Math.ceil(this.policy.lockMs / 60_000)));
     }
     const row = await this.failures.find(key);
-    // The block may have ended or been cleared since this try was refused: ask for a second, never for zero.
-    const waitMs = Math.max(1000, row?.blocked_until ? Date.parse(row.blocked_until) - now : 0);
+    // The clock is read again: a try that blocked this key concurrently may have read it after `now`, and the wait
+    // must not come out longer than the lock. The block may also have ended since: a second, never zero.
+    const waitMs = Math.max(1000, row?.blocked_until ? Date.parse(row.blocked_until) - this.clock() : 0);
     if (row && row.failures >= this.policy.maxFailures) throw fail(lockMessage(Math.ceil(waitMs / 60_000)));
     throw fail(`尝试过于频繁，请 ${Math.ceil(waitMs / 1000)} 秒后再试`);
   }
