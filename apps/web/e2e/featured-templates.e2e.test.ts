@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, adminToken, api, newPage, registerInvitedUser, screenshot, setupJourney } from './harness';
-import { dialog, hidden, logInFromHome, loginDialog, toast, visible } from './ui';
+import { hidden, logInFromHome, loginDialog, toast, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -53,10 +53,8 @@ describe('精选模板', () => {
     // The admin turns on 设为精选 for 线稿上色 in the template editor.
     const admin = await newPage(browser);
     await logInFromHome(admin.page, server.baseUrl, ADMIN.account, ADMIN.password);
-    const invite = dialog(admin.page, '填写邀请码');
-    await visible(invite);
-    await invite.getByRole('button', { name: '暂不填写' }).click();
-    await admin.page.waitForURL('**/omnibus');
+    // Admins skip the optional invite step and land on /draw.
+    await admin.page.waitForURL('**/draw');
     await hidden(admin.page.locator('.ant-message-notice'));
     await admin.page.goto(`${server.baseUrl}/admin?node=${lineart}`);
     await visible(admin.page.getByText('模板：线稿上色'));

@@ -95,10 +95,8 @@ async function inWindow(locator: Locator): Promise<boolean> {
 async function adminOn(screen: ScreenName): Promise<Page> {
   const { page } = await newPage(journey.browser, screen);
   await logInFromHome(page, journey.server.baseUrl, ADMIN.account, ADMIN.password);
-  const invite = dialog(page, '填写邀请码');
-  await visible(invite);
-  await invite.getByRole('button', { name: '暂不填写' }).click();
-  await page.waitForURL('**/omnibus');
+  // Admins skip the optional invite step (docs/accounts.md § 邀请码) and land on /draw.
+  await page.waitForURL('**/draw');
   await hidden(page.locator('.ant-message-notice'));
   return page;
 }
