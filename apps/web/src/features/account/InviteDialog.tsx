@@ -1,6 +1,6 @@
 import { inviteCodeSchema } from '@huafang/contracts';
-import { Button, Form, Input, Space, Typography } from 'antd';
-import { SubmitError } from '../../common/SubmitError';
+import { Form, Input, Typography } from 'antd';
+import { DialogActions } from '../../common/DialogActions';
 import { AccountModal } from './AccountModal';
 import { useAccountFlow } from './use-account-flow';
 import { useSubmit } from './use-submit';
@@ -26,13 +26,13 @@ export function InviteDialog() {
         <Form.Item name="inviteCode" label="邀请码" rules={[zodRule(inviteCodeSchema)]}>
           <Input placeholder="请输入邀请码" maxLength={32} autoFocus />
         </Form.Item>
-        <SubmitError error={error} />
-        <Space className="hf-dialog-actions">
-          <Button onClick={flow.declineInvite}>暂不填写</Button>
-          <Button type="primary" htmlType="submit" loading={submitting}>
-            确定
-          </Button>
-        </Space>
+        <DialogActions
+          submitLabel="确定"
+          submitting={submitting}
+          onCancel={flow.declineInvite}
+          cancelLabel="暂不填写"
+          error={error}
+        />
       </Form>
     </AccountModal>
   );

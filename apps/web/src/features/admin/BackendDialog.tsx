@@ -1,5 +1,6 @@
 import { type BackendBody, type BackendItem, backendBodySchema } from '@huafang/contracts';
-import { Button, Form, Input, Modal, Radio, Select, Space, Switch } from 'antd';
+import { Form, Input, Modal, Radio, Select, Switch } from 'antd';
+import { DialogActions } from '../../common/DialogActions';
 import { createBackend, updateBackend } from '../../services/admin';
 import { type ToastType, toast } from '../../services/notices';
 import { useSubmit } from '../account/use-submit';
@@ -145,12 +146,7 @@ export function BackendDialog({ open, backend, onClose, onSaved }: BackendDialog
         <Form.Item name="enabled" label="启用" valuePropName="checked">
           <Switch />
         </Form.Item>
-        <Space className="hf-dialog-actions">
-          <Button onClick={onClose}>取消</Button>
-          <Button type="primary" htmlType="submit" loading={submitting}>
-            {editing ? '保存' : '添加'}
-          </Button>
-        </Space>
+        <DialogActions submitLabel={editing ? '保存' : '添加'} submitting={submitting} onCancel={onClose} />
       </Form>
     </Modal>
   );

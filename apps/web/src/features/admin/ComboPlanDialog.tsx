@@ -1,5 +1,6 @@
 import { type ComboPlan, type ComboPlanBody, comboPlanBodySchema } from '@huafang/contracts';
-import { Button, Form, Input, InputNumber, Modal, Select, Space, Switch } from 'antd';
+import { Form, Input, InputNumber, Modal, Select, Switch } from 'antd';
+import { DialogActions } from '../../common/DialogActions';
 import { toast } from '../../services/notices';
 import { createCombo, updateCombo } from '../../services/store';
 import { useSubmit } from '../account/use-submit';
@@ -101,12 +102,7 @@ export function ComboPlanDialog({ open, plan, nextSort, onClose, onSaved }: Comb
             <Switch />
           </Form.Item>
         </div>
-        <Space className="hf-dialog-actions">
-          <Button onClick={onClose}>取消</Button>
-          <Button type="primary" htmlType="submit" loading={submitting}>
-            {plan ? '保存' : '创建'}
-          </Button>
-        </Space>
+        <DialogActions submitLabel={plan ? '保存' : '创建'} submitting={submitting} onCancel={onClose} />
       </Form>
     </Modal>
   );

@@ -1,5 +1,6 @@
 import { type CreateInviteCodeBody, createInviteCodeBodySchema } from '@huafang/contracts';
-import { Button, Form, Input, InputNumber, Modal, Select, Space } from 'antd';
+import { Form, Input, InputNumber, Modal, Select } from 'antd';
+import { DialogActions } from '../../common/DialogActions';
 import { createInviteCode } from '../../services/admin';
 import { toast } from '../../services/notices';
 import { useSubmit } from '../account/use-submit';
@@ -56,12 +57,7 @@ export function CreateInviteCodeDialog({ open, onClose, onCreated }: CreateInvit
         <Form.Item name="remark" label="备注（选填）" rules={[zodRule(shape.remark, { optional: true })]}>
           <Input placeholder="例如：线下活动" maxLength={100} />
         </Form.Item>
-        <Space className="hf-dialog-actions">
-          <Button onClick={onClose}>取消</Button>
-          <Button type="primary" htmlType="submit" loading={submitting}>
-            创建
-          </Button>
-        </Space>
+        <DialogActions submitLabel="创建" submitting={submitting} onCancel={onClose} />
       </Form>
     </Modal>
   );

@@ -1,5 +1,6 @@
 import { type AdminUserItem, creditGrantBodySchema, MSG } from '@huafang/contracts';
-import { Button, Form, Input, InputNumber, Modal, Space, Typography } from 'antd';
+import { Form, Input, InputNumber, Modal, Typography } from 'antd';
+import { DialogActions } from '../../common/DialogActions';
 import { grantCredits } from '../../services/admin';
 import { toast } from '../../services/notices';
 import { useSession } from '../../stores/session';
@@ -54,12 +55,7 @@ export function CreditGrantDialog({ user, onClose, onGranted }: CreditGrantDialo
         <Form.Item name="remark" label="备注（选填）" rules={[zodRule(shape.remark, { optional: true })]}>
           <Input placeholder="例如：活动赠送" maxLength={100} />
         </Form.Item>
-        <Space className="hf-dialog-actions">
-          <Button onClick={onClose}>取消</Button>
-          <Button type="primary" htmlType="submit" loading={submitting}>
-            确定
-          </Button>
-        </Space>
+        <DialogActions submitLabel="确定" submitting={submitting} onCancel={onClose} />
       </Form>
     </Modal>
   );

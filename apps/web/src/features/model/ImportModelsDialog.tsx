@@ -1,7 +1,7 @@
 import { BACKEND_KIND_LABELS, type ModelGroup, modelImportBodySchema } from '@huafang/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Checkbox, Empty, Form, Input, Modal, Select, Space, Spin, Switch, Tag } from 'antd';
-import { SubmitError } from '../../common/SubmitError';
+import { Alert, Button, Checkbox, Empty, Form, Input, Modal, Select, Spin, Switch, Tag } from 'antd';
+import { DialogActions } from '../../common/DialogActions';
 import { importModels, modelKeys, modelQueries } from '../../services/model';
 import { toast } from '../../services/notices';
 import { zodRule } from '../account/zod-rule';
@@ -130,13 +130,12 @@ export function ImportModelsDialog({ open, groups, groupId, onClose, onImported 
         <Form.Item name="enabled" label="导入后立即启用" valuePropName="checked">
           <Switch />
         </Form.Item>
-        <SubmitError error={run.error?.message ?? null} />
-        <Space className="hf-dialog-actions">
-          <Button onClick={onClose}>取消</Button>
-          <Button type="primary" htmlType="submit" loading={run.isPending}>
-            导入
-          </Button>
-        </Space>
+        <DialogActions
+          submitLabel="导入"
+          submitting={run.isPending}
+          onCancel={onClose}
+          error={run.error?.message ?? null}
+        />
       </Form>
     </Modal>
   );

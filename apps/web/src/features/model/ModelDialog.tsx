@@ -1,7 +1,7 @@
 import { type ArtModel, type ModelBody, type ModelGroup, modelBodySchema } from '@huafang/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, Modal, Select, Space, Switch } from 'antd';
-import { SubmitError } from '../../common/SubmitError';
+import { Form, Input, Modal, Select, Switch } from 'antd';
+import { DialogActions } from '../../common/DialogActions';
 import { createModel, modelKeys, updateModel } from '../../services/model';
 import { toast } from '../../services/notices';
 import { zodRule } from '../account/zod-rule';
@@ -85,13 +85,12 @@ export function ModelDialog({ open, groups, groupId, model, onClose }: ModelDial
         <Form.Item name="enabled" label="启用" valuePropName="checked">
           <Switch />
         </Form.Item>
-        <SubmitError error={save.error?.message ?? null} />
-        <Space className="hf-dialog-actions">
-          <Button onClick={onClose}>取消</Button>
-          <Button type="primary" htmlType="submit" loading={save.isPending}>
-            {model ? '保存' : '添加'}
-          </Button>
-        </Space>
+        <DialogActions
+          submitLabel={model ? '保存' : '添加'}
+          submitting={save.isPending}
+          onCancel={onClose}
+          error={save.error?.message ?? null}
+        />
       </Form>
     </Modal>
   );

@@ -1,7 +1,7 @@
 import { modelGroupBodySchema } from '@huafang/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, Modal, Space } from 'antd';
-import { SubmitError } from '../../common/SubmitError';
+import { Form, Input, Modal } from 'antd';
+import { DialogActions } from '../../common/DialogActions';
 import { createModelGroup, modelKeys, renameModelGroup } from '../../services/model';
 import { toast } from '../../services/notices';
 import { zodRule } from '../account/zod-rule';
@@ -50,13 +50,12 @@ export function ModelGroupDialog({ open, group, onClose, onSaved }: ModelGroupDi
         >
           <Input placeholder="例如：写实" maxLength={20} autoFocus />
         </Form.Item>
-        <SubmitError error={save.error?.message ?? null} />
-        <Space className="hf-dialog-actions">
-          <Button onClick={onClose}>取消</Button>
-          <Button type="primary" htmlType="submit" loading={save.isPending}>
-            保存
-          </Button>
-        </Space>
+        <DialogActions
+          submitLabel="保存"
+          submitting={save.isPending}
+          onCancel={onClose}
+          error={save.error?.message ?? null}
+        />
       </Form>
     </Modal>
   );

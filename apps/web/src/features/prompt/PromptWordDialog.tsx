@@ -1,6 +1,7 @@
 import { MSG, type PromptWord, type PromptWordBody, promptWordBodySchema } from '@huafang/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, Modal, Space, Switch } from 'antd';
+import { Form, Input, Modal, Switch } from 'antd';
+import { DialogActions } from '../../common/DialogActions';
 import { toast } from '../../services/notices';
 import { createPromptWord, updatePromptWord } from '../../services/prompt';
 import { useSubmit } from '../account/use-submit';
@@ -57,12 +58,7 @@ export function PromptWordDialog({ editing, onClose }: PromptWordDialogProps) {
         <Form.Item name="featured" label="常用" valuePropName="checked" extra="常用词会出现在创作页词库的「常用」里">
           <Switch />
         </Form.Item>
-        <Space className="hf-dialog-actions">
-          <Button onClick={onClose}>取消</Button>
-          <Button type="primary" htmlType="submit" loading={submitting}>
-            保存
-          </Button>
-        </Space>
+        <DialogActions submitLabel="保存" submitting={submitting} onCancel={onClose} />
       </Form>
     </Modal>
   );

@@ -1,7 +1,7 @@
 import { type TaskTemplateListItem, taskUpdateBodySchema } from '@huafang/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, Modal, Space } from 'antd';
-import { SubmitError } from '../../common/SubmitError';
+import { Form, Input, Modal } from 'antd';
+import { DialogActions } from '../../common/DialogActions';
 import { toast } from '../../services/notices';
 import { updateTask } from '../../services/task-admin';
 import { zodRule } from '../account/zod-rule';
@@ -52,13 +52,12 @@ export function OwnTaskDialog({
         <Form.Item name="description" label="简介" rules={[zodRule(shape.description)]}>
           <Input.TextArea maxLength={200} showCount autoSize={{ minRows: 3, maxRows: 6 }} />
         </Form.Item>
-        <SubmitError error={save.error?.message ?? null} />
-        <Space className="hf-dialog-actions">
-          <Button onClick={onClose}>取消</Button>
-          <Button type="primary" htmlType="submit" loading={save.isPending}>
-            保存
-          </Button>
-        </Space>
+        <DialogActions
+          submitLabel="保存"
+          submitting={save.isPending}
+          onCancel={onClose}
+          error={save.error?.message ?? null}
+        />
       </Form>
     </Modal>
   );

@@ -2,7 +2,7 @@ import { templateRenameBodySchema } from '@huafang/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, Modal, Popconfirm, Space } from 'antd';
 import { useState } from 'react';
-import { SubmitError } from '../../common/SubmitError';
+import { DialogActions } from '../../common/DialogActions';
 import { toast } from '../../services/notices';
 import { deleteTemplate, renameTemplate } from '../../services/task-admin';
 import { zodRule } from '../account/zod-rule';
@@ -64,13 +64,12 @@ export function OwnTemplateActions({ taskId, template }: OwnTemplateActionsProps
           <Form.Item name="name" label="模板名称" rules={[zodRule(templateRenameBodySchema.shape.name)]}>
             <Input maxLength={30} autoFocus />
           </Form.Item>
-          <SubmitError error={rename.error?.message ?? null} />
-          <Space className="hf-dialog-actions">
-            <Button onClick={() => setRenaming(false)}>取消</Button>
-            <Button type="primary" htmlType="submit" loading={rename.isPending}>
-              保存
-            </Button>
-          </Space>
+          <DialogActions
+            submitLabel="保存"
+            submitting={rename.isPending}
+            onCancel={() => setRenaming(false)}
+            error={rename.error?.message ?? null}
+          />
         </Form>
       </Modal>
     </Space>
