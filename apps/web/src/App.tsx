@@ -11,7 +11,12 @@ import { router } from './routes';
 import { bindNavigator } from './services/navigation';
 import { theme } from './theme';
 
-bindNavigator((to) => void router.navigate(to));
+// Until the router has loaded the first page's lazy routes it cannot take a navigation reliably (a 401 during a slow
+// first load was seen to leave a blank /login), so it then loads the address as a whole page instead.
+bindNavigator((to) => {
+  if (router.state.initialized) void router.navigate(to);
+  else window.location.assign(to);
+});
 
 const csp = { nonce: cspNonce };
 // antd's static message/notification (used until <NoticeBridge> mounts) render outside the tree below.
