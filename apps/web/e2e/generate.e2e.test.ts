@@ -119,6 +119,8 @@ describe('generation', () => {
     );
     expect(await progressPanel(page).getByRole('button', { name: /中断/ }).count()).toBe(0);
     expect(await generateButton(page).isEnabled()).toBe(true);
+    // Images finished before the stop are kept and paid for; the rest of the 4 points came back.
+    const kept = await currentResults(page).locator('.hf-result-card').count();
     await screenshot(page, 'draw-interrupted');
 
     // 自由创作: the home page hands its prompt over; the page generates from the typed words.
@@ -142,7 +144,7 @@ describe('generation', () => {
         .getByRole('button', { name: /下一步/ })
         .count(),
     ).toBe(0);
-    await visible(page.locator('.hf-credits', { hasText: '剩余 96 点' }));
+    await visible(page.locator('.hf-credits', { hasText: `剩余 ${96 - kept} 点` }));
     await currentResults(page).evaluate((element) => element.scrollIntoView({ block: 'center' }));
     await page.mouse.move(0, 0);
     await screenshot(page, 'chuangyi');
