@@ -91,15 +91,16 @@ export class FileService {
   }
 
   /** Another user's file is "not found" so ids leak nothing. */
-  async requireOwned(ownerId: string, fileId: string, what = '文件'): Promise<void> {
+  async requireOwned(ownerId: string, fileId: string, what = '文件') {
     const file = await this.files.findById(fileId);
     if (!file || file.owner_id !== ownerId) throw fail(`${what}文件不存在，请重新上传`);
+    return file;
   }
 
   /** The bytes of one of the owner's files; another user's file is "not found". */
   async readOwned(ownerId: string, fileId: string, what = '文件'): Promise<Buffer> {
-    await this.requireOwned(ownerId, fileId, what);
-    return readBytes((await this.open(fileId)).stream);
+    const file = await this.requireOwned(ownerId, fileId, what);
+    return readBytes(await this.streamOf(file));
   }
 
   /**
@@ -123,13 +124,13 @@ export class FileService {
     const signed = this.signer.verify(this.urlOf(fileId), e, s);
     const open = !signed && (await this.files.inPublicUse(fileId, this.urlOf(fileId)));
     if (!signed && !open) throw forbidden('图片链接已失效，请刷新页面');
-    return { ...(await this.open(fileId)), open };
+    return { mime: file.mime, stream: await this.streamOf(file), open };
   }
 
-  async open(fileId: string): Promise<{ mime: string; stream: Readable }> {
-    const file = await this.files.findById(fileId);
-    const stream = file ? await this.storage.read(file.storage_key) : null;
-    if (!file || !stream) throw notFound('文件不存在');
-    return { mime: file.mime, stream };
+  /** The stored bytes of a file row already looked up (each caller checked access with it first). */
+  private async streamOf(file: { storage_key: string }): Promise<Readable> {
+    const stream = await this.storage.read(file.storage_key);
+    if (!stream) throw notFound('文件不存在');
+    return stream;
   }
 }

@@ -103,7 +103,9 @@ export class GenerationService {
           const chosen = menu.filter((g) => groups.length === 0 || groups.includes(g.id) || groups.includes(g.name));
           return chosen.flatMap((g) => g.models)[0]?.id ?? null;
         },
-        requireOwnFile: (fileId, label) => files.requireOwned(viewer.id, fileId, label),
+        requireOwnFile: async (fileId, label) => {
+          await files.requireOwned(viewer.id, fileId, label);
+        },
       },
       mode !== 'txt2img' && !useParent,
     );
