@@ -1,18 +1,33 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * One runner for every suite. The server integration suite runs twice, once per database,
- * so every account rule is proven on SQLite and on PostgreSQL alike.
+ * One runner for every suite. The server integration suite runs three times: embedded on SQLite, embedded on
+ * PostgreSQL, and scale-out (PostgreSQL + Redis/BullMQ, an API app and a worker), so every rule is proven in both
+ * modes on both databases.
  */
 const serverIntegration = ['apps/server/test/**/*.test.ts'];
 const serverUnit = ['apps/server/test/unit/**/*.test.ts'];
 const serverProcess = ['apps/server/test/process/**/*.test.ts'];
-/** Faults of a database server (connections ended): SQLite has none to lose. */
-const postgresOnly = ['apps/server/test/platform/db-connection-loss.test.ts'];
+/**
+ * Faults of a database server (connections ended): SQLite has none to lose. Scale-out mode (several API processes
+ * over one database and Redis) refuses SQLite.
+ */
+const postgresOnly = [
+  'apps/server/test/platform/db-connection-loss.test.ts',
+  'apps/server/test/platform/shared-state.test.ts',
+];
+
+/**
+ * Each server test file builds its own app on its own database, data directory and Redis prefix, so files may share
+ * a worker's loaded modules: importing the server once per worker instead of once per file halves these projects.
+ */
+const serverSuite = { isolate: false, testTimeout: 30_000, hookTimeout: 60_000 };
 
 export default defineConfig({
   test: {
     reporters: ['default'],
+    // The server suites mostly wait on databases, Redis and child processes: three files at a time keep two cores busy.
+    maxWorkers: 3,
     projects: [
       {
         test: {
@@ -26,8 +41,7 @@ export default defineConfig({
           include: serverIntegration,
           exclude: [...serverUnit, ...serverProcess, ...postgresOnly],
           env: { TEST_DB: 'sqlite' },
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          ...serverSuite,
         },
       },
       {
@@ -36,8 +50,16 @@ export default defineConfig({
           include: serverIntegration,
           exclude: [...serverUnit, ...serverProcess],
           env: { TEST_DB: 'postgres' },
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          ...serverSuite,
+        },
+      },
+      {
+        test: {
+          name: 'server-scaleout',
+          include: serverIntegration,
+          exclude: [...serverUnit, ...serverProcess, ...postgresOnly],
+          env: { TEST_MODE: 'scaleout' },
+          ...serverSuite,
         },
       },
       {
@@ -47,7 +69,11 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['apps/web/e2e/**/*.e2e.test.ts'],
-          fileParallelism: false,
+          // After the server suites, two journeys at a time (each with its own server and browser).
+          sequence: { groupOrder: 1 },
+          maxWorkers: 2,
+          // A page under load may take seconds to show what a poll waits for (as `visible` allows 15 s).
+          expect: { poll: { timeout: 15_000 } },
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import type { Writable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -8,9 +7,13 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
+import { apiKeyRoutes } from './features/api-keys/api-key.routes.js';
 import { appConfigRoutes } from './features/app-config/app-config.routes.js';
+import { adminAuditPlugin } from './features/audit/admin-audit.plugin.js';
+import { auditRoutes } from './features/audit/audit.routes.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { backendRoutes } from './features/backends/backend.routes.js';
+import { complianceRoutes } from './features/compliance/compliance.routes.js';
 import { adminUserRoutes } from './features/credits/admin-user.routes.js';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.js';
 import { downloadRoutes } from './features/download/download.routes.js';
@@ -20,6 +23,8 @@ import { healthRoutes } from './features/health/health.routes.js';
 import { helpRoutes } from './features/help/help.routes.js';
 import { inviteAdminRoutes } from './features/invite/invite.routes.js';
 import { modelRoutes } from './features/models/model.routes.js';
+import { sensitiveWordRoutes } from './features/moderation/sensitive-word.routes.js';
+import { workModerationAdminRoutes, workReportRoutes } from './features/moderation/work-moderation.routes.js';
 import { optionRoutes } from './features/options/option.routes.js';
 import { promptRoutes } from './features/prompt/prompt.routes.js';
 import { promptHistoryRoutes } from './features/prompt/prompt-history.routes.js';
@@ -28,19 +33,17 @@ import { taskRoutes } from './features/task/task.routes.js';
 import { publicTemplateRoutes, templateRoutes } from './features/template/template.routes.js';
 import { translateRoutes } from './features/translate/translate.routes.js';
 import { userRoutes } from './features/user/user.routes.js';
+import { webhookRoutes } from './features/webhooks/webhook.routes.js';
 import { myWorkRoutes, publicWorkRoutes, workImageRoutes, workReviewRoutes } from './features/works/work.routes.js';
 import { authPlugin } from './platform/auth/auth.plugin.js';
-import { createDatabase, type Database } from './platform/db/database.js';
-import { migrateToLatest } from './platform/db/migrations.js';
+import type { Database } from './platform/db/database.js';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './platform/error-handler.js';
 import { tooManyRequests } from './platform/errors.js';
+import { registerNulGuard } from './platform/nul-guard.js';
 import { API_DOCS_CSP, registerSecurityHeaders } from './platform/security-headers.js';
-import { ConsoleSmsProvider } from './platform/sms/sms-provider.js';
-import { LocalDiskStorage } from './platform/storage/storage.js';
-import { signingSecret, UrlSigner } from './platform/url-signer.js';
 import { registerWebApp } from './platform/web.js';
-import { ensureFirstAdmin, seedDemoContent } from './seed/seed.js';
-import { createServices, type Services, startGeneration, stopGeneration } from './services.js';
+import { openRuntime, roleOf } from './runtime.js';
+import type { Services } from './services.js';
 
 export type BuildOptions = {
   /** Where log lines go (tests read SMS codes from it); stdout when absent. */
@@ -76,6 +79,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app, config.uploadMaxBytes);
+  registerNulGuard(app);
   // While shutting down, answers in flight close their connection so keep-alive clients do not hold the exit.
   let closing = false;
   app.addHook('preClose', async () => {
@@ -86,50 +90,44 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (closing) reply.header('connection', 'close');
   });
 
-  const db = createDatabase(config.database, (err) => app.log.warn({ err }, 'database connection lost'));
-  app.addHook('onClose', async () => {
-    await db.destroy();
-  });
-  await migrateToLatest(db);
-
-  const signer = new UrlSigner(await signingSecret(db, config.workUrls.secret), config.workUrls.ttlMs);
-  const services = createServices({
-    db,
-    signer,
-    config,
-    sms: new ConsoleSmsProvider(app.log),
-    storage: new LocalDiskStorage(path.join(config.dataDir, 'files')),
-    log: app.log,
-    clock: options.clock,
-  });
-  await ensureFirstAdmin(db, config, app.log);
-  if (config.seedDemo) await seedDemoContent(db, services);
-  await startGeneration(services, config.backendHealthMs);
+  const runtime = await openRuntime(config, roleOf(config, 'api'), app.log, { clock: options.clock });
+  const { db, services } = runtime;
   // Before connections close: running jobs stop and go back in line in the database for the next start.
-  app.addHook('preClose', async () => {
-    await stopGeneration(services);
-  });
+  app.addHook('preClose', runtime.stopJobs);
+  app.addHook('onClose', runtime.close);
 
   await registerSecurityHeaders(app, config.trustProxy);
   if (config.apiDocs) await registerApiDocs(app);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_req, ctx) => tooManyRequests(`操作过于频繁，请 ${Math.ceil(ctx.ttl / 1000)} 秒后再试`),
+    // Scale-out: the counters live in Redis, so a limit counts the requests of all API processes together.
+    ...runtime.shared?.rateLimit,
   });
   await app.register(multipart, {
     limits: { fileSize: config.uploadMaxBytes, files: 9, fields: 10 },
   });
-  await app.register(authPlugin, { tokens: services.sessions });
+  await app.register(authPlugin, {
+    tokens: services.sessions,
+    apiKeys: services.apiKeys,
+    apiKeyPerMinute: config.apiKeys.perMinute,
+  });
+  await app.register(adminAuditPlugin, { recorder: services.audit.recorder });
 
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { health: services.health });
       await api.register(authRoutes, { auth: services.auth, rateLimit: config.rateLimit });
       await api.register(userRoutes, { users: services.users });
+      await api.register(apiKeyRoutes, { apiKeys: services.apiKeys });
+      await api.register(webhookRoutes, { webhooks: services.webhooks });
       await api.register(fileRoutes, { files: services.files });
       await api.register(helpRoutes, { help: services.help });
       await api.register(appConfigRoutes, { appConfig: services.appConfig });
+      await api.register(complianceRoutes, { compliance: services.compliance });
       await api.register(inviteAdminRoutes, { invites: services.invites });
+      await api.register(sensitiveWordRoutes, { sensitiveWords: services.sensitiveWords });
+      await api.register(auditRoutes, { audit: services.audit });
       await api.register(taskRoutes, { tasks: services.tasks });
       await api.register(templateRoutes, { templates: services.templates, works: services.works });
       await api.register(publicTemplateRoutes, { templates: services.templates });
@@ -139,7 +137,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         perUserPerMinute: config.translate.perUserPerMinute,
       });
       await api.register(modelRoutes, { models: services.models, modelImport: services.modelImport });
-      await api.register(optionRoutes, { models: services.models, registry: services.registry });
+      await api.register(optionRoutes, { models: services.models, backendOptions: services.backendOptions });
       await api.register(generateRoutes, {
         controlnetPreview: services.controlnetPreview,
         generation: services.generation,
@@ -150,16 +148,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         repo: services.workRepo,
         storage: services.storage,
         signer: services.signer,
+        compliance: services.compliance,
       };
       await api.register(workImageRoutes, workDeps);
       await api.register(myWorkRoutes, workDeps);
       await api.register(publicWorkRoutes, workDeps);
       await api.register(workReviewRoutes, workDeps);
+      await api.register(workReportRoutes, { moderation: services.workModeration });
+      await api.register(workModerationAdminRoutes, { moderation: services.workModeration });
       await api.register(promptHistoryRoutes, { history: services.promptHistory });
-      await api.register(backendRoutes, { registry: services.registry });
+      await api.register(backendRoutes, { backends: services.backendAdmin });
       await api.register(comboRoutes, { combos: services.combos });
-      await api.register(adminUserRoutes, { db, credits: services.credits });
-      await api.register(dashboardRoutes, { db, queue: services.queue, registry: services.registry });
+      await api.register(adminUserRoutes, { db, credits: services.credits, users: services.users });
+      await api.register(dashboardRoutes, { db, queue: services.queue, pool: services.pool });
       await api.register(downloadRoutes);
     },
     { prefix: '/api' },

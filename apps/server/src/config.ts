@@ -51,14 +51,36 @@ const envSchema = z.object({
   LOGIN_DELAY_AFTER_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
   LOGIN_LOCK_MINUTES: z.coerce.number().positive().default(15),
-  SMS_PROVIDER: z.enum(['console']).default('console'),
+  SMS_PROVIDER: z.enum(['console', 'aliyun', 'tencent']).default('console'),
   SMS_RESEND_SECONDS: z.coerce.number().int().min(1).default(60),
+  SMS_ACCESS_KEY_ID: optionalText,
+  SMS_ACCESS_KEY_SECRET: optionalText,
+  SMS_SIGN_NAME: optionalText,
+  SMS_TEMPLATE_CODE: optionalText,
+  SMS_SDK_APP_ID: optionalText,
+  SMS_REGION: optionalText,
+  SMS_ENDPOINT: optionalText.refine((v) => v === undefined || /^https?:\/\/\S+$/.test(v), 'must be an http(s) URL'),
+  SMS_TIMEOUT_SECONDS: z.coerce.number().positive().max(60).default(5),
+  MODERATION_PROVIDER: z.enum(['none', 'tencent', 'aliyun']).default('none'),
+  MODERATION_ACCESS_KEY_ID: optionalText,
+  MODERATION_ACCESS_KEY_SECRET: optionalText,
+  MODERATION_REGION: optionalText,
+  MODERATION_ENDPOINT: optionalText.refine(
+    (v) => v === undefined || /^https?:\/\/\S+$/.test(v),
+    'must be an http(s) URL',
+  ),
+  MODERATION_TIMEOUT_SECONDS: z.coerce.number().positive().max(60).default(10),
+  PUBLIC_BASE_URL: optionalText.refine(
+    (v) => v === undefined || /^https?:\/\/[^\s?#]+$/.test(v),
+    'must be an http(s) URL without query or fragment, e.g. https://huafang.example.com',
+  ),
   SEED_DEMO: bool.default(true),
   QUEUE_MAX_RUNNING_PER_USER: z.coerce.number().int().min(1).default(1),
   QUEUE_MAX_QUEUED_PER_USER: z.coerce.number().int().min(1).default(5),
   JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).default(20),
   BACKEND_HEALTH_SECONDS: z.coerce.number().int().min(5).default(30),
+  BACKEND_TIMEOUT_SECONDS: z.coerce.number().positive().default(600),
   URL_SIGNING_SECRET: z.string().min(16, 'URL_SIGNING_SECRET must be at least 16 characters').optional(),
   WORK_URL_TTL_HOURS: z.coerce.number().positive().default(12),
   TRUST_PROXY: bool.default(false),
@@ -72,14 +94,39 @@ const envSchema = z.object({
   TENCENT_SECRET_KEY: optionalText,
   TENCENT_REGION: z.string().min(1).default('ap-shanghai'),
   RATE_LIMIT_TRANSLATE: z.coerce.number().int().positive().default(60),
+  RATE_LIMIT_API_KEY: z.coerce.number().int().positive().default(120),
+  WEBHOOK_ALLOW_HTTP: bool.default(false),
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(60).default(10),
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(6),
+  WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().default(10),
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(180),
   NODE_ENV: z.string().optional(),
   API_DOCS: bool,
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
+  REDIS_URL: optionalText.refine((v) => v === undefined || /^rediss?:\/\/\S+$/.test(v), 'must be a redis:// URL'),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9_-]{1,40}$/i, 'letters, digits, _ and - only')
+    .default('huafang'),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  JOB_LOCK_SECONDS: z.coerce.number().int().min(2).max(600).default(30),
+  WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  STORAGE: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: optionalText.refine((v) => v === undefined || /^https?:\/\/\S+$/.test(v), 'must be an http(s) URL'),
+  S3_BUCKET: optionalText,
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY: optionalText,
+  S3_SECRET_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: bool.default(false),
   BACKEND_ALLOWED_HOSTS: optionalText.refine(
     (v) => v === undefined || v.split(',').every((rule) => isHostRule(rule.trim())),
     'must be comma-separated host names, *.domain patterns, IP addresses or CIDR ranges',
   ),
 });
+
+/** The names of every variable above, for checks of the deployment files (deploy/). */
+export const configVariableNames = Object.keys(envSchema.shape);
 
 /** Each external translation provider and the variables it cannot start without. */
 const credentialsOfProvider = {
@@ -89,11 +136,72 @@ const credentialsOfProvider = {
   tencent: ['TENCENT_SECRET_ID', 'TENCENT_SECRET_KEY'],
 } as const satisfies Record<string, (keyof z.infer<typeof envSchema>)[]>;
 
+/** Each real SMS gateway and the variables it cannot start without. */
+const credentialsOfSmsGateway = {
+  aliyun: ['SMS_ACCESS_KEY_ID', 'SMS_ACCESS_KEY_SECRET', 'SMS_SIGN_NAME', 'SMS_TEMPLATE_CODE'],
+  tencent: ['SMS_ACCESS_KEY_ID', 'SMS_ACCESS_KEY_SECRET', 'SMS_SIGN_NAME', 'SMS_TEMPLATE_CODE', 'SMS_SDK_APP_ID'],
+} as const satisfies Record<string, (keyof z.infer<typeof envSchema>)[]>;
+
+/** Where each gateway sends from when SMS_REGION is unset. */
+const defaultSmsRegion = { aliyun: 'cn-hangzhou', tencent: 'ap-guangzhou' } as const;
+
+/** A real SMS gateway: its key pair, the approved signature (签名) and template, and how to reach it. */
+export type SmsGatewayConfig = {
+  accessKeyId: string;
+  accessKeySecret: string;
+  signName: string;
+  /** Aliyun: the template code (SMS_…); Tencent: the numeric template id. */
+  templateCode: string;
+  region: string;
+  /** An http(s) URL in place of the provider's public HTTPS endpoint (tests point it at a local double). */
+  endpoint: string | undefined;
+  /** How long one send may take before it counts as failed. */
+  timeoutMs: number;
+};
+
+export type SmsConfig =
+  | { kind: 'console' }
+  | ({ kind: 'aliyun' } & SmsGatewayConfig)
+  | ({ kind: 'tencent'; sdkAppId: string } & SmsGatewayConfig);
+
+/** A content-safety provider: its key pair and how to reach it (docs/compliance.md § 内容审核). */
+export type ModerationGatewayConfig = {
+  accessKeyId: string;
+  accessKeySecret: string;
+  region: string;
+  /**
+   * An http(s) URL in place of the provider's public HTTPS endpoint; for Tencent `{service}` in it becomes tms or
+   * ims; unset for Aliyun is https://green-cip.<region>.aliyuncs.com. Tests point it at a local double.
+   */
+  endpoint: string | undefined;
+  /** How long one check may take; past it publication is refused (fail closed). */
+  timeoutMs: number;
+};
+
+export type ModerationConfig =
+  | { kind: 'none' }
+  | ({ kind: 'tencent' } & ModerationGatewayConfig)
+  | ({ kind: 'aliyun' } & ModerationGatewayConfig);
+
 export type TranslateProviderConfig =
   | { kind: 'dictionary' }
   | { kind: 'libretranslate'; url: string; apiKey: string | undefined }
   | { kind: 'baidu'; appId: string; key: string }
   | { kind: 'tencent'; secretId: string; secretKey: string; region: string };
+
+export type StorageConfig =
+  | { kind: 'local'; root: string }
+  | {
+      kind: 's3';
+      /** Absent: AWS itself; set for MinIO, Aliyun OSS, Tencent COS or any S3-compatible server. */
+      endpoint: string | undefined;
+      bucket: string;
+      region: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      /** MinIO and most self-hosted servers want `endpoint/bucket/key` rather than `bucket.endpoint/key`. */
+      forcePathStyle: boolean;
+    };
 
 export type Config = {
   port: number;
@@ -109,14 +217,27 @@ export type Config = {
   rateLimit: { login: number; sendCode: number; signUp: number };
   /** Per account (and per mobile for SMS codes): consecutive failures before slowing down and before a lock. */
   loginGuard: { delayAfter: number; maxFailures: number; lockMs: number };
-  smsProvider: 'console';
+  /** Where verification codes go: the log (`console`) or a real gateway; docs/accounts.md § 短信通道. */
+  sms: SmsConfig;
   /** At most one code per mobile in this interval. */
   smsResendMs: number;
+  /** Checks of images and prompts before publication: off (`none`) or a provider; docs/compliance.md § 内容审核. */
+  moderation: ModerationConfig;
+  /**
+   * PUBLIC_BASE_URL: the site's public origin (https://huafang.example.com, no trailing slash), for links a service
+   * outside fetches: Aliyun image moderation takes a signed, expiring link to the original, not the bytes.
+   */
+  publicBaseUrl: string | undefined;
   seedDemo: boolean;
   queue: { maxRunningPerUser: number; maxQueuedPerUser: number; maxAttempts: number };
   /** On a stop signal, how long running jobs may take to finish before they stop and continue after the restart. */
   shutdownGraceMs: number;
   backendHealthMs: number;
+  /**
+   * How long a remote backend may stay silent on a job (A1111: the generation request; ComfyUI: the whole job)
+   * before the job is taken from it and retried on another one.
+   */
+  backendTimeoutMs: number;
   /** Links to private work images: the HMAC secret (generated and kept in the database when absent) and lifetime. */
   workUrls: { secret: string | undefined; ttlMs: number };
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
@@ -124,12 +245,36 @@ export type Config = {
   webDistDir: string;
   /** POST /api/translate/zh2en: the offline dictionary or an external provider; requests per minute per user. */
   translate: { provider: TranslateProviderConfig; perUserPerMinute: number };
+  /** Requests per minute one personal API key may make, over all API processes (docs/api.md). */
+  apiKeys: { perMinute: number };
+  /**
+   * Webhook endpoints: plain http and private or loopback addresses are refused unless allowed (tests, a LAN);
+   * each try waits timeoutMs; a failed delivery is tried maxAttempts times in all, the n-th retry
+   * retryBaseMs × 6^(n-1) after the one before (10 s, 1 min, 6 min, 36 min, 3.6 h by default).
+   */
+  webhooks: { allowHttp: boolean; allowPrivate: boolean; timeoutMs: number; maxAttempts: number; retryBaseMs: number };
+  /** The audit trail keeps entries this many days; a daily prune deletes older ones (docs/compliance.md § 日志). */
+  audit: { retentionDays: number };
   /** Swagger UI and /api/docs/json: on by default, off when NODE_ENV=production unless API_DOCS=true. */
   apiDocs: boolean;
   /** A request (headers and body) must arrive within this time, or its connection is closed. */
   requestTimeoutMs: number;
   /** Host names, IPs, CIDR ranges or `*.domain` patterns backends may point at; empty = any. */
   backendAllowedHosts: string[];
+  /**
+   * Scale-out mode when set (PostgreSQL required): the queue, backend leases, progress, interrupts, session
+   * revocations and rate limits go through Redis; `npm start` serves the API only and `npm run worker` runs jobs.
+   */
+  redisUrl: string | undefined;
+  /** Starts every Redis key and BullMQ queue name, so several installations can share one Redis. */
+  redisPrefix: string;
+  /**
+   * A worker process: jobs it runs at once (each still needs a free backend), its optional health port, and how
+   * long a job (and its backend lease) stays claimed without the worker renewing it: a killed worker's job moves
+   * to another worker after about this long.
+   */
+  worker: { concurrency: number; healthPort: number | undefined; lockMs: number };
+  storage: StorageConfig;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -144,6 +289,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = missing.map((name) => `  ${name}: required when TRANSLATE_PROVIDER=${e.TRANSLATE_PROVIDER}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
+  const refused = [...scaleOutProblems(e), ...smsProblems(e), ...moderationProblems(e)];
+  if (refused.length > 0) throw new Error(`Invalid configuration:\n${refused.map((line) => `  ${line}`).join('\n')}`);
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     port: e.PORT,
@@ -163,8 +310,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxFailures: e.LOGIN_MAX_FAILURES,
       lockMs: e.LOGIN_LOCK_MINUTES * 60_000,
     },
-    smsProvider: e.SMS_PROVIDER,
+    sms: smsConfig(e),
     smsResendMs: e.SMS_RESEND_SECONDS * 1000,
+    moderation: moderationConfig(e),
+    publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     seedDemo: e.SEED_DEMO,
     queue: {
       maxRunningPerUser: e.QUEUE_MAX_RUNNING_PER_USER,
@@ -173,16 +322,113 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     backendHealthMs: e.BACKEND_HEALTH_SECONDS * 1000,
+    backendTimeoutMs: Math.round(e.BACKEND_TIMEOUT_SECONDS * 1000),
     workUrls: { secret: e.URL_SIGNING_SECRET, ttlMs: e.WORK_URL_TTL_HOURS * 3600_000 },
     trustProxy: e.TRUST_PROXY,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     translate: { provider: translateProvider(e), perUserPerMinute: e.RATE_LIMIT_TRANSLATE },
+    apiKeys: { perMinute: e.RATE_LIMIT_API_KEY },
+    webhooks: {
+      allowHttp: e.WEBHOOK_ALLOW_HTTP,
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+      timeoutMs: Math.round(e.WEBHOOK_TIMEOUT_SECONDS * 1000),
+      maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
+      retryBaseMs: Math.round(e.WEBHOOK_RETRY_BASE_SECONDS * 1000),
+    },
+    audit: { retentionDays: e.AUDIT_RETENTION_DAYS },
     apiDocs: e.API_DOCS ?? e.NODE_ENV !== 'production',
     requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     backendAllowedHosts: (e.BACKEND_ALLOWED_HOSTS ?? '')
       .split(',')
       .map((host) => host.trim().toLowerCase())
       .filter(Boolean),
+    redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
+    worker: { concurrency: e.WORKER_CONCURRENCY, healthPort: e.WORKER_HEALTH_PORT, lockMs: e.JOB_LOCK_SECONDS * 1000 },
+    storage:
+      e.STORAGE === 's3'
+        ? {
+            kind: 's3',
+            endpoint: e.S3_ENDPOINT,
+            bucket: e.S3_BUCKET!,
+            region: e.S3_REGION,
+            accessKeyId: e.S3_ACCESS_KEY!,
+            secretAccessKey: e.S3_SECRET_KEY!,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          }
+        : { kind: 'local', root: path.join(dataDir, 'files') },
+  };
+}
+
+/** Combinations that cannot work: scale-out needs a shared database, S3 needs its bucket and keys. */
+function scaleOutProblems(e: z.infer<typeof envSchema>): string[] {
+  const problems: string[] = [];
+  if (e.REDIS_URL && !e.DATABASE_URL) {
+    problems.push('REDIS_URL: 扩展模式需要 PostgreSQL，请同时设置 DATABASE_URL（SQLite 只能由一个进程使用）');
+  }
+  if (e.STORAGE === 's3') {
+    for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY', 'S3_SECRET_KEY'] as const) {
+      if (!e[name]) problems.push(`${name}: required when STORAGE=s3`);
+    }
+  }
+  return problems;
+}
+
+/** A real SMS gateway without its keys, signature or template cannot send a single code: refuse to start. */
+function smsProblems(e: z.infer<typeof envSchema>): string[] {
+  if (e.SMS_PROVIDER === 'console') return [];
+  return credentialsOfSmsGateway[e.SMS_PROVIDER]
+    .filter((name) => !e[name])
+    .map((name) => `${name}: required when SMS_PROVIDER=${e.SMS_PROVIDER}（短信通道 ${e.SMS_PROVIDER} 缺少此变量）`);
+}
+
+/** Only called after the check above, so the gateway's variables are set. */
+function smsConfig(e: z.infer<typeof envSchema>): SmsConfig {
+  if (e.SMS_PROVIDER === 'console') return { kind: 'console' };
+  const gateway: SmsGatewayConfig = {
+    accessKeyId: e.SMS_ACCESS_KEY_ID!,
+    accessKeySecret: e.SMS_ACCESS_KEY_SECRET!,
+    signName: e.SMS_SIGN_NAME!,
+    templateCode: e.SMS_TEMPLATE_CODE!,
+    region: e.SMS_REGION ?? defaultSmsRegion[e.SMS_PROVIDER],
+    endpoint: e.SMS_ENDPOINT,
+    timeoutMs: Math.round(e.SMS_TIMEOUT_SECONDS * 1000),
+  };
+  return e.SMS_PROVIDER === 'aliyun'
+    ? { kind: 'aliyun', ...gateway }
+    : { kind: 'tencent', sdkAppId: e.SMS_SDK_APP_ID!, ...gateway };
+}
+
+/**
+ * A moderation provider without its keys cannot check anything, and publication would always fail: refuse. Aliyun
+ * fetches the image by URL, so it also needs the site's public address.
+ */
+function moderationProblems(e: z.infer<typeof envSchema>): string[] {
+  if (e.MODERATION_PROVIDER === 'none') return [];
+  const problems = (['MODERATION_ACCESS_KEY_ID', 'MODERATION_ACCESS_KEY_SECRET'] as const)
+    .filter((name) => !e[name])
+    .map(
+      (name) =>
+        `${name}: required when MODERATION_PROVIDER=${e.MODERATION_PROVIDER}（内容审核 ${e.MODERATION_PROVIDER} 缺少此变量）`,
+    );
+  if (e.MODERATION_PROVIDER === 'aliyun' && !e.PUBLIC_BASE_URL) {
+    problems.push(
+      'PUBLIC_BASE_URL: required when MODERATION_PROVIDER=aliyun, which fetches images by link（阿里云图片审核按签名链接取图，需要站点的公网地址，如 https://huafang.example.com）',
+    );
+  }
+  return problems;
+}
+
+/** Only called after the check above, so the provider's keys are set. */
+function moderationConfig(e: z.infer<typeof envSchema>): ModerationConfig {
+  if (e.MODERATION_PROVIDER === 'none') return { kind: 'none' };
+  return {
+    kind: e.MODERATION_PROVIDER,
+    accessKeyId: e.MODERATION_ACCESS_KEY_ID!,
+    accessKeySecret: e.MODERATION_ACCESS_KEY_SECRET!,
+    region: e.MODERATION_REGION ?? (e.MODERATION_PROVIDER === 'aliyun' ? 'cn-shanghai' : 'ap-guangzhou'),
+    endpoint: e.MODERATION_ENDPOINT,
+    timeoutMs: Math.round(e.MODERATION_TIMEOUT_SECONDS * 1000),
   };
 }
 

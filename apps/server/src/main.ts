@@ -38,6 +38,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 }
 
 await app.listen({ port: config.port, host: config.host });
+const mode = config.redisUrl ? '扩展模式 API 进程，生成任务由 npm run worker 运行' : '嵌入式';
 app.log.info(
-  `画坊已启动：http://localhost:${config.port}（数据库 ${config.database.kind}，数据目录 ${config.dataDir}）`,
+  `画坊已启动：http://localhost:${config.port}（${mode}；数据库 ${config.database.kind}，文件 ${config.storage.kind}）`,
 );

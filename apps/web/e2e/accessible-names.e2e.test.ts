@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { pickTemplate } from './draw-ui';
 import { ADMIN, newPage, registerInvitedUser, setupJourney } from './harness';
-import { hidden, loginDialog, loginWithAccount, visible } from './ui';
+import { dialog, hidden, loginDialog, loginWithAccount, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -31,6 +31,12 @@ const ALLOWED = new Set([
   'PS',
   'ZIP',
   '3D',
+  // 开放接口: the names developers know these by (issue 12 §5, docs/api.md).
+  'API',
+  'Webhook',
+  // 审计日志's filters and export: IP 地址, API 密钥编号, 导出 CSV.
+  'IP',
+  'CSV',
 ]);
 
 /** Roles whose name is UI text rather than content (a work's English prompt is content, not a label). */
@@ -86,10 +92,22 @@ describe('accessible names are Chinese on the main pages', () => {
       await hidden(page.locator('.ant-message-notice'));
       await expectChineseNames(page, '/draw');
 
-      for (const path of ['/omnibus', '/tasks', '/chuangyi', '/myGallery']) {
+      for (const path of ['/omnibus', '/tasks', '/chuangyi', '/myGallery', '/account/api-keys', '/account/webhooks']) {
         await page.goto(`${server.baseUrl}${path}`);
         await page.waitForLoadState('networkidle');
         await expectChineseNames(page, path);
+      }
+      // 开放接口's two forms: the scope and event checkboxes are named by their Chinese labels.
+      for (const [path, title] of [
+        ['/account/api-keys', '创建密钥'],
+        ['/account/webhooks', '添加接收地址'],
+      ] as const) {
+        await page.goto(`${server.baseUrl}${path}`);
+        await page.getByRole('button', { name: title }).click();
+        await visible(dialog(page, title).getByRole('checkbox').first());
+        await expectChineseNames(page, `${path} ${title}`);
+        await page.keyboard.press('Escape');
+        await hidden(dialog(page, title));
       }
       await context.close();
 
@@ -99,7 +117,15 @@ describe('accessible names are Chinese on the main pages', () => {
       await visible(loginDialog(admin.page));
       await loginWithAccount(admin.page, ADMIN.account, ADMIN.password);
       await admin.page.waitForURL('**/draw');
-      for (const path of ['/model', '/admin', '/admin/backends', '/admin/users']) {
+      for (const path of [
+        '/model',
+        '/admin',
+        '/admin/backends',
+        '/admin/users',
+        '/admin/compliance',
+        '/admin/sensitive-words',
+        '/admin/audit-log',
+      ]) {
         await admin.page.goto(`${server.baseUrl}${path}`);
         await admin.page.waitForLoadState('networkidle');
         await expectChineseNames(admin.page, path);

@@ -11,7 +11,7 @@ import {
   screenshot,
   setupJourney,
 } from './harness';
-import { dialog, hidden, logInFromHome, toast, visible } from './ui';
+import { dialog, hidden, logInFromHome, loginDialog, loginWithAccount, toast, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -49,15 +49,19 @@ async function creditsOf(user: RegisteredUser): Promise<number> {
   return found.credits;
 }
 
-async function grantCredits(page: Page, user: RegisteredUser, before: number): Promise<void> {
-  await openSection(page, '用户管理');
+/** 用户管理 narrowed to one user by a search. */
+async function findUser(page: Page, user: RegisteredUser): Promise<void> {
   const search = page.getByRole('searchbox', { name: '搜索用户' });
   await search.fill(user.account);
   await search.press('Enter');
   // The previous page stays on screen while the search loads, so wait for the list to narrow.
   await expect.poll(() => page.locator('.ant-table-row').count()).toBe(1);
   await visible(tableRow(page, user.account));
+}
 
+async function grantCredits(page: Page, user: RegisteredUser, before: number): Promise<void> {
+  await openSection(page, '用户管理');
+  await findUser(page, user);
   await tableRow(page, user.account).getByRole('button', { name: '调整算力' }).click();
   const grant = dialog(page, '调整算力');
   await visible(grant);
@@ -184,5 +188,43 @@ describe('管理后台: users, backends and plans, then the user sees the store'
     await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByText('套餐商店').click();
     await visible(dialog(page, '套餐商店').getByRole('article', { name: PLAN.name }));
     await context.close();
+  });
+});
+
+describe('管理后台: 停用与启用账号', () => {
+  it('stops a signed-in user from a phone: their next page asks them to log in, and only 启用 lets them back', async () => {
+    const { server, browser } = journey;
+    const user = await registerUserViaApi(server);
+    const visitor = await newPage(browser);
+    await logIn(visitor.page, user.account, user.password);
+
+    const admin = await newPage(browser, 'phone');
+    await logIn(admin.page, ADMIN.account, ADMIN.password);
+    await admin.page.goto(`${server.baseUrl}/admin/users`);
+    await visible(admin.page.getByRole('heading', { name: '用户管理' }));
+    await findUser(admin.page, user);
+    const row = tableRow(admin.page, user.account);
+    await visible(row.getByText('正常', { exact: true }));
+    await row.getByRole('button', { name: '停用' }).click();
+    const confirm = admin.page.locator('.ant-popconfirm').filter({ hasText: `停用「${user.nickname}」的账号？` });
+    await visible(confirm);
+    await confirm.getByRole('button', { name: '停用' }).click();
+    await visible(toast(admin.page, '设置成功'));
+    await visible(row.getByText('已停用', { exact: true }));
+    await visible(row.getByRole('button', { name: '启用' }));
+    await screenshot(admin.page, 'admin-users-disabled-phone');
+
+    // The stopped user's stored session no longer works: the next page lands on the login dialog.
+    await visitor.page.goto(`${server.baseUrl}/myGallery`);
+    await visible(loginDialog(visitor.page));
+    await loginWithAccount(visitor.page, user.account, user.password);
+    await visible(visitor.page.getByText('账号已被禁用，请联系客服'));
+
+    await row.getByRole('button', { name: '启用' }).click();
+    await visible(row.getByText('正常', { exact: true }));
+    await visitor.page.goto(`${server.baseUrl}/`);
+    await logIn(visitor.page, user.account, user.password);
+    await admin.context.close();
+    await visitor.context.close();
   });
 });

@@ -2,7 +2,7 @@ import type { TaskTreeNode, TemplateDetail } from '@huafang/contracts';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, adminToken, api, newPage, registerInvitedUser, screenshot, setupJourney } from './harness';
-import { dialog, hidden, logInFromHome, pathname, toast, visible } from './ui';
+import { chooseOption, dialog, hidden, logInFromHome, pathname, toast, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -19,15 +19,6 @@ function treeNode(page: Page, name: string): Locator {
 /** The step tab on screen; the other tabs stay mounted but hidden. */
 function activeStep(page: Page): Locator {
   return page.locator('.hf-ta-steps').getByRole('tabpanel');
-}
-
-/** Opens an antd select and picks the option with this text. */
-async function choose(page: Page, select: Locator, option: string): Promise<void> {
-  await select.click();
-  const item = page
-    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
-    .locator('.ant-select-item-option', { hasText: option });
-  await item.first().click();
 }
 
 async function nameInDialog(page: Page, title: string, label: string, name: string): Promise<void> {
@@ -49,13 +40,25 @@ async function openTaskConfig(page: Page, baseUrl: string): Promise<void> {
   await hidden(page.locator('.ant-message-notice'));
 }
 
-/** Drags a tree node onto the upper edge (above) or the middle (into) of another. */
-async function dragNode(page: Page, from: string, to: string, where: 'above' | 'into'): Promise<void> {
+/**
+ * Drags a tree node onto the upper edge (above) or the middle (into) of another, until `answer` shows: a drag that
+ * the page did not take up (it can be lost while the tree is still settling) is made again, as a person would.
+ */
+async function dragNode(page: Page, from: string, to: string, where: 'above' | 'into', answer: string): Promise<void> {
   const row = (name: string) => page.locator('.ant-tree-treenode').filter({ has: treeNode(page, name) });
   const target = row(to);
-  const box = await target.boundingBox();
-  if (!box) throw new Error(`${to} is not on screen`);
-  await row(from).dragTo(target, { targetPosition: { x: box.width / 2, y: where === 'above' ? 3 : box.height / 2 } });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const box = await target.boundingBox();
+    if (!box) throw new Error(`${to} is not on screen`);
+    await row(from).dragTo(target, { targetPosition: { x: box.width / 2, y: where === 'above' ? 3 : box.height / 2 } });
+    try {
+      await visible(toast(page, answer), 5_000);
+      return;
+    } catch {
+      // The drop did not reach the tree: drag again.
+    }
+  }
+  throw new Error(`dragging ${from} onto ${to} never answered ${answer}`);
 }
 
 async function publishNode(page: Page, name: string, what: '分类' | '任务'): Promise<void> {
@@ -118,12 +121,12 @@ describe('任务配置: an admin builds and publishes a two-step template', () =
     await step.getByRole('button', { name: '添加表单项' }).click();
     const drawer = page.locator('.ant-drawer').filter({ hasText: '添加表单项' });
     await visible(drawer);
-    await choose(page, drawer.getByRole('combobox', { name: '表单项类型' }), '下拉选择');
+    await chooseOption(page, drawer.getByRole('combobox', { name: '表单项类型' }), '下拉选择');
     await drawer.getByRole('combobox', { name: '参数名' }).fill('sampler');
     await drawer.getByLabel('标题').fill('采样器');
     await drawer.getByText('接口来源').click();
-    await choose(page, drawer.getByRole('combobox', { name: '选项来源接口' }), '/api/options/samplers');
-    await choose(page, drawer.getByRole('combobox', { name: '默认值' }), 'Euler a');
+    await chooseOption(page, drawer.getByRole('combobox', { name: '选项来源接口' }), '/api/options/samplers');
+    await chooseOption(page, drawer.getByRole('combobox', { name: '默认值' }), 'Euler a');
     await drawer.getByRole('button', { name: '确定' }).click();
     await drawer.waitFor({ state: 'hidden' });
     await visible(step.locator('.hf-ta-field-row[data-name="sampler"]', { hasText: '来源：采样器' }));
@@ -139,7 +142,7 @@ describe('任务配置: an admin builds and publishes a two-step template', () =
     await page.getByRole('button', { name: '添加步骤' }).click();
     await visible(page.getByRole('tab', { name: '步骤 2' }));
     step = activeStep(page);
-    await choose(page, step.getByRole('combobox', { name: '生成方式' }), '高清放大');
+    await chooseOption(page, step.getByRole('combobox', { name: '生成方式' }), '高清放大');
     expect(await step.getByRole('switch', { name: '使用上一步的图片' }).getAttribute('aria-checked')).toBe('true');
 
     // 前移 / 后移 reorder the step tabs; the order of the tabs is the order of the steps.
@@ -248,15 +251,18 @@ describe('任务配置: an admin builds and publishes a two-step template', () =
     const names = () => page.locator('.hf-ta-node-name').allTextContents();
 
     const before = await names();
-    await dragNode(page, '人像摄影', '促销海报', 'into');
-    await visible(toast(page, '分类只能位于最顶层'));
+    await dragNode(page, '人像摄影', '促销海报', 'into', '分类只能位于最顶层');
     expect(await names()).toEqual(before);
     await hidden(toast(page, '分类只能位于最顶层'));
 
-    await dragNode(page, '节日海报', '促销海报', 'above');
-    await visible(toast(page, '移动成功'));
-    const order = await names();
-    expect(order.indexOf('节日海报')).toBe(order.indexOf('促销海报') - 1);
+    await dragNode(page, '节日海报', '促销海报', 'above', '移动成功');
+    // The toast answers the move; the tree shows the new order once it has loaded again.
+    await expect
+      .poll(async () => {
+        const order = await names();
+        return order.indexOf('促销海报') - order.indexOf('节日海报');
+      })
+      .toBe(1);
     const tree = await api<TaskTreeNode[]>(server, 'GET', '/api/task/tree/all', { token: await adminToken(server) });
     const posters = tree.data.flatMap((category) => category.children ?? []).find((task) => task.name === '海报设计');
     expect(posters?.children?.map((template) => template.name)).toEqual(['节日海报', '促销海报']);

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { pickTemplate, setNumber } from './draw-ui';
 import { api, newPage, registerInvitedUser, screenshot, setupJourney } from './harness';
-import { dialog, hidden, logInFromHome, toast, visible } from './ui';
+import { chooseOption, confirmWith, dialog, hidden, logInFromHome, toast, visible } from './ui';
 
 const journey = setupJourney();
 const PHONE = { width: 390, height: 844 };
@@ -161,8 +161,7 @@ describe('draw fixes', () => {
     await page.setViewportSize(PHONE);
     await openMyGallery(page, server.baseUrl);
     await visible(tiles(page).nth(2));
-    await page.getByLabel('按模板筛选').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '自由创作' }).click();
+    await chooseOption(page, page.getByLabel('按模板筛选'), '自由创作');
     await expect.poll(() => tiles(page).count()).toBe(1);
     await screenshot(page, 'my-gallery-free-filter-phone');
 
@@ -171,7 +170,7 @@ describe('draw fixes', () => {
     const own = dialog(page, '作品详情');
     await own.getByRole('button', { name: '删除' }).click();
     const confirm = page.locator('.ant-modal-confirm').filter({ hasText: '删除这个作品？' });
-    await confirm.getByRole('button', { name: '删除' }).click();
+    await confirmWith(confirm, '删除');
     await visible(toast(page, '删除成功'));
     await visible(page.getByText('没有符合条件的作品'));
     await page.waitForLoadState('networkidle');

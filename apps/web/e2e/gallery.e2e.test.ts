@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { pickTemplate, setNumber } from './draw-ui';
 import { ADMIN, newPage, registerInvitedUser, screenshot, setupJourney } from './harness';
-import { dialog, hidden, logInFromHome, loginDialog, toast, visible } from './ui';
+import { chooseOption, confirmWith, dialog, hidden, logInFromHome, loginDialog, toast, visible } from './ui';
 
 const journey = setupJourney();
 const SEED = 4242;
@@ -51,8 +51,7 @@ async function parameter(scope: Locator, label: string): Promise<string> {
 }
 
 async function chooseCategory(page: Page, category: string): Promise<void> {
-  await page.getByLabel('按分类筛选').click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: category }).click();
+  await chooseOption(page, page.getByLabel('按分类筛选'), category);
 }
 
 async function openMyGallery(page: Page): Promise<void> {
@@ -196,8 +195,7 @@ describe('galleries', () => {
     await visible(page.getByText('已选 1 个'));
     await page.locator('.hf-gallery-selection').getByRole('button', { name: '删除' }).click();
     const confirm = page.locator('.ant-modal-confirm').filter({ hasText: '删除这个作品？' });
-    await visible(confirm);
-    await confirm.getByRole('button', { name: '删除' }).click();
+    await confirmWith(confirm, '删除');
     await visible(toast(page, '删除成功'));
     await expect.poll(() => tiles(page).count()).toBe(1);
     await context.close();

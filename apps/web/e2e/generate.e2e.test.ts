@@ -128,7 +128,7 @@ describe('generation', () => {
     await page.getByPlaceholder('描述你想要的画面…').fill('水墨画，远山，云雾');
     await page.getByPlaceholder('描述你想要的画面…').press('Enter');
     await page.waitForURL('**/chuangyi');
-    await expect.poll(() => page.getByLabel('画面描述').inputValue()).toBe('水墨画，远山，云雾');
+    await expect.poll(() => page.getByRole('textbox', { name: '画面描述' }).inputValue()).toBe('水墨画，远山，云雾');
     // The model select starts on the first model rather than empty.
     await visible(page.getByRole('region', { name: '参数设置' }).getByText('写实人像'));
     const params = page.getByRole('region', { name: '参数设置' });

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type A1111Double, startA1111Double } from '../../server/test/doubles/a1111-double';
 import { ADMIN, adminToken, api, newPage, randomSuffix, screenshot, setupJourney } from './harness';
-import { dialog, hidden, loginDialog, loginWithAccount, toast, visible } from './ui';
+import { chooseOption, dialog, hidden, loginDialog, loginWithAccount, toast, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -88,9 +88,7 @@ describe('模型管理: groups, models and import from a registered A1111', () =
       await page.getByRole('button', { name: '从后端导入' }).click();
       const importDialog = dialog(page, '从后端导入模型');
       await visible(importDialog);
-      await importDialog.getByLabel('推理后端').click();
-      // antd draws the visible options apart from the hidden accessible list.
-      await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: backendName }).click();
+      await chooseOption(page, importDialog.getByLabel('推理后端'), backendName);
       const choices = importDialog.getByRole('group', { name: '要导入的模型' });
       for (const checkpoint of size.checkpoints) await visible(choices.getByText(checkpoint));
       await choices.getByRole('checkbox', { name: new RegExp(size.checkpoints[0].replace(/[[\].]/g, '\\$&')) }).check();

@@ -10,7 +10,7 @@ import {
   setupJourney,
   waitForSmsResend,
 } from './harness';
-import { hidden, openLogin, toast, visible } from './ui';
+import { confirmWith, hidden, openLogin, toast, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -91,8 +91,12 @@ describe.each<ScreenName>(['phone', 'desktop'])('main flows on the %s', (screen)
     // 手机登录 from the header.
     await page.goto(`${server.baseUrl}/`);
     const login = await openLogin(page);
-    await press(screen, login.getByRole('tab', { name: '手机登录' }));
-    await login.getByPlaceholder('请输入手机号').fill(user.mobile);
+    const phoneTab = login.getByRole('tab', { name: '手机登录' });
+    const mobile = login.getByPlaceholder('请输入手机号');
+    await press(screen, phoneTab);
+    // A tap that lands while the dialog still opens can be lost on a loaded machine: tap the tab again then.
+    await visible(mobile, 5_000).catch(() => press(screen, phoneTab));
+    await mobile.fill(user.mobile);
     await waitForSmsResend(user);
     const code = server.waitForSmsCode(user.mobile);
     await press(screen, login.getByRole('button', { name: '获取验证码' }));
@@ -179,8 +183,7 @@ describe.each<ScreenName>(['phone', 'desktop'])('main flows on the %s', (screen)
     await visible(page.getByText('已选 1 个'));
     await press(screen, page.locator('.hf-gallery-selection').getByRole('button', { name: '删除' }));
     const confirm = page.locator('.ant-modal-confirm').filter({ hasText: '删除这个作品？' });
-    await visible(confirm);
-    await press(screen, confirm.getByRole('button', { name: '删除' }));
+    await confirmWith(confirm, '删除', (target) => press(screen, target));
     await visible(toast(page, '删除成功'));
     await expect.poll(() => tiles.count()).toBe(count - 1);
     await screenshot(page, `${screen}-my-gallery-deleted`);

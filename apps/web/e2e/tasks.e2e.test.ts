@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, newPage, randomSuffix, registerInvitedUser, screenshot, setupJourney } from './harness';
-import { dialog, hidden, logInFromHome, pathname, toast, visible } from './ui';
+import { chooseOption, dialog, hidden, logInFromHome, pathname, toast, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -22,11 +22,6 @@ function taskSelectDialog(page: Page): Locator {
 }
 
 /** Picks an option of the antd select labelled `label` inside `scope`. */
-async function choose(page: Page, scope: Locator, label: string, option: string): Promise<void> {
-  await scope.getByLabel(label, { exact: true }).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).click();
-}
-
 describe('tasks and templates', () => {
   it('opens a task from /tasks and uses one of its templates in /draw', async () => {
     const { browser } = journey;
@@ -135,7 +130,7 @@ describe('tasks and templates', () => {
     await visible(unit.getByText('控制模式'));
     await visible(unit.getByText('参考图'));
     expect(await unit.getByText('低阈值').count()).toBe(0);
-    await choose(page, unit, '预处理器', 'Canny 边缘');
+    await chooseOption(page, unit.getByLabel('预处理器', { exact: true }), 'Canny 边缘');
     await visible(unit.getByText('低阈值'));
     expect(await unit.getByText('控制模式').count()).toBe(0);
     await context.close();

@@ -24,6 +24,54 @@ export async function hidden(locator: Locator, timeout = 15_000): Promise<void> 
   await locator.first().waitFor({ state: 'hidden', timeout });
 }
 
+/**
+ * Picks `option` in the antd Select whose combobox is `combobox`. A tap that lands while the dropdown is still
+ * opening can be lost (the dropdown stays open), so a person taps again, and so does this, until it has closed.
+ */
+export async function chooseOption(page: Page, combobox: Locator, option: string): Promise<void> {
+  const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').filter({ visible: true });
+  const item = dropdown.locator('.ant-select-item-option', { hasText: option }).first();
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (!(await item.isVisible())) await combobox.click();
+    await visible(item);
+    await item.click();
+    try {
+      await dropdown.first().waitFor({ state: 'hidden', timeout: 2_000 });
+      return;
+    } catch {
+      // Still open: the tap was lost; pick again.
+    }
+  }
+  throw new Error(`could not choose ${option}`);
+}
+
+/**
+ * Presses `button` in the confirmation dialog `confirm` until the dialog closes. A press that lands while the dialog
+ * is still opening can be lost on a loaded machine (the dialog stays and nothing is sent), so a person presses
+ * again, and so does this; while the dialog waits on its request (the button shows loading) it is left alone.
+ */
+export async function confirmWith(
+  confirm: Locator,
+  button: string,
+  press: (target: Locator) => Promise<void> = (target) => target.click(),
+): Promise<void> {
+  await visible(confirm);
+  const ok = confirm.first().getByRole('button', { name: button, exact: true });
+  for (let attempt = 0; attempt < 4; attempt++) {
+    if (await ok.isVisible()) {
+      const loading = await ok.evaluate((element) => element.classList.contains('ant-btn-loading')).catch(() => false);
+      if (!loading) await press(ok).catch(() => undefined);
+    }
+    try {
+      await hidden(confirm, 3_000);
+      return;
+    } catch {
+      // Still open: the press was lost, or the request is still on its way; look again.
+    }
+  }
+  await hidden(confirm);
+}
+
 export function pathname(page: Page): string {
   return new URL(page.url()).pathname;
 }

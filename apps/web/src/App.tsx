@@ -8,14 +8,17 @@ import { NoticeBridge } from './components/NoticeBridge';
 import { cspNonce } from './csp';
 import { queryClient } from './query-client';
 import { router } from './routes';
-import { bindNavigator } from './services/navigation';
+import { bindNavigator, LOGIN_LANDING, LOGIN_PATH } from './services/navigation';
 import { theme } from './theme';
 
-// Until the router has loaded the first page's lazy routes it cannot take a navigation reliably (a 401 during a slow
-// first load was seen to leave a blank /login), so it then loads the address as a whole page instead.
+// A session that ends goes straight to the landing that opens the login dialog (not through the /login redirect):
+// two navigations at once (the request layer's and RequireLogin's) through that redirect were seen to leave a blank
+// /login. Until the router has loaded the first page's lazy routes, or while it is loading another page, it cannot
+// take a navigation reliably, so the address is then loaded as a whole page instead.
 bindNavigator((to) => {
-  if (router.state.initialized) void router.navigate(to);
-  else window.location.assign(to);
+  const target = to === LOGIN_PATH ? LOGIN_LANDING : to;
+  if (router.state.initialized && router.state.navigation.state === 'idle') void router.navigate(target);
+  else window.location.assign(target);
 });
 
 const csp = { nonce: cspNonce };

@@ -69,6 +69,9 @@ const READY_ADMIN_PAGES: Record<string, () => Promise<PageModule>> = {
   inviteCodes: () => import('./pages/admin/InviteCodesPage'),
   help: () => import('./pages/admin/HelpRequestsPage'),
   agreement: () => import('./pages/admin/AgreementConfigPage'),
+  compliance: () => import('./pages/admin/CompliancePage'),
+  'sensitive-words': () => import('./pages/admin/SensitiveWordsPage'),
+  'audit-log': () => import('./pages/admin/AuditLogPage'),
   dashboard: () => import('./pages/admin/DashboardPage'),
   users: () => import('./pages/admin/UsersPage'),
   backends: () => import('./pages/admin/BackendsPage'),
@@ -131,6 +134,15 @@ export const routes: RouteObject[] = [
                 ...page('my-gallery', () => import('./pages/my-gallery/MyGalleryPage'), '我的作品'),
               },
               { path: '/chuangyi', ...page('chuangyi', () => import('./pages/chuangyi/ChuangyiPage')) },
+              // 开放接口 (用户菜单): one page, a tab per address.
+              {
+                path: '/account/api-keys',
+                ...page('open-api', () => import('./pages/account/OpenApiPage'), 'API 密钥'),
+              },
+              {
+                path: '/account/webhooks',
+                ...page('open-api', () => import('./pages/account/OpenApiPage'), 'Webhook'),
+              },
             ],
           },
           {

@@ -47,6 +47,8 @@ export const adminUserItemSchema = z.object({
   mobile: z.string().nullable(),
   admin: z.boolean(),
   credits: z.number().int(),
+  /** 已停用: cannot log in, and every token of the user stopped working when it was set. */
+  disabled: z.boolean(),
   createdAt: z.string(),
 });
 export type AdminUserItem = z.infer<typeof adminUserItemSchema>;
@@ -74,6 +76,14 @@ export const creditGrantBodySchema = z.object({
     .optional(),
 });
 export const creditGrantResultSchema = z.object({ userId: z.string(), credits: z.number().int() });
+
+/** POST /api/admin/users/disabled: 停用 (signs the user out everywhere) or 启用 an account. */
+export const userDisabledBodySchema = z.object({
+  userId: z.string({ error: '请选择用户' }).trim().min(1, '请选择用户').max(64, '用户编号格式不正确'),
+  disabled: z.boolean({ error: '请选择停用或启用' }),
+});
+export type UserDisabledBody = z.infer<typeof userDisabledBodySchema>;
+export const userDisabledResultSchema = z.object({ userId: z.string(), disabled: z.boolean() });
 
 export const backendKindSchema = z.enum(['builtin', 'sdwebui', 'comfyui'], { error: '后端类型不正确' });
 export type BackendKind = z.infer<typeof backendKindSchema>;

@@ -64,6 +64,11 @@ export const workDetailSchema = workItemSchema.extend({
   backend: z.string(),
   hidePrompt: z.boolean(),
   views: z.number().int(),
+  /**
+   * 内容审核 (docs/compliance.md): none, pending (held for an admin before publication), approved (an admin passed
+   * it) or removed (下架: it cannot be published).
+   */
+  moderation: z.enum(['none', 'pending', 'approved', 'removed']),
 });
 export type WorkDetail = z.infer<typeof workDetailSchema>;
 export const workIdQuerySchema = z.object({ id: idOf('作品') });

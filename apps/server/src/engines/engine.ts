@@ -1,10 +1,10 @@
-import type { FormOption, GenerateMode } from '@huafang/contracts';
+import type { BackendKind, FormOption, GenerateMode } from '@huafang/contracts';
 
 /**
  * The one interface every inference engine implements: the built-in demo engine (内置演示引擎),
  * AUTOMATIC1111/Forge over HTTP and ComfyUI. The queue and the backends registry only ever see this.
  */
-export type EngineKind = 'builtin' | 'sdwebui' | 'comfyui';
+export type EngineKind = BackendKind;
 
 /** ControlNet control mode as A1111 numbers it: 0 均衡, 1 更注重提示词, 2 更注重控制图. */
 export type ControlMode = 0 | 1 | 2;
@@ -129,6 +129,8 @@ export interface InferenceEngine {
   /** The preprocessed map of a ControlNet module for an image (PNG bytes), for previews. */
   preprocess(controlnetModule: string, image: Buffer, options?: PreprocessOptions): Promise<Buffer>;
   health(): Promise<EngineHealth>;
+  /** Frees what the engine holds in this process (the built-in engine's worker thread). */
+  close?(): Promise<void>;
 }
 
 /** The prompt text an engine receives from a prompt group: each item's promptText (else its label), in order, once. */

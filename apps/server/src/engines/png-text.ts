@@ -21,20 +21,46 @@ const isLatin1 = (text: string) => {
   return true;
 };
 
-/** A copy of the PNG with a text chunk inserted right after IHDR. */
-export function addPngText(png: Buffer, keyword: string, text: string): Buffer {
-  if (!png.subarray(0, 8).equals(SIGNATURE)) throw new Error('不是 PNG 图片');
-  const ihdrEnd = 8 + 12 + png.readUInt32BE(8);
+/**
+ * A copy of the PNG with a text chunk inserted right after IHDR. `itxt` writes iTXt even for Latin-1 text: XMP
+ * must be an iTXt named XML:com.adobe.xmp.
+ */
+export function addPngText(png: Buffer, keyword: string, text: string, { itxt = false } = {}): Buffer {
+  const latin1 = !itxt && isLatin1(text);
   const key = Buffer.from(keyword, 'latin1');
-  const data = isLatin1(text)
+  const data = latin1
     ? Buffer.concat([key, Buffer.from([0]), Buffer.from(text, 'latin1')])
     : Buffer.concat([key, Buffer.from([0, 0, 0, 0, 0]), Buffer.from(text, 'utf8')]);
-  return Buffer.concat([
-    png.subarray(0, ihdrEnd),
-    chunk(isLatin1(text) ? 'tEXt' : 'iTXt', data),
-    png.subarray(ihdrEnd),
-  ]);
+  return withChunksAfterIhdr(png, [chunk(latin1 ? 'tEXt' : 'iTXt', data)]);
 }
+
+function withChunksAfterIhdr(png: Buffer, chunks: Buffer[]): Buffer {
+  if (!png.subarray(0, 8).equals(SIGNATURE)) throw new Error('不是 PNG 图片');
+  const ihdrEnd = 8 + 12 + png.readUInt32BE(8);
+  return Buffer.concat([png.subarray(0, ihdrEnd), ...chunks, png.subarray(ihdrEnd)]);
+}
+
+type RawChunk = { type: string; bytes: Buffer; data: Buffer };
+
+/** Every chunk of the PNG up to IEND, whole (length, type, data, CRC) and its data alone. */
+function* chunksOf(png: Buffer): Generator<RawChunk> {
+  if (!png.subarray(0, 8).equals(SIGNATURE)) throw new Error('不是 PNG 图片');
+  let offset = 8;
+  while (offset + 12 <= png.length) {
+    const length = png.readUInt32BE(offset);
+    const type = png.toString('latin1', offset + 4, offset + 8);
+    yield {
+      type,
+      bytes: png.subarray(offset, offset + 12 + length),
+      data: png.subarray(offset + 8, offset + 8 + length),
+    };
+    offset += 12 + length;
+    if (type === 'IEND') break;
+  }
+}
+
+const TEXT_CHUNKS = new Set(['tEXt', 'zTXt', 'iTXt']);
+const keywordOf = (data: Buffer) => data.toString('latin1', 0, Math.max(0, data.indexOf(0)));
 
 /** Every tEXt, zTXt and iTXt of a PNG, keyword → text. */
 export function readPngText(png: Buffer): Record<string, string> {
@@ -86,15 +112,23 @@ const PICTURE_CHUNKS = new Set([
 
 /** A copy of the PNG with only its picture chunks: no prompt, graph or metadata of any kind. */
 export function withoutPngText(png: Buffer): Buffer {
-  if (!png.subarray(0, 8).equals(SIGNATURE)) throw new Error('不是 PNG 图片');
-  const kept = [png.subarray(0, 8)];
-  let offset = 8;
-  while (offset + 12 <= png.length) {
-    const end = offset + 12 + png.readUInt32BE(offset);
-    const type = png.toString('latin1', offset + 4, offset + 8);
-    if (PICTURE_CHUNKS.has(type)) kept.push(png.subarray(offset, end));
-    offset = end;
-    if (type === 'IEND') break;
-  }
-  return Buffer.concat(kept);
+  const kept = [...chunksOf(png)].filter((c) => PICTURE_CHUNKS.has(c.type)).map((c) => c.bytes);
+  return Buffer.concat([SIGNATURE, ...kept]);
+}
+
+/** A copy of the PNG without the text chunks (tEXt, zTXt, iTXt) named by any of `keywords`. */
+export function withoutPngTextNamed(png: Buffer, keywords: readonly string[]): Buffer {
+  const kept = [...chunksOf(png)]
+    .filter((c) => !(TEXT_CHUNKS.has(c.type) && keywords.includes(keywordOf(c.data))))
+    .map((c) => c.bytes);
+  return Buffer.concat([SIGNATURE, ...kept]);
+}
+
+/**
+ * `picture` (a re-encoding of `source`, which drops metadata) with every non-picture chunk of `source` put back
+ * right after IHDR: text, XMP, EXIF and unknown chunks travel with the pixels.
+ */
+export function withMetadataOf(source: Buffer, picture: Buffer): Buffer {
+  const metadata = [...chunksOf(source)].filter((c) => !PICTURE_CHUNKS.has(c.type)).map((c) => c.bytes);
+  return withChunksAfterIhdr(picture, metadata);
 }

@@ -54,6 +54,7 @@ export async function seedDemoContent(db: Database, services: Services): Promise
   await seedDemoTasks(db);
   await services.appConfig.seedAgreements();
   await services.combos.seedPlans();
+  await services.sensitiveWords.seedDemo();
   const invites = new InviteRepository(db);
   if (!(await invites.findByCode(DEMO_INVITE_CODE))) {
     await invites.insert({

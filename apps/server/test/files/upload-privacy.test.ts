@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signingSecret, UrlSigner } from '../../src/platform/url-signer.js';
 import { demoTemplate, generateBody, waitForEnd } from '../generate/generation-helpers.js';
-import { multipartBody } from '../helpers/multipart.js';
+import { uploadPng } from '../helpers/multipart.js';
 import { describeServer } from '../helpers/suite.js';
 import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
 
@@ -21,18 +21,9 @@ describeServer('files: an upload is its owner’s, a work made from it does not 
   afterAll(() => app.close());
 
   async function upload(token: string) {
-    const bytes = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#2a6' } })
-      .png()
-      .toBuffer();
-    const body = multipartBody([{ filename: 'me.png', contentType: 'image/png', bytes }]);
-    const res = await app.app.inject({
-      method: 'POST',
-      url: '/api/files/upload',
-      payload: body.payload,
-      headers: { ...body.headers, authorization: `Bearer ${token}` },
-    });
-    expect(res.json().code).toBe(0);
-    return res.json().data as { fileId: string; url: string };
+    const uploaded = await uploadPng(app, token);
+    expect(uploaded.code).toBe(0);
+    return uploaded.data;
   }
 
   const get = async (url: string, token?: string) => {

@@ -44,9 +44,20 @@ export async function waitForEnd(app: TestApp, token: string, generateId: string
   }
 }
 
-/** Waits until a generation is running (so an interrupt hits a running job). */
-export async function waitForStatus(app: TestApp, token: string, generateId: string, status: string, minProgress = 0) {
-  for (let i = 0; i < 500; i++) {
+/**
+ * Waits until a generation is running (so an interrupt hits a running job). The CPU engine paints slower on a busy
+ * machine, so the wait is long; the status is checked every 10 ms so the moment is not missed.
+ */
+export async function waitForStatus(
+  app: TestApp,
+  token: string,
+  generateId: string,
+  status: string,
+  minProgress = 0,
+  timeoutMs = 60_000,
+) {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
     const res = await app.call('POST', '/api/generate/task/progress', { token, body: { generateId } });
     if (res.body.data?.status === status && res.body.data.progress >= minProgress) return res.body.data;
     await new Promise((resolve) => setTimeout(resolve, 10));

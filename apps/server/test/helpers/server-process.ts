@@ -1,19 +1,47 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { expect } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../../../..');
+/** `npm start`: the API (and, embedded, the jobs). */
+export const MAIN_SCRIPT = 'apps/server/src/main.ts';
 
 export type ProcessAnswer = { status: number; body: { code: number; msg: string; data: any } };
 
-/** The real server (`main.ts`) as its own process on a data directory; `exited` resolves with its exit code. */
+/** The first admin's password every process test starts its server with. */
+export const ADMIN_PASSWORD = 'Admin12345';
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Polls `check` until it answers true; fails with `what` after `timeoutMs`. */
+export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await sleep(50);
+  }
+}
+
+/** What `progress` answers, as far as the process tests read it. */
+export type Progress = {
+  status: string;
+  progress: number;
+  message?: string | null;
+  images: { workId: string; url: string; seed: number }[];
+};
+
+/**
+ * The real server (`main.ts`, or another entry point such as `worker.ts`) as its own process on a data directory;
+ * `exited` resolves with its exit code.
+ */
 export class ServerProcess {
   output = '';
   port = 0;
   readonly exited: Promise<number | null>;
   protected readonly child: ChildProcess;
 
-  constructor(dataDir: string, env: Record<string, string>) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  constructor(dataDir: string, env: Record<string, string>, script = MAIN_SCRIPT) {
+    this.child = spawn(process.execPath, ['--import', 'tsx', script], {
       cwd: root,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -37,13 +65,22 @@ export class ServerProcess {
   ): Promise<T> {
     const server = new this(dataDir, env);
     const deadline = Date.now() + 45_000;
-    while (!server.port) {
+    while (!server.ready()) {
       if (!server.alive || Date.now() > deadline) throw new Error(`server did not start:\n${server.output}`);
-      const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(server.output);
-      if (match?.[1]) server.port = Number(match[1]);
-      else await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 100));
     }
     return server;
+  }
+
+  /** Whether it has started (here: listens, migrations and seed done); sets `port`. */
+  protected ready(): boolean {
+    const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(this.output);
+    if (match?.[1]) this.port = Number(match[1]);
+    return this.port > 0;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   get alive(): boolean {
@@ -73,5 +110,76 @@ export class ServerProcess {
       ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
     });
     return { status: res.status, body: await res.json() };
+  }
+}
+
+/** A server process with the calls of the admin generating through it, as the draw page makes them. */
+export class GeneratingProcess extends ServerProcess {
+  async login(): Promise<string> {
+    const res = await this.call('POST', '/api/auth/account', { body: { account: 'admin', password: ADMIN_PASSWORD } });
+    expect(res.body.code, res.body.msg).toBe(0);
+    return res.body.data.token;
+  }
+
+  async credits(token: string): Promise<number> {
+    const res = await this.call('GET', '/api/user/currentUser', { token });
+    expect(res.body.code, res.body.msg).toBe(0);
+    return res.body.data.credits;
+  }
+
+  /** A free creation (the default demo model unless `parameters` names another), answered as it came. */
+  submitAnswer(token: string, parameters: object): Promise<ProcessAnswer> {
+    return this.call('POST', '/api/generate/task', {
+      token,
+      body: {
+        templateId: null,
+        promptGroup: [{ id: 'p1', groupName: '山水', promptText: 'mountains, river' }],
+        parameters,
+      },
+    });
+  }
+
+  /** The poll of the draw page as it came: code, message and data, so a test can judge every answer. */
+  poll(token: string, generateId: string): Promise<ProcessAnswer> {
+    return this.call('POST', '/api/generate/task/progress', { token, body: { generateId } });
+  }
+
+  async progress(token: string, generateId: string): Promise<Progress> {
+    const res = await this.poll(token, generateId);
+    expect(res.body.code, res.body.msg).toBe(0);
+    return res.body.data;
+  }
+
+  /** Polls like the draw page until the generation is no longer waiting or painting; every answer seen too. */
+  async waitForEnd(token: string, generateId: string, timeoutMs = 90_000) {
+    const seen: Progress[] = [];
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const progress = await this.progress(token, generateId);
+      seen.push(progress);
+      if (!['queued', 'running'].includes(progress.status)) return { final: progress, seen };
+      if (Date.now() > deadline) throw new Error(`generation ${generateId} still ${progress.status}`);
+      await sleep(100);
+    }
+  }
+
+  async waitForProgress(token: string, generateId: string, percent: number, timeoutMs = 60_000): Promise<void> {
+    await until(
+      `generation ${generateId} reaches ${percent}%`,
+      async () => {
+        const progress = await this.progress(token, generateId);
+        return progress.status === 'running' && progress.progress >= percent;
+      },
+      timeoutMs,
+    );
+  }
+
+  /** Every image of a result is a work the user can open. */
+  async expectWorks(images: { workId: string; url: string }[]): Promise<void> {
+    for (const image of images) {
+      const res = await fetch(`${this.baseUrl}${image.url}`);
+      expect(res.status, image.workId).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/png');
+    }
   }
 }

@@ -1,5 +1,7 @@
 import net from 'node:net';
+import { Redis } from 'ioredis';
 import pg from 'pg';
+import { newId } from '../../src/platform/ids.js';
 
 /**
  * External services of the test suite. On CI (REQUIRE_SERVICES=1) a missing service is a failure;
@@ -36,4 +38,54 @@ export function redisReachable(): Promise<string | null> {
     socket.on('connect', () => socket.write('PING\r\n'));
     socket.on('data', (data) => done(data.toString().startsWith('+PONG') ? null : `Redis answered ${data}`));
   });
+}
+
+/** Runs `run` on a connection to the PostgreSQL server's admin database (to create and drop test databases). */
+export async function onPostgresAdmin<T>(run: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: postgresAdminUrl });
+  await admin.connect();
+  try {
+    return await run(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+export type TestDatabase = { name: string; url: string; drop(): Promise<void> };
+
+/** A fresh, empty PostgreSQL database named `<prefix>_<unique id>`, for one test file or deployment. */
+export async function createTestDatabase(prefix: string): Promise<TestDatabase> {
+  const name = `${prefix}_${newId()
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')}`;
+  await onPostgresAdmin(async (admin) => {
+    await admin.query(`create database ${name}`);
+    // A test database need not outlive a crash of the PostgreSQL server: commits skip the wait for the disk flush.
+    await admin.query(`alter database ${name} set synchronous_commit = off`);
+  });
+  const url = new URL(postgresAdminUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    drop: () =>
+      onPostgresAdmin(async (admin) => void (await admin.query(`drop database if exists ${name} with (force)`))),
+  };
+}
+
+/** Deletes every key under `prefix` (what one test app or deployment left in the shared Redis). */
+export async function dropRedisKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true, retryStrategy: () => null });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
 }

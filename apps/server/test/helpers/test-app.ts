@@ -3,19 +3,29 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { LoginResult } from '@huafang/contracts';
-import pg from 'pg';
+import { pino } from 'pino';
 import { type BuiltApp, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { newId } from '../../src/platform/ids.js';
-import { postgresAdminUrl } from './services.js';
+import { startWorker, type WorkerProcess } from '../../src/worker/worker-process.js';
+import { startS3Server, type TestS3Server } from './s3-server.js';
+import { createTestDatabase, dropRedisKeys, redisUrl } from './services.js';
 
-export const TEST_DB = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+/**
+ * The configuration the server suites run in: embedded on SQLite or PostgreSQL, or scale-out (PostgreSQL,
+ * Redis and BullMQ, files in S3 served by s3rver, with an API app and a worker in the test process, each test
+ * app on its own Redis key prefix).
+ */
+export const SCALE_OUT = process.env.TEST_MODE === 'scaleout';
+export const TEST_DB = process.env.TEST_DB === 'postgres' || SCALE_OUT ? 'postgres' : 'sqlite';
 export const ADMIN = { account: 'admin', password: 'Admin12345' };
 
 type InjectResult = { status: number; body: { code: number; msg: string; data: any } };
 
 export type TestApp = BuiltApp & {
   config: Config;
+  /** Scale-out: the worker process beside the API app (its own services, e.g. its audit recorder). */
+  worker: WorkerProcess | undefined;
   logLines: string[];
   /** Moves the clock of the SMS code rules forward. */
   advanceClock(ms: number): void;
@@ -24,6 +34,11 @@ export type TestApp = BuiltApp & {
   call(method: string, url: string, options?: { token?: string; body?: unknown }): Promise<InjectResult>;
   /** Stops the app as a shutdown does and starts a new one on the same database and files. */
   restart(): Promise<TestApp>;
+  /**
+   * Another API process of the same deployment: a second app on this one's config (database, files, Redis), with
+   * `overrides`. Closing it leaves the database and files to this app; close it first.
+   */
+  sibling(overrides?: Partial<Config>): Promise<TestApp>;
   close(): Promise<void>;
 };
 
@@ -33,24 +48,13 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   let dropDatabase = async () => {};
   let database: Config['database'] = { kind: 'sqlite', file: path.join(dataDir, 'test.db') };
   if (TEST_DB === 'postgres') {
-    const name = `huafang_test_${newId()
-      .toLowerCase()
-      .replace(/[^a-z0-9]/g, '')}`;
-    const admin = new pg.Client({ connectionString: postgresAdminUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(postgresAdminUrl);
-    url.pathname = `/${name}`;
-    database = { kind: 'postgres', url: url.toString() };
-    dropDatabase = async () => {
-      const client = new pg.Client({ connectionString: postgresAdminUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    };
+    const created = await createTestDatabase('huafang_test');
+    database = { kind: 'postgres', url: created.url };
+    dropDatabase = created.drop;
   }
 
+  // Scale-out keeps files in S3 (a real S3-compatible server, s3rver), unless the test brings its own storage.
+  const s3: TestS3Server | undefined = SCALE_OUT && !overrides.storage ? await startS3Server() : undefined;
   const config: Config = {
     ...loadConfig({
       DATA_DIR: dataDir,
@@ -60,16 +64,31 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     }),
     database,
     rateLimit: { login: 1000, sendCode: 1000, signUp: 1000 },
+    // Test files share one Redis: each app keeps its keys and queues under a prefix of its own.
+    redisPrefix: `hftest-${newId().replace(/[^a-z0-9]/gi, '')}`,
+    ...(SCALE_OUT
+      ? {
+          redisUrl,
+          worker: { concurrency: 4, healthPort: undefined, lockMs: 5000 },
+          ...(s3 ? { storage: s3.storageConfig } : {}),
+        }
+      : {}),
     ...overrides,
   };
-  return openTestApp(config, async () => {
+  return openTestApp(config, { withWorker: true }, async () => {
+    if (config.redisUrl) await dropRedisKeys(config.redisUrl, config.redisPrefix);
+    await s3?.close();
     await dropDatabase();
     await rm(dataDir, { recursive: true, force: true });
   });
 }
 
 /** Builds the app on a prepared config; `restart` closes it and opens the same database and files again. */
-async function openTestApp(config: Config, cleanup: () => Promise<void>): Promise<TestApp> {
+async function openTestApp(
+  config: Config,
+  { withWorker }: { withWorker: boolean },
+  cleanup: () => Promise<void>,
+): Promise<TestApp> {
   const logLines: string[] = [];
   const logStream = new Writable({
     write(chunk, _enc, cb) {
@@ -79,10 +98,20 @@ async function openTestApp(config: Config, cleanup: () => Promise<void>): Promis
   });
   let offset = 0;
   const built = await buildApp(config, { logStream, clock: () => Date.now() + offset });
+  // Scale-out: a worker beside the API app, sharing its storage object so tests that watch storage see its writes.
+  const worker =
+    config.redisUrl && withWorker
+      ? await startWorker(config, { log: pino({ level: config.logLevel }, logStream), storage: built.services.storage })
+      : undefined;
+  const stop = async () => {
+    await worker?.close();
+    await built.app.close();
+  };
 
   return {
     ...built,
     config,
+    worker,
     logLines,
     advanceClock(ms) {
       offset += ms;
@@ -105,11 +134,14 @@ async function openTestApp(config: Config, cleanup: () => Promise<void>): Promis
       return { status: res.statusCode, body: res.json() };
     },
     async restart() {
-      await built.app.close();
-      return openTestApp(config, cleanup);
+      await stop();
+      return openTestApp(config, { withWorker }, cleanup);
+    },
+    sibling(overrides = {}) {
+      return openTestApp({ ...config, ...overrides }, { withWorker: false }, async () => {});
     },
     async close() {
-      await built.app.close();
+      await stop();
       await cleanup();
     },
   };

@@ -17,8 +17,14 @@ describeServer('admin names: only visible characters', () => {
       ['/api/task', { name: '\u202egpj.exe', parentId: null }, '任务名称不能包含控制字符或不可见字符'],
       [
         '/api/admin/backends',
-        { name: '显卡\u0000一号', kind: 'sdwebui', baseUrl: 'http://127.0.0.1:9', enabled: false },
+        { name: '显卡\u0007一号', kind: 'sdwebui', baseUrl: 'http://127.0.0.1:9', enabled: false },
         '后端名称不能包含控制字符或不可见字符',
+      ],
+      // NUL is refused before any field is looked at (PostgreSQL cannot store it): the same answer on both databases.
+      [
+        '/api/admin/backends',
+        { name: '显卡\u0000一号', kind: 'sdwebui', baseUrl: 'http://127.0.0.1:9', enabled: false },
+        '请求内容包含无效字符（空字符），请删除后重试',
       ],
     ] as const;
     for (const [url, body, msg] of attempts) {

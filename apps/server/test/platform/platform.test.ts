@@ -60,6 +60,22 @@ describeServer('platform: health, envelope, errors, docs', () => {
     expect(empty.body.msg).toMatch(/[\u4e00-\u9fa5]/);
   });
 
+  it('refuses a NUL character anywhere in the request with -1 on both databases, and nothing changes', async () => {
+    const token = await loginAdmin(app);
+    const user = await registerUser(app);
+    const before = (await app.call('GET', '/api/user/currentUser', { token: user.token })).body.data;
+    for (const call of [
+      app.call('POST', '/api/admin/users/credits', { token, body: { userId: `${user.userId}\u0000`, amount: 5 } }),
+      app.call('POST', '/api/auth/account', { body: { account: 'ad\u0000min', password: 'Admin12345' } }),
+      app.call('GET', `/api/admin/help?pageSize=${encodeURIComponent('1\u0000')}`, { token }),
+    ]) {
+      const res = await call;
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ code: -1, msg: '请求内容包含无效字符（空字符），请删除后重试', data: null });
+    }
+    expect((await app.call('GET', '/api/user/currentUser', { token: user.token })).body.data).toEqual(before);
+  });
+
   it('names the field in validation messages, for zod defaults too', async () => {
     const res = await app.call('POST', '/api/auth/account', { body: { account: 12, password: 'x' } });
     expect(res.status).toBe(400);

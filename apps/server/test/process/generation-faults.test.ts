@@ -5,67 +5,18 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ProcessAnswer, ServerProcess } from '../helpers/server-process.js';
+import { ADMIN_PASSWORD, GeneratingProcess, type ProcessAnswer, sleep } from '../helpers/server-process.js';
 import { requireServices } from '../helpers/services.js';
 
 const run = promisify(execFile);
-const ADMIN_PASSWORD = 'Admin12345';
 const DISK_FULL = '服务器存储空间已满，请联系管理员';
 /** Four images that take the built-in engine a few seconds: a stop lands between the first and the last. */
 const BATCH = { width: 512, height: 512, steps: 40, batchSize: 4 };
 
 /** The real server process with the calls of a user who generates. */
-class Server extends ServerProcess {
+class Server extends GeneratingProcess {
   static launch(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
     return Server.start(dataDir, { ADMIN_PASSWORD, ...env });
-  }
-
-  async login(): Promise<string> {
-    const res = await this.call('POST', '/api/auth/account', { body: { account: 'admin', password: ADMIN_PASSWORD } });
-    expect(res.body.code, res.body.msg).toBe(0);
-    return res.body.data.token;
-  }
-
-  async credits(token: string): Promise<number> {
-    return (await this.call('GET', '/api/user/currentUser', { token })).body.data.credits;
-  }
-
-  async submit(token: string, parameters: object): Promise<ProcessAnswer> {
-    return this.call('POST', '/api/generate/task', {
-      token,
-      body: {
-        templateId: null,
-        promptGroup: [{ id: 'p1', groupName: '山水', promptText: 'mountains, river' }],
-        parameters,
-      },
-    });
-  }
-
-  async progress(token: string, generateId: string) {
-    const res = await this.call('POST', '/api/generate/task/progress', { token, body: { generateId } });
-    expect(res.body.code, res.body.msg).toBe(0);
-    return res.body.data;
-  }
-
-  /** Polls like the draw page until the generation is no longer waiting or painting; every answer seen too. */
-  async waitForEnd(token: string, generateId: string) {
-    const seen: any[] = [];
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      const progress = await this.progress(token, generateId);
-      seen.push(progress);
-      if (!['queued', 'running'].includes(progress.status)) return { final: progress, seen };
-      if (Date.now() > deadline) throw new Error(`generation ${generateId} still ${progress.status}`);
-      await sleep(100);
-    }
-  }
-
-  async waitForProgress(token: string, generateId: string, percent: number): Promise<void> {
-    const deadline = Date.now() + 60_000;
-    while ((await this.progress(token, generateId)).progress < percent) {
-      if (Date.now() > deadline) throw new Error(`generation ${generateId} never reached ${percent}%`);
-      await sleep(50);
-    }
   }
 
   async upload(token: string): Promise<ProcessAnswer> {
@@ -81,19 +32,6 @@ class Server extends ServerProcess {
     });
     return { status: res.status, body: await res.json() };
   }
-
-  /** Every image of a result is a work the user can open. */
-  async expectWorks(images: { workId: string; url: string }[]): Promise<void> {
-    for (const image of images) {
-      const res = await fetch(`${this.baseUrl}${image.url}`);
-      expect(res.status, image.workId).toBe(200);
-      expect(res.headers.get('content-type')).toBe('image/png');
-    }
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 async function filesUnder(dir: string): Promise<string[]> {
@@ -124,7 +62,7 @@ describe('generation faults: the real server killed or stopped mid-generation', 
     server = await Server.launch(dataDir);
     let token = await server.login();
     const start = await server.credits(token);
-    const submitted = await server.submit(token, { ...BATCH, seed: 100 });
+    const submitted = await server.submitAnswer(token, { ...BATCH, seed: 100 });
     expect(submitted.body.code, submitted.body.msg).toBe(0);
     const { generateId } = submitted.body.data;
     await server.waitForProgress(token, generateId, 30);
@@ -144,7 +82,7 @@ describe('generation faults: the real server killed or stopped mid-generation', 
     server = await Server.launch(dataDir, { SHUTDOWN_GRACE_SECONDS: '0' });
     let token = await server.login();
     const start = await server.credits(token);
-    const submitted = await server.submit(token, { ...BATCH, seed: 200 });
+    const submitted = await server.submitAnswer(token, { ...BATCH, seed: 200 });
     const { generateId } = submitted.body.data;
     // Past the first image of four.
     await server.waitForProgress(token, generateId, 30);
@@ -167,7 +105,7 @@ describe('generation faults: the real server killed or stopped mid-generation', 
     server = await Server.launch(dataDir, { SHUTDOWN_GRACE_SECONDS: '120' });
     let token = await server.login();
     const start = await server.credits(token);
-    const { generateId } = (await server.submit(token, { ...BATCH, seed: 300 })).body.data;
+    const { generateId } = (await server.submitAnswer(token, { ...BATCH, seed: 300 })).body.data;
     await server.waitForProgress(token, generateId, 30);
     const exit = server.stop('SIGTERM');
     // While the job finishes, the API still answers: the draw page keeps showing its progress.
@@ -232,7 +170,7 @@ describeFullDisk('generation faults: the data directory fills up', () => {
     const admin = { token };
 
     // One image of the size below, to learn how much room a work takes.
-    const sample = await server.submit(token, { ...BATCH, steps: 6, batchSize: 1, seed: 400 });
+    const sample = await server.submitAnswer(token, { ...BATCH, steps: 6, batchSize: 1, seed: 400 });
     expect((await server.waitForEnd(token, sample.body.data.generateId)).final.status).toBe('succeeded');
     const { bsize } = await statfs(files);
     const sampleFiles = await filesUnder(path.join(files, 'works'));
@@ -248,7 +186,7 @@ describeFullDisk('generation faults: the data directory fills up', () => {
     await rm(path.join(files, 'spacer'));
 
     const start = await server.credits(token);
-    const submitted = await server.submit(token, { ...BATCH, steps: 6, seed: 500 });
+    const submitted = await server.submitAnswer(token, { ...BATCH, steps: 6, seed: 500 });
     expect(submitted.body.code, submitted.body.msg).toBe(0);
     const { final } = await server.waitForEnd(token, submitted.body.data.generateId);
     expect(final.status).toBe('failed');
@@ -282,7 +220,7 @@ describeFullDisk('generation faults: the data directory fills up', () => {
     await rm(path.join(files, 'filler-2'));
     expect((await server.call('GET', '/api/health')).status).toBe(200);
     expect((await server.upload(token)).body.code).toBe(0);
-    const again = await server.submit(token, { ...BATCH, steps: 6, seed: 600 });
+    const again = await server.submitAnswer(token, { ...BATCH, steps: 6, seed: 600 });
     expect((await server.waitForEnd(token, again.body.data.generateId)).final.status).toBe('succeeded');
   }, 180_000);
 
@@ -294,7 +232,7 @@ describeFullDisk('generation faults: the data directory fills up', () => {
     const token = await server.login();
     const start = await server.credits(token);
     // The disk fills up while the job paints: storing its images and then settling it both meet a full disk.
-    const submitted = await server.submit(token, { ...BATCH, seed: 700 });
+    const submitted = await server.submitAnswer(token, { ...BATCH, seed: 700 });
     expect(submitted.body.code, submitted.body.msg).toBe(0);
     await server.waitForProgress(token, submitted.body.data.generateId, 1);
     await fill(whole, 'filler');
@@ -322,7 +260,7 @@ describeFullDisk('generation faults: the data directory fills up', () => {
     expect(await server.credits(token)).toBe(start);
     expect((await server.call('GET', '/api/generate/task/unfinish/task', { token })).body.data).toBeNull();
     expect((await server.call('GET', '/api/health')).status).toBe(200);
-    const again = await server.submit(token, { ...BATCH, steps: 6, seed: 800 });
+    const again = await server.submitAnswer(token, { ...BATCH, steps: 6, seed: 800 });
     expect((await server.waitForEnd(token, again.body.data.generateId)).final.status).toBe('succeeded');
     expect(await server.stop('SIGTERM')).toBe(0);
   }, 180_000);

@@ -1,12 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/platform/ids.js';
 import { readWhile, terminateConnections } from '../helpers/connection-killer.js';
 import { type ProcessAnswer, ServerProcess } from '../helpers/server-process.js';
-import { postgresAdminUrl, postgresReachable, requireServices } from '../helpers/services.js';
+import { createTestDatabase, postgresReachable, requireServices, type TestDatabase } from '../helpers/services.js';
 
 const problem = await postgresReachable();
 if (problem) {
@@ -14,35 +12,21 @@ if (problem) {
   console.warn(`[server-process] SKIPPED postgres-connection-loss: ${problem}. Start PostgreSQL to run it.`);
 }
 
-async function onAdmin<T>(run: (admin: pg.Client) => Promise<T>): Promise<T> {
-  const admin = new pg.Client({ connectionString: postgresAdminUrl });
-  await admin.connect();
-  try {
-    return await run(admin);
-  } finally {
-    await admin.end();
-  }
-}
-
 /** The real server on PostgreSQL: connections ended from outside under load must not end the process. */
 describe.skipIf(problem !== null)('server process on PostgreSQL losing its connections', () => {
-  const database = `huafang_process_${newId()
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, '')}`;
+  let database: TestDatabase | undefined;
   let dataDir: string;
   let server: ServerProcess | undefined;
 
   beforeAll(async () => {
-    await onAdmin((admin) => admin.query(`create database ${database}`));
-    const url = new URL(postgresAdminUrl);
-    url.pathname = `/${database}`;
+    database = await createTestDatabase('huafang_process');
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'huafang-process-pg-'));
-    server = await ServerProcess.start(dataDir, { DATABASE_URL: url.toString(), ADMIN_PASSWORD: '' });
+    server = await ServerProcess.start(dataDir, { DATABASE_URL: database.url, ADMIN_PASSWORD: '' });
   });
 
   afterAll(async () => {
     await server?.stop('SIGKILL');
-    await onAdmin((admin) => admin.query(`drop database if exists ${database} with (force)`));
+    await database?.drop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -56,7 +40,8 @@ describe.skipIf(problem !== null)('server process on PostgreSQL losing its conne
   };
 
   it('keeps serving while its connections are ended again and again under concurrent readers', async () => {
-    const killing = terminateConnections(database, 8, 600);
+    if (!database) throw new Error('the database was not created');
+    const killing = terminateConnections(database.name, 8, 600);
     const answers = await readWhile(20, readGallery, killing);
 
     expect(await killing).toBeGreaterThan(0);

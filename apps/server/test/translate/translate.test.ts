@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PromptLibraryCache } from '../../src/features/translate/prompt-library.js';
 import { TranslateService } from '../../src/features/translate/translate.service.js';
+import { LocalBroadcast } from '../../src/platform/broadcast/broadcast.js';
 import { describeServer } from '../helpers/suite.js';
 import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
 
@@ -168,6 +169,8 @@ describeServer('prompt translation zh → en (offline dictionary)', () => {
       db: app.db,
       provider: { kind: 'libretranslate', url: 'http://127.0.0.1:9', apiKey: undefined },
       log: app.app.log,
+      bus: new LocalBroadcast(),
+      words: app.services.wordFilter,
     });
     expect(await service.zh2en('夕阳下的城市，(月亮:1.2)')).toBe('city under sunset, (moon:1.2)');
     expect(app.logLines.some((l) => l.includes('translation provider failed'))).toBe(true);

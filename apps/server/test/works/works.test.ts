@@ -1,32 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import yauzl from 'yauzl';
 import { describeServer } from '../helpers/suite.js';
 import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { readZip } from '../helpers/zip.js';
 import { seedWorks } from './work-fixtures.js';
-
-/** Entry names and bytes of a zip, read with yauzl (a separate implementation from the writer). */
-function readZip(bytes: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(bytes, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const entries = new Map<string, Buffer>();
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (streamErr, stream) => {
-          if (streamErr || !stream) return reject(streamErr);
-          const chunks: Buffer[] = [];
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-          stream.on('end', () => {
-            entries.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(entries));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
 
 describeServer('works: my gallery, the public gallery, downloads and review', () => {
   let app: TestApp;

@@ -5,9 +5,12 @@ import {
   CloudServerOutlined,
   CustomerServiceOutlined,
   DatabaseOutlined,
+  FileSearchOutlined,
   FileTextOutlined,
   GiftOutlined,
+  SafetyCertificateOutlined,
   ShoppingOutlined,
+  StopOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
 import { Menu, type MenuProps } from 'antd';
@@ -23,6 +26,9 @@ const ADMIN_ICONS: Record<string, ReactNode> = {
   review: <AuditOutlined />,
   help: <CustomerServiceOutlined />,
   agreement: <FileTextOutlined />,
+  compliance: <SafetyCertificateOutlined />,
+  'sensitive-words': <StopOutlined />,
+  'audit-log': <FileSearchOutlined />,
   combos: <ShoppingOutlined />,
   dashboard: <BarChartOutlined />,
 };

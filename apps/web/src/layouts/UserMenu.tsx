@@ -1,4 +1,5 @@
 import {
+  ApiOutlined,
   CustomerServiceOutlined,
   DownloadOutlined,
   EditOutlined,
@@ -13,6 +14,7 @@ import {
 import type { CurrentUser } from '@huafang/contracts';
 import { Avatar, Dropdown, type MenuProps } from 'antd';
 import { useState } from 'react';
+import { useNavigate } from 'react-router';
 import { useAccountFlow } from '../features/account/use-account-flow';
 import { PluginDownloadDialog } from '../features/plugin/PluginDownloadDialog';
 import { openComboStore } from '../features/store/combo-store-state';
@@ -30,6 +32,7 @@ function menuItems(user: CurrentUser | null): MenuProps['items'] {
     { type: 'divider' },
     { key: 'store', icon: <ShoppingOutlined />, label: '套餐商店' },
     { key: 'plugin', icon: <DownloadOutlined />, label: '插件下载' },
+    { key: 'openApi', icon: <ApiOutlined />, label: '开放接口' },
     { key: 'help', icon: <CustomerServiceOutlined />, label: '帮助与反馈' },
     { type: 'divider' },
     { key: 'logout', icon: <LogoutOutlined />, label: '退出登录', danger: true },
@@ -53,6 +56,7 @@ export function UserMenu() {
   const openDialog = useSession((state) => state.openDialog);
   const closeDialog = useSession((state) => state.closeDialog);
   const flow = useAccountFlow();
+  const navigate = useNavigate();
   const [pluginOpen, setPluginOpen] = useState(false);
 
   const onClick: MenuProps['onClick'] = ({ key }) => {
@@ -60,6 +64,7 @@ export function UserMenu() {
     if (key === 'logout') void flow.logout();
     else if (key === 'store') openComboStore();
     else if (key === 'plugin') setPluginOpen(true);
+    else if (key === 'openApi') void navigate('/account/api-keys');
     else if (DIALOG_KEYS.has(key)) openDialog(key as DialogName);
   };
 

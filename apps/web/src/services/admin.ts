@@ -11,12 +11,15 @@ import type {
   InviteCodeItem,
   Page,
   PageQuery,
+  UserDisabledBody,
+  userDisabledResultSchema,
 } from '@huafang/contracts';
 import type { z } from 'zod';
 import { http } from './request';
 
 type CreditGrantBody = z.input<typeof creditGrantBodySchema>;
 type CreditGrantResult = z.infer<typeof creditGrantResultSchema>;
+type UserDisabledResult = z.infer<typeof userDisabledResultSchema>;
 
 export function fetchInviteCodes(query: PageQuery) {
   return http.get<Page<InviteCodeItem>>('/api/admin/invite/codes', query);
@@ -41,6 +44,11 @@ export function fetchAdminUsers(query: PageQuery & { keyword?: string }) {
 /** A positive amount adds credits, a negative one takes them back; resolves the new balance. */
 export function grantCredits(body: CreditGrantBody) {
   return http.post<CreditGrantResult>('/api/admin/users/credits', body);
+}
+
+/** 停用 signs the user out everywhere and refuses their logins; 启用 lets them log in again. */
+export function setUserDisabled(body: UserDisabledBody) {
+  return http.post<UserDisabledResult>('/api/admin/users/disabled', body);
 }
 
 export function fetchBackends() {

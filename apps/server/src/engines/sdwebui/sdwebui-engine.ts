@@ -44,12 +44,15 @@ export type SdWebUiEngineOptions = {
   requestTimeoutMs?: number;
   /** How often progress is polled while a job runs, default 500 ms. */
   progressIntervalMs?: number;
+  /** After an abort, how long the generation request's answer (the images painted so far) is awaited, default 15 s. */
+  abortAnswerMs?: number;
   /** Upscaler of the 高清放大 mode (extras), default `R-ESRGAN 4x+`, which A1111 and Forge ship. */
   upscaler?: string;
 };
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60_000;
 const DEFAULT_PROGRESS_INTERVAL_MS = 500;
+const DEFAULT_ABORT_ANSWER_MS = 15_000;
 const LIST_TIMEOUT_MS = 15_000;
 const HEALTH_TIMEOUT_MS = 5_000;
 const POLL_TIMEOUT_MS = 5_000;
@@ -161,6 +164,7 @@ export class SdWebUiEngine implements InferenceEngine {
   private readonly client: SdWebUiClient;
   private readonly requestTimeoutMs: number;
   private readonly progressIntervalMs: number;
+  private readonly abortAnswerMs: number;
   private readonly upscaler: string;
   /** Learnt on the first poll: false once /internal/progress answered 404. */
   private internalProgress: boolean | undefined;
@@ -181,6 +185,7 @@ export class SdWebUiEngine implements InferenceEngine {
     });
     this.requestTimeoutMs = Math.max(1, options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
     this.progressIntervalMs = Math.max(10, options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS);
+    this.abortAnswerMs = Math.max(1, options.abortAnswerMs ?? DEFAULT_ABORT_ANSWER_MS);
     this.upscaler = options.upscaler?.trim() || 'R-ESRGAN 4x+';
   }
 
@@ -285,11 +290,16 @@ export class SdWebUiEngine implements InferenceEngine {
       pollNow: false,
       polls: new AbortController(),
     };
+    // A server that stopped answering would hold an interrupted job (and a stopping worker) until the request
+    // timeout: after an abort its answer is awaited only briefly, then the job ends without images.
+    const abandon = new AbortController();
+    let abandonTimer: NodeJS.Timeout | undefined;
     const onAbort = () => {
       flight.interruptWanted = true;
       flight.pollNow = true;
       this.startPolling(flight);
       flight.wake?.();
+      abandonTimer = setTimeout(() => abandon.abort(new Error('abandoned after abort')), this.abortAnswerMs);
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     if (onProgress) this.startPolling(flight);
@@ -299,14 +309,17 @@ export class SdWebUiEngine implements InferenceEngine {
       answer = await this.client.json('POST', `/sdapi/v1/${endpoint}`, generateResponseSchema, {
         body,
         timeoutMs: this.requestTimeoutMs,
+        signal: abandon.signal,
       });
     } catch (error) {
+      if (abandon.signal.aborted) return { images: [], seed: job.seed, interrupted: true };
       // We give the job up (the queue may run it elsewhere): stop it rather than let it burn the GPU unseen.
       if (error instanceof SdWebUiError && error.reason === 'timeout' && flight.taskState === 'active') {
         void this.sendInterrupt(flight);
       }
       throw error;
     } finally {
+      clearTimeout(abandonTimer);
       signal?.removeEventListener('abort', onAbort);
       flight.done = true;
       flight.polls.abort();

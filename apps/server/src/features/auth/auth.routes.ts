@@ -14,9 +14,10 @@ import {
 } from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.js';
-import { currentUser } from '../../platform/auth/auth.plugin.js';
+import { currentSessionId } from '../../platform/auth/auth.plugin.js';
 import { done, ok } from '../../platform/envelope.js';
 import { perMinute, reply, replyEmpty } from '../../platform/route-schemas.js';
+import { originOf } from '../audit/audit-recorder.js';
 import type { AuthService } from './auth.service.js';
 
 const tags = ['认证'];
@@ -41,7 +42,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; rateLimit: C
       schema: { tags, summary: '手机号验证码登录', body: mobileLoginBodySchema, response: loginReply },
       config: perMinute(rateLimit.login),
     },
-    async (req) => ok(await auth.loginByMobile(req.body.mobile, req.body.code), MSG.loginSuccess),
+    async (req) => ok(await auth.loginByMobile(req.body.mobile, req.body.code, originOf(req)), MSG.loginSuccess),
   );
 
   app.post(
@@ -50,7 +51,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; rateLimit: C
       schema: { tags, summary: '账号密码登录', body: accountLoginBodySchema, response: loginReply },
       config: perMinute(rateLimit.login),
     },
-    async (req) => ok(await auth.loginByAccount(req.body.account, req.body.password), MSG.loginSuccess),
+    async (req) => ok(await auth.loginByAccount(req.body.account, req.body.password, originOf(req)), MSG.loginSuccess),
   );
 
   app.post(
@@ -59,7 +60,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; rateLimit: C
       schema: { tags, summary: '完成注册', body: signUpBodySchema, response: reply(signUpResultSchema) },
       config: perMinute(rateLimit.signUp),
     },
-    async (req) => ok(await auth.signUp(req.body), '注册成功'),
+    async (req) => ok(await auth.signUp(req.body, originOf(req)), '注册成功'),
   );
 
   app.post(
@@ -92,7 +93,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; rateLimit: C
     '/auth/outLogin',
     { schema: { tags, summary: '退出登录', response: replyEmpty }, onRequest: app.requireUser },
     async (req) => {
-      await auth.logout(currentUser(req).sessionId);
+      await auth.logout(currentSessionId(req));
       return done('已退出登录');
     },
   );

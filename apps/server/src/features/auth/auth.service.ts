@@ -13,6 +13,7 @@ import { hashPassword, verifyPassword } from '../../platform/auth/password.js';
 import type { Database } from '../../platform/db/database.js';
 import { BizError, fail } from '../../platform/errors.js';
 import { isoIn, newId, nowIso } from '../../platform/ids.js';
+import type { AuditOrigin, AuditRecorder } from '../audit/audit-recorder.js';
 import { UserRepository, type UserRow } from '../user/user.repository.js';
 import type { LoginGuardService } from './login-guard.service.js';
 import { RegistrationRepository } from './registration.repository.js';
@@ -41,6 +42,7 @@ export class AuthService {
     private readonly smsCodes: SmsCodeService,
     private readonly newUserCredits: number,
     private readonly guard: LoginGuardService,
+    private readonly audit: AuditRecorder,
   ) {
     this.users = new UserRepository(db);
     this.registrations = new RegistrationRepository(db);
@@ -53,34 +55,75 @@ export class AuthService {
     return this.smsCodes.send(mobile, scene);
   }
 
-  async loginByMobile(mobile: string, code: string): Promise<LoginResult> {
-    await this.checkSmsCode(mobile, 'login', code);
-    const user = await this.users.findByMobile(mobile);
-    if (!user) throw await this.unregistered({ mobile }, '该手机号尚未注册，请设置密码完成注册');
-    // The way back in after a password lock.
-    await this.guard.passwordSucceeded(user.id);
-    return this.startSession(user);
+  async loginByMobile(mobile: string, code: string, origin: AuditOrigin): Promise<LoginResult> {
+    let user: UserRow | undefined;
+    try {
+      await this.checkSmsCode(mobile, 'login', code);
+      user = await this.users.findByMobile(mobile);
+      if (!user) throw await this.unregistered({ mobile }, '该手机号尚未注册，请设置密码完成注册');
+      // The way back in after a password lock.
+      await this.guard.passwordSucceeded(user.id);
+      const result = await this.startSession(user);
+      this.recordLogin(origin, 'sms', mobile, user.id, null);
+      return result;
+    } catch (error) {
+      this.recordLogin(origin, 'sms', mobile, user?.id ?? null, error);
+      throw error;
+    }
   }
 
-  async loginByAccount(account: string, password: string): Promise<LoginResult> {
-    const user = MOBILE_PATTERN.test(account)
-      ? await this.users.findByMobile(account)
-      : await this.users.findByAccount(account);
-    // Unknown identifiers are counted too, so the slow-down and the lock do not tell whether an account exists.
-    const attempt = await this.guard.passwordTry(user ? { userId: user.id } : { identifier: account });
-    if (!user) {
-      throw await attempt.failed(() =>
-        ACCOUNT_PATTERN.test(account) ? this.unregistered({ account }, MSG.unregistered) : fail(MSG.wrongCredentials),
-      );
+  async loginByAccount(account: string, password: string, origin: AuditOrigin): Promise<LoginResult> {
+    let user: UserRow | undefined;
+    try {
+      user = MOBILE_PATTERN.test(account)
+        ? await this.users.findByMobile(account)
+        : await this.users.findByAccount(account);
+      // Unknown identifiers are counted too, so the slow-down and the lock do not tell whether an account exists.
+      const attempt = await this.guard.passwordTry(user ? { userId: user.id } : { identifier: account });
+      if (!user) {
+        throw await attempt.failed(() =>
+          ACCOUNT_PATTERN.test(account) ? this.unregistered({ account }, MSG.unregistered) : fail(MSG.wrongCredentials),
+        );
+      }
+      if (!user.password_hash || !(await verifyPassword(user.password_hash, password))) {
+        throw await attempt.failed(() => fail(MSG.wrongCredentials));
+      }
+      await this.guard.passwordSucceeded(user.id);
+      const result = await this.startSession(user);
+      this.recordLogin(origin, 'password', account, user.id, null);
+      return result;
+    } catch (error) {
+      this.recordLogin(origin, 'password', account, user?.id ?? null, error);
+      throw error;
     }
-    if (!user.password_hash || !(await verifyPassword(user.password_hash, password))) {
-      throw await attempt.failed(() => fail(MSG.wrongCredentials));
-    }
-    await this.guard.passwordSucceeded(user.id);
-    return this.startSession(user);
   }
 
-  async signUp(body: SignUpBody): Promise<SignUpResult> {
+  /**
+   * auth.login, or auth.login_failed with the message the caller got. A mobile number is kept masked; an account
+   * name is kept as typed, so failures against names that do not exist can be found too.
+   */
+  private recordLogin(
+    origin: AuditOrigin,
+    method: 'password' | 'sms',
+    identifier: string,
+    userId: string | null,
+    error: unknown,
+  ): void {
+    const byMobile = MOBILE_PATTERN.test(identifier);
+    this.audit.record({
+      action: error ? 'auth.login_failed' : 'auth.login',
+      userId,
+      origin,
+      ...(byMobile && !userId ? { mobile: identifier } : {}),
+      detail: {
+        method,
+        ...(byMobile ? {} : { account: identifier }),
+        ...(error ? { reason: error instanceof BizError ? error.message : MSG.serverError } : {}),
+      },
+    });
+  }
+
+  async signUp(body: SignUpBody, origin: AuditOrigin): Promise<SignUpResult> {
     const now = nowIso();
     const registration = await this.registrations.findOpen(body.userId, now);
     if (!registration) throw fail('注册信息已失效，请重新登录后注册');
@@ -114,6 +157,7 @@ export class AuthService {
       });
     });
     const token = await this.sessions.issue(userId);
+    this.audit.record({ action: 'auth.register', userId, origin, detail: { account } });
     return { userId, ...loginResultOf(token, false) };
   }
 

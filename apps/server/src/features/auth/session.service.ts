@@ -1,5 +1,7 @@
 import { LRUCache } from 'lru-cache';
+import { z } from 'zod';
 import type { AuthUser, TokenResolver } from '../../platform/auth/auth.plugin.js';
+import { type Broadcast, topic } from '../../platform/broadcast/broadcast.js';
 import type { Database } from '../../platform/db/database.js';
 import { isoIn, newId, newSecret, nowIso, sha256 } from '../../platform/ids.js';
 import { SessionRepository } from './session.repository.js';
@@ -8,20 +10,39 @@ export type SessionKind = 'access' | 'reset';
 
 /**
  * How long a checked token is trusted without asking the database again. Polled routes (generation progress)
- * then cost no query; revocations in this process clear the cache at once, another API process's within this.
+ * then cost no query. A revocation clears it in every API process at once through the broadcast; this bounds
+ * only what a lost broadcast could leave (Redis away while it was sent).
  */
 const RESOLVED_TTL_MS = 10_000;
+
+/** Sent by every revocation: one session (logout) or every session of a user (password changed or reset). */
+export const sessionsRevoked = topic(
+  'sessions.revoked',
+  z.union([
+    z.strictObject({ sessionId: z.string().min(1).max(64) }),
+    z.strictObject({ userId: z.string().min(1).max(64) }),
+  ]),
+);
 
 /** Random bearer tokens, stored only as their SHA-256, with expiry and revocation. */
 export class SessionService implements TokenResolver {
   private readonly sessions: SessionRepository;
   private readonly resolved = new LRUCache<string, AuthUser>({ max: 50_000, ttl: RESOLVED_TTL_MS });
+  /** Counts forgets: a lookup that read the database before one is not cached after it. */
+  private forgets = 0;
 
   constructor(
     db: Database,
     private readonly accessTtlMs: number,
+    private readonly bus: Broadcast,
   ) {
     this.sessions = new SessionRepository(db);
+    bus.subscribe(sessionsRevoked, (revoked) =>
+      'sessionId' in revoked
+        ? this.forget((user) => user.sessionId === revoked.sessionId)
+        : this.forget((user) => user.id === revoked.userId),
+    );
+    bus.onGap(() => this.forget(() => true));
   }
 
   async issue(userId: string, kind: SessionKind = 'access', ttlMs = this.accessTtlMs): Promise<string> {
@@ -42,17 +63,20 @@ export class SessionService implements TokenResolver {
     const hash = sha256(token);
     const cached = this.resolved.get(hash);
     if (cached) return cached;
+    const forgetsBefore = this.forgets;
     const row = await this.sessions.findLive(hash, 'access', nowIso());
     if (!row) return null;
     const user = { id: row.userId, isAdmin: row.isAdmin === 1, sessionId: row.sessionId };
-    // Never trusted past the session's own expiry.
+    // Never trusted past the session's own expiry, nor when a revocation could have been missed: while the
+    // broadcast is down, or when one arrived while this row was being read (it may predate the revocation).
     const ttl = Math.min(RESOLVED_TTL_MS, Date.parse(row.expiresAt) - Date.now());
-    if (ttl > 0) this.resolved.set(hash, user, { ttl });
+    if (ttl > 0 && this.bus.live && forgetsBefore === this.forgets) this.resolved.set(hash, user, { ttl });
     return user;
   }
 
   /** Drops cached tokens of a session or a user, so a revocation takes effect on the next request. */
   private forget(match: (user: AuthUser) => boolean): void {
+    this.forgets += 1;
     for (const [hash, user] of this.resolved.entries()) if (match(user)) this.resolved.delete(hash);
   }
 
@@ -65,15 +89,16 @@ export class SessionService implements TokenResolver {
     return row.userId;
   }
 
+  /** Logout. The database first, then the broadcast: a process that hears of it and reads again sees it revoked. */
   async revoke(sessionId: string): Promise<void> {
-    this.forget((user) => user.sessionId === sessionId);
     await this.sessions.revoke(sessionId, nowIso());
+    await this.bus.publish(sessionsRevoked, { sessionId });
   }
 
-  /** Password change and reset: every token of the user stops working on its next request. */
+  /** Password change and reset: every token of the user stops working on its next request, in every process. */
   async revokeAllOfUser(userId: string): Promise<void> {
-    this.forget((user) => user.id === userId);
     await this.sessions.revokeAllOfUser(userId, nowIso());
+    await this.bus.publish(sessionsRevoked, { userId });
   }
 
   deleteExpired() {

@@ -2,11 +2,18 @@ import type { SmsScene } from '@huafang/contracts';
 import type { Database } from '../../platform/db/database.js';
 import { fail, tooManyRequests } from '../../platform/errors.js';
 import { isoIn, newId, nowIso, sha256, sixDigitCode } from '../../platform/ids.js';
-import type { SmsProvider } from '../../platform/sms/sms-provider.js';
+import { type SmsFailure, type SmsProvider, SmsSendError } from '../../platform/sms/sms-provider.js';
 import { SmsCodeRepository } from './sms-code.repository.js';
 
 export const SMS_CODE_TTL_MS = 5 * 60_000;
 export const SMS_MAX_WRONG_TRIES = 5;
+
+/** What the user reads when the gateway did not send (docs/accounts.md § 短信通道). */
+const SEND_FAILURE_MESSAGES: Record<SmsFailure, string> = {
+  throttled: '短信发送过于频繁，请稍后再试',
+  'mobile-rejected': '该手机号无法接收短信，请检查号码是否正确',
+  failed: '短信发送失败，请稍后再试',
+};
 
 /** Verification codes: 6 digits, valid 5 minutes, single use, at most 5 wrong tries, one send per interval (60 s). */
 export class SmsCodeService {
@@ -29,8 +36,9 @@ export class SmsCodeService {
       if (wait > 0) throw tooManyRequests(`验证码发送过于频繁，请 ${Math.ceil(wait / 1000)} 秒后再试`);
     }
     const code = sixDigitCode();
+    const id = newId();
     await this.codes.insert({
-      id: newId(),
+      id,
       mobile,
       scene,
       // The code is salted with the mobile so equal codes of two mobiles hash apart.
@@ -40,7 +48,15 @@ export class SmsCodeService {
       used_at: null,
       created_at: new Date(now).toISOString(),
     });
-    await this.provider.sendCode(mobile, code);
+    try {
+      await this.provider.sendCode(mobile, code);
+    } catch (err) {
+      // Nobody may use a code the gateway did not send (after a timeout it may still arrive). The row stays, so
+      // the failed attempt counts toward the resend interval and a broken gateway is not hammered by retries.
+      await this.codes.markUsed(id, nowIso());
+      if (err instanceof SmsSendError) throw fail(SEND_FAILURE_MESSAGES[err.failure]);
+      throw err;
+    }
     return { resendAfter: Math.ceil(this.resendIntervalMs / 1000) };
   }
 

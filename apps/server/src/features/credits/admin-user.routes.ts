@@ -4,6 +4,8 @@ import {
   creditGrantBodySchema,
   creditGrantResultSchema,
   maskMobile,
+  userDisabledBodySchema,
+  userDisabledResultSchema,
 } from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
@@ -11,15 +13,18 @@ import { countRows } from '../../platform/db/count.js';
 import type { Database } from '../../platform/db/database.js';
 import { ok } from '../../platform/envelope.js';
 import { reply } from '../../platform/route-schemas.js';
+import { originOf } from '../audit/audit-recorder.js';
+import type { UserService } from '../user/user.service.js';
 import type { CreditService } from './credit.service.js';
 
 const tags = ['管理后台'];
 
-/** 用户管理: find users (account, nickname or mobile) and grant them credits. */
-export const adminUserRoutes: FastifyPluginAsyncZod<{ db: Database; credits: CreditService }> = async (
-  app,
-  { db, credits },
-) => {
+/** 用户管理: find users (account, nickname or mobile), grant them credits, stop or restore their accounts. */
+export const adminUserRoutes: FastifyPluginAsyncZod<{
+  db: Database;
+  credits: CreditService;
+  users: UserService;
+}> = async (app, { db, credits, users }) => {
   app.addHook('onRequest', app.requireAdmin);
 
   app.get(
@@ -55,6 +60,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod<{ db: Database; credits: Cre
           mobile: row.mobile ? maskMobile(row.mobile) : null,
           admin: row.is_admin === 1,
           credits: row.credits,
+          disabled: row.disabled === 1,
           createdAt: row.created_at,
         })),
       });
@@ -68,8 +74,25 @@ export const adminUserRoutes: FastifyPluginAsyncZod<{ db: Database; credits: Cre
     },
     async (req) => {
       const { userId, amount, remark } = req.body;
-      const balance = await credits.grant(currentUser(req).id, userId, amount, remark);
+      const balance = await credits.grant(currentUser(req).id, userId, amount, originOf(req), remark);
       return ok({ userId, credits: balance }, '设置成功');
+    },
+  );
+
+  app.post(
+    '/admin/users/disabled',
+    {
+      schema: {
+        tags,
+        summary: '停用或启用账号',
+        body: userDisabledBodySchema,
+        response: reply(userDisabledResultSchema),
+      },
+    },
+    async (req) => {
+      const { userId, disabled } = req.body;
+      await users.setDisabled(currentUser(req).id, userId, disabled);
+      return ok({ userId, disabled }, '设置成功');
     },
   );
 };

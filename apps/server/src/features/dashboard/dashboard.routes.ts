@@ -3,8 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database } from '../../platform/db/database.js';
 import { ok } from '../../platform/envelope.js';
 import { reply } from '../../platform/route-schemas.js';
-import type { BackendRegistry } from '../backends/backend-registry.js';
-import type { GenerationQueue } from '../generate/generation-queue.js';
+import type { BackendPool } from '../backends/backend-pool.js';
+import type { JobQueue } from '../generate/job-queue.js';
 import { DashboardRepository } from './dashboard.repository.js';
 
 const DAY_MS = 86_400_000;
@@ -12,9 +12,9 @@ const DAY_MS = 86_400_000;
 /** 数据看板: generations and active users per day, totals, the queue now and the backends. */
 export const dashboardRoutes: FastifyPluginAsyncZod<{
   db: Database;
-  queue: GenerationQueue;
-  registry: BackendRegistry;
-}> = async (app, { db, queue, registry }) => {
+  queue: JobQueue;
+  pool: BackendPool;
+}> = async (app, { db, queue, pool }) => {
   const repo = new DashboardRepository(db);
 
   app.get(
@@ -38,8 +38,8 @@ export const dashboardRoutes: FastifyPluginAsyncZod<{
         const date = new Date(first + i * DAY_MS).toISOString().slice(0, 10);
         return byDate.get(date) ?? { date, generations: 0, images: 0, activeUsers: 0 };
       });
-      const backends = registry.list().map((b) => ({ name: b.name, healthy: b.healthy, busy: b.busy }));
-      return ok({ days, totals, queue: queue.stats(), backends } satisfies Dashboard);
+      const backends = (await pool.list()).map((b) => ({ name: b.name, healthy: b.healthy, busy: b.busy }));
+      return ok({ days, totals, queue: await queue.stats(), backends } satisfies Dashboard);
     },
   );
 };

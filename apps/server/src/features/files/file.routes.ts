@@ -29,6 +29,7 @@ export const fileRoutes: FastifyPluginAsyncZod<{ files: FileService }> = async (
         response: reply(uploadResultSchema),
       },
       onRequest: app.requireUser,
+      config: { apiKeyScope: 'generate' },
     },
     async (req) => {
       const part = requireFileField(await req.file());
@@ -46,6 +47,7 @@ export const fileRoutes: FastifyPluginAsyncZod<{ files: FileService }> = async (
         response: reply(uploadsResultSchema),
       },
       onRequest: app.requireUser,
+      config: { apiKeyScope: 'generate' },
     },
     async (req) => {
       const userId = currentUser(req).id;

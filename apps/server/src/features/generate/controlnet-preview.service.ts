@@ -1,7 +1,7 @@
 import type { ControlnetPreviewBody, UploadResult } from '@huafang/contracts';
 import { EngineError } from '../../engines/engine.js';
 import { fail } from '../../platform/errors.js';
-import type { BackendRegistry } from '../backends/backend-registry.js';
+import type { BackendOptions } from '../backends/backend-catalog.js';
 import type { FileService } from '../files/file.service.js';
 
 /**
@@ -10,12 +10,12 @@ import type { FileService } from '../files/file.service.js';
  */
 export class ControlnetPreviewService {
   constructor(
-    private readonly registry: BackendRegistry,
+    private readonly backendOptions: BackendOptions,
     private readonly files: FileService,
   ) {}
 
   async preview(userId: string, body: ControlnetPreviewBody): Promise<UploadResult> {
-    const engine = await this.registry.preprocessorEngine(body.controlnetModule);
+    const engine = await this.backendOptions.preprocessorEngine(body.controlnetModule);
     if (!engine) throw fail(`不支持的预处理器：${body.controlnetModule}`);
     const image = await this.files.readOwned(userId, body.fileId, '参考图');
     try {

@@ -15,16 +15,17 @@ import { currentUser } from '../../platform/auth/auth.plugin.js';
 import { done, ok } from '../../platform/envelope.js';
 import { notFound } from '../../platform/errors.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
+import { originOf } from '../audit/audit-recorder.js';
 import type { ControlnetPreviewService } from './controlnet-preview.service.js';
 import type { GenerationService } from './generation.service.js';
-import type { ProgressBoard } from './progress-board.js';
+import type { ProgressStore } from './progress-store.js';
 
 const tags = ['生成'];
 
 export const generateRoutes: FastifyPluginAsyncZod<{
   controlnetPreview: ControlnetPreviewService;
   generation: GenerationService;
-  board: ProgressBoard;
+  board: ProgressStore;
 }> = async (app, { controlnetPreview, generation, board }) => {
   app.post(
     '/generate/task/controlnet/preview',
@@ -36,6 +37,7 @@ export const generateRoutes: FastifyPluginAsyncZod<{
         response: reply(uploadResultSchema),
       },
       onRequest: app.requireUser,
+      config: { apiKeyScope: 'generate' },
     },
     async (req) => ok(await controlnetPreview.preview(currentUser(req).id, req.body)),
   );
@@ -50,6 +52,7 @@ export const generateRoutes: FastifyPluginAsyncZod<{
         response: reply(predictResultSchema),
       },
       onRequest: app.requireUser,
+      config: { apiKeyScope: 'generate' },
     },
     async (req) => ok(await generation.predict(currentUser(req), req.body)),
   );
@@ -59,8 +62,9 @@ export const generateRoutes: FastifyPluginAsyncZod<{
     {
       schema: { tags, summary: '提交生成', body: generateBodySchema, response: reply(generateResultSchema) },
       onRequest: app.requireUser,
+      config: { apiKeyScope: 'generate' },
     },
-    async (req) => ok(await generation.submit(currentUser(req), req.body), '已提交生成'),
+    async (req) => ok(await generation.submit(currentUser(req), req.body, originOf(req)), '已提交生成'),
   );
 
   app.post(
@@ -73,8 +77,9 @@ export const generateRoutes: FastifyPluginAsyncZod<{
         response: reply(generateResultSchema),
       },
       onRequest: app.requireUser,
+      config: { apiKeyScope: 'generate' },
     },
-    async (req) => ok(await generation.step(currentUser(req), req.body), '已提交生成'),
+    async (req) => ok(await generation.step(currentUser(req), req.body, originOf(req)), '已提交生成'),
   );
 
   app.post(
@@ -82,6 +87,9 @@ export const generateRoutes: FastifyPluginAsyncZod<{
     {
       schema: { tags, summary: '生成进度', body: generateIdBodySchema, response: reply(generationProgressSchema) },
       onRequest: app.requireUser,
+      config: { apiKeyScope: 'generate' },
+      // Every open draw page polls about once a second: a line per poll would drown the log (errors still show).
+      logLevel: 'warn',
     },
     async (req) => ok(await generation.progress(currentUser(req), req.body.generateId)),
   );
@@ -91,6 +99,7 @@ export const generateRoutes: FastifyPluginAsyncZod<{
     {
       schema: { tags, summary: '中断生成', body: generateIdBodySchema, response: replyEmpty },
       onRequest: app.requireUser,
+      config: { apiKeyScope: 'generate' },
     },
     async (req) => {
       await generation.interrupt(currentUser(req), req.body.generateId);
@@ -103,6 +112,7 @@ export const generateRoutes: FastifyPluginAsyncZod<{
     {
       schema: { tags, summary: '未完成的生成（刷新页面后继续）', response: reply(unfinishedGenerationSchema) },
       onRequest: app.requireUser,
+      config: { apiKeyScope: 'generate' },
     },
     async (req) => ok(await generation.unfinished(currentUser(req))),
   );
@@ -112,7 +122,7 @@ export const generateRoutes: FastifyPluginAsyncZod<{
     '/generate/task/preview/:key',
     { schema: { tags, summary: '生成中的实时预览图', params: z.object({ key: z.string().max(64) }) } },
     async (req, replyTo) => {
-      const preview = board.preview(req.params.key);
+      const preview = await board.preview(req.params.key);
       if (!preview) throw notFound('预览图已过期');
       return replyTo.header('content-type', preview.mime).header('cache-control', 'no-store').send(preview.bytes);
     },

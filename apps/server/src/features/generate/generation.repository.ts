@@ -2,6 +2,7 @@ import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { countRows } from '../../platform/db/count.js';
 import type { Database, DbKind } from '../../platform/db/database.js';
 import type { DB, GenerationJobTable, GenerationTable, PromptHistoryTable } from '../../platform/db/schema.js';
+import { nowIso } from '../../platform/ids.js';
 
 export type GenerationRow = Selectable<GenerationTable>;
 export type JobRow = Selectable<GenerationJobTable>;
@@ -87,6 +88,108 @@ export class GenerationRepository {
       .where('status', 'in', ['queued', 'running'])
       .orderBy('updated_at', 'desc')
       .executeTakeFirst();
+  }
+
+  /**
+   * Marks a job running for the run about to paint it, unless it was settled meanwhile (cancelled as it was
+   * handed out): false then, and the run does nothing.
+   */
+  async claimJob(id: string, patch: Updateable<GenerationJobTable>): Promise<boolean> {
+    const result = await this.db
+      .updateTable('generation_jobs')
+      .set({ ...patch, status: 'running' })
+      .where('id', '=', id)
+      .where('status', 'in', ['queued', 'running'])
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Whether the run that claimed the job at `claimedAt` (its started_at) still holds it: nobody settled it or
+   * took it over since. On PostgreSQL the job row stays locked until `trx` ends, so a takeover's claim waits for
+   * what this run writes in it.
+   */
+  async holdsClaim(trx: Executor, id: string, claimedAt: string): Promise<boolean> {
+    let query = trx.selectFrom('generation_jobs').select(['status', 'started_at']).where('id', '=', id);
+    if (this.dbKind === 'postgres') query = query.forUpdate();
+    const row = await query.executeTakeFirst();
+    return row?.status === 'running' && row.started_at === claimedAt;
+  }
+
+  /** A job left running (its process died or lost it) waits again; false when it was settled meanwhile. */
+  async releaseClaim(id: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('generation_jobs')
+      .set({ status: 'queued', backend_id: null, started_at: null })
+      .where('id', '=', id)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Scale-out mode: moves the user's oldest backlog jobs to "handed to BullMQ" while fewer than `quota` are
+   * handed or running, under the user's lock so two processes never hand out the same room twice.
+   */
+  async handOver(userId: string, quota: number): Promise<string[]> {
+    return this.db.transaction().execute(async (trx) => {
+      await this.lockUser(trx, userId);
+      const busy = await countRows(
+        trx
+          .selectFrom('generation_jobs')
+          .where('user_id', '=', userId)
+          .where('status', 'in', ['queued', 'running'])
+          .where('handed_at', 'is not', null),
+      );
+      if (busy >= quota) return [];
+      const next = await trx
+        .selectFrom('generation_jobs')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('status', '=', 'queued')
+        .where('handed_at', 'is', null)
+        .orderBy('queued_at')
+        .orderBy('id')
+        .limit(quota - busy)
+        .execute();
+      const ids = next.map((row) => row.id);
+      if (ids.length > 0) {
+        await trx.updateTable('generation_jobs').set({ handed_at: nowIso() }).where('id', 'in', ids).execute();
+      }
+      return ids;
+    });
+  }
+
+  /** Scale-out mode: jobs handed to BullMQ and not finished, and users with a backlog (for the sweep). */
+  async handedUnfinished(): Promise<{ id: string; user_id: string }[]> {
+    return this.db
+      .selectFrom('generation_jobs')
+      .select(['id', 'user_id'])
+      .where('status', 'in', ['queued', 'running'])
+      .where('handed_at', 'is not', null)
+      .execute();
+  }
+
+  async usersWithBacklog(): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('generation_jobs')
+      .select('user_id')
+      .distinct()
+      .where('status', '=', 'queued')
+      .where('handed_at', 'is', null)
+      .execute();
+    return rows.map((row) => row.user_id);
+  }
+
+  /** Jobs waiting or running, oldest first, with what the line and the ETA need. */
+  waitingAndRunning() {
+    return this.db
+      .selectFrom('generation_jobs')
+      .select(['id', 'generation_id', 'user_id', 'status', 'handed_at', 'started_at', 'payload', 'attempts'])
+      .where('status', 'in', ['queued', 'running'])
+      .orderBy('queued_at')
+      .orderBy('id')
+      .execute();
   }
 
   async updateJob(id: string, patch: Updateable<GenerationJobTable>, executor: Executor = this.db): Promise<void> {

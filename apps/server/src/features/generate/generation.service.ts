@@ -16,19 +16,21 @@ import type { Database } from '../../platform/db/database.js';
 import { fail, notFound } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
-import type { BackendRegistry } from '../backends/backend-registry.js';
+import type { AuditOrigin, AuditRecorder } from '../audit/audit-recorder.js';
+import type { BackendPool } from '../backends/backend-pool.js';
 import type { CreditService } from '../credits/credit.service.js';
 import type { FileService } from '../files/file.service.js';
 import type { ModelService } from '../models/model.service.js';
+import type { SensitiveWordFilter } from '../moderation/sensitive-word-filter.js';
 import type { TemplateService, Viewer } from '../template/template.service.js';
 import type { WorkRepository, WorkRow } from '../works/work.repository.js';
 import { generatedImage } from '../works/work-files.js';
 import type { GenerationRepository } from './generation.repository.js';
-import type { GenerationQueue } from './generation-queue.js';
+import type { InterruptChannel } from './interrupt-channel.js';
 import { costOf, type JobPayload, workUnits } from './job-payload.js';
-import type { JobRunner } from './job-runner.js';
+import type { JobQueue } from './job-queue.js';
 import { checkParameters } from './parameter-check.js';
-import type { ProgressBoard } from './progress-board.js';
+import type { ProgressStore } from './progress-store.js';
 
 type GenerateBody = z.output<typeof generateBodySchema>;
 type StepBody = z.output<typeof generateStepBodySchema>;
@@ -43,6 +45,10 @@ type Prepared = {
 const FREE_CREATION_NAME = '自由创作';
 const STEP_IN_PROGRESS = '当前步骤还在生成中，请等待完成后再进行下一步';
 
+/** The texts of a prompt group the filter reads: each word's label and the prompt text (often its translation). */
+const textsOf = (group: PromptGroupItem[], custom: boolean) =>
+  group.filter((item) => (item.custom === '1') === custom).flatMap((item) => [item.groupName, item.promptText]);
+
 /** Spec §7 Generation: predict, submit, next step, progress, interrupt and the unfinished lookup. */
 export class GenerationService {
   constructor(
@@ -54,11 +60,13 @@ export class GenerationService {
       files: FileService;
       works: WorkRepository;
       credits: CreditService;
-      registry: BackendRegistry;
-      queue: GenerationQueue;
-      runner: JobRunner;
-      board: ProgressBoard;
+      pool: BackendPool;
+      queue: JobQueue;
+      board: ProgressStore;
+      interrupts: InterruptChannel;
       signer: UrlSigner;
+      words: SensitiveWordFilter;
+      audit: AuditRecorder;
     },
   ) {}
 
@@ -88,6 +96,13 @@ export class GenerationService {
       step = found.step;
       templateName = found.detail.name;
     }
+    const promptGroup = input.promptGroup ?? step?.promptGroup ?? [];
+    const negativePromptGroup = input.negativePromptGroup ?? step?.negativePromptGroup ?? [];
+    // Before anything is reserved or queued: a refused run costs nothing.
+    const { words } = this.deps;
+    await words.assertClean('customWord', ...textsOf(promptGroup, true), ...textsOf(negativePromptGroup, true));
+    await words.assertClean('prompt', ...textsOf(promptGroup, false));
+    await words.assertClean('negativePrompt', ...textsOf(negativePromptGroup, false));
     const mode = step?.generateMode ?? 'txt2img';
     const useParent = Boolean(input.parentWork && (step?.useParentImage || mode !== 'txt2img'));
     const { models, files } = this.deps;
@@ -113,11 +128,9 @@ export class GenerationService {
     if (mode === 'upscale') parameters.batchSize = 1;
     const model = await models.find(parameters.modelId);
     if (!model) throw fail('模型不存在或已停用');
-    if (!this.deps.registry.hasCandidate(model.engine, model.checkpoint)) {
+    if (!(await this.deps.pool.hasCandidate(model.engine, model.checkpoint))) {
       throw fail(`当前没有可用的推理后端支持模型「${model.modelName}」，请联系管理员`);
     }
-    const promptGroup = input.promptGroup ?? step?.promptGroup ?? [];
-    const negativePromptGroup = input.negativePromptGroup ?? step?.negativePromptGroup ?? [];
     const prompt = buildPromptText(promptGroup);
     if (!prompt && mode === 'txt2img') throw fail('请至少添加一个提示词');
     const payload: JobPayload = {
@@ -152,18 +165,12 @@ export class GenerationService {
 
   async predict(viewer: Viewer, body: GenerateBody): Promise<PredictResult> {
     const { payload, cost } = await this.prepare(viewer, this.fromBody(body));
-    const { queue } = this.deps;
-    const queuePosition = queue.positionIfAdded(viewer.id);
-    const units = workUnits(payload.parameters);
-    return {
-      cost,
-      credits: await this.deps.credits.balance(viewer.id),
-      queuePosition,
-      etaSeconds: queue.eta(
-        { jobId: '', units, engineKind: payload.engineKind, checkpoint: payload.checkpoint },
-        queuePosition,
-      ),
-    };
+    const standing = await this.deps.queue.predict(viewer.id, {
+      units: workUnits(payload.parameters),
+      engineKind: payload.engineKind,
+      checkpoint: payload.checkpoint,
+    });
+    return { cost, credits: await this.deps.credits.balance(viewer.id), ...standing };
   }
 
   /** Counted in the database under the user's lock, so submits at once (or in other processes) cannot all fit. */
@@ -182,12 +189,13 @@ export class GenerationService {
     viewer: Viewer,
     prepared: Prepared,
     generation: { id: string; isNew: boolean; stepNum: number },
+    origin: AuditOrigin,
   ): Promise<GenerateResult> {
     const { db, repo, credits, board, queue } = this.deps;
     const jobId = newId();
     const now = nowIso();
-    const { payload } = prepared;
-    await db.transaction().execute(async (trx) => {
+    const payload = { ...prepared.payload, origin };
+    const charge = await db.transaction().execute(async (trx) => {
       await repo.lockUser(trx, viewer.id);
       if (!generation.isNew) {
         const claimed = await repo.claimForNextStep(trx, generation.id, generation.stepNum - 1, {
@@ -197,7 +205,7 @@ export class GenerationService {
         if (!claimed) throw fail(STEP_IN_PROGRESS);
       }
       await this.checkQueueRoom(trx, viewer.id);
-      await credits.reserve(trx, viewer.id, prepared.cost);
+      const change = await credits.reserve(trx, viewer.id, prepared.cost, jobId);
       if (generation.isNew) {
         await repo.insertGeneration(trx, {
           id: generation.id,
@@ -239,14 +247,17 @@ export class GenerationService {
         pin: 0,
         created_at: now,
       });
+      return change;
     });
-    board.queued(viewer.id, {
+    credits.recorded(charge, origin);
+    this.recordSubmit(viewer.id, origin, generation.id, jobId, payload, prepared.cost);
+    await board.queued(viewer.id, {
       generateId: generation.id,
       jobId,
       stepNum: generation.stepNum,
       stepIndex: payload.stepIndex,
     });
-    queue.add({
+    await queue.add({
       jobId,
       generateId: generation.id,
       userId: viewer.id,
@@ -259,9 +270,38 @@ export class GenerationService {
     return { generateId: generation.id, currentStepId: jobId, currentStepNum: generation.stepNum };
   }
 
-  async submit(viewer: Viewer, body: GenerateBody): Promise<GenerateResult> {
+  /** generation.submit: what was asked for, before any image exists (the job's end is recorded by JobRunner). */
+  private recordSubmit(
+    userId: string,
+    origin: AuditOrigin,
+    generateId: string,
+    jobId: string,
+    payload: JobPayload,
+    cost: number,
+  ): void {
+    this.deps.audit.record({
+      action: 'generation.submit',
+      userId,
+      origin,
+      target: { type: 'generation', id: generateId },
+      detail: {
+        jobId,
+        mode: payload.mode,
+        templateName: payload.templateName,
+        prompt: payload.prompt,
+        negativePrompt: payload.negativePrompt,
+        modelId: payload.parameters.modelId,
+        checkpoint: payload.checkpoint,
+        engine: payload.engineKind,
+        imageCount: payload.parameters.batchSize,
+        cost,
+      },
+    });
+  }
+
+  async submit(viewer: Viewer, body: GenerateBody, origin: AuditOrigin): Promise<GenerateResult> {
     const prepared = await this.prepare(viewer, this.fromBody(body));
-    return this.enqueue(viewer, prepared, { id: newId(), isNew: true, stepNum: 1 });
+    return this.enqueue(viewer, prepared, { id: newId(), isNew: true, stepNum: 1 }, origin);
   }
 
   private async ownGeneration(userId: string, generateId: string) {
@@ -271,7 +311,7 @@ export class GenerationService {
   }
 
   /** Next-draw: the template's next step on one of the results, in the same generation. */
-  async step(viewer: Viewer, body: StepBody): Promise<GenerateResult> {
+  async step(viewer: Viewer, body: StepBody, origin: AuditOrigin): Promise<GenerateResult> {
     const generation = await this.ownGeneration(viewer.id, body.generateId);
     if (generation.status === 'queued' || generation.status === 'running') throw fail(STEP_IN_PROGRESS);
     if (!generation.template_id) throw fail('自由创作没有下一步，请直接重新生成');
@@ -286,27 +326,27 @@ export class GenerationService {
       parameters: body.parameters ?? {},
       parentWork,
     });
-    return this.enqueue(viewer, prepared, {
-      id: generation.id,
-      isNew: false,
-      stepNum: generation.job_count + 1,
-    });
+    return this.enqueue(
+      viewer,
+      prepared,
+      { id: generation.id, isNew: false, stepNum: generation.job_count + 1 },
+      origin,
+    );
   }
 
-  /** The hot path: memory only, unless the generation is not in memory (after a restart or long after). */
+  /** The hot path: the progress store only, unless it no longer has the generation (after a restart or long after). */
   async progress(viewer: Viewer, generateId: string): Promise<GenerationProgress> {
     const { board, queue } = this.deps;
-    let found = board.read(viewer.id, generateId);
+    let found = await board.read(viewer.id, generateId);
     if (found === null) throw notFound('生成任务不存在');
     if (found === undefined) {
       await this.restore(viewer.id, generateId);
-      found = board.read(viewer.id, generateId);
+      found = await board.read(viewer.id, generateId);
       if (!found) throw notFound('生成任务不存在');
     }
     const { snapshot, jobId } = found;
     if (snapshot.status !== 'queued') return snapshot;
-    const queuePosition = queue.position(jobId);
-    return { ...snapshot, queuePosition, etaSeconds: queue.etaOf(jobId, queuePosition) };
+    return { ...snapshot, ...(await queue.standing({ jobId, generateId })) };
   }
 
   private async restore(userId: string, generateId: string): Promise<void> {
@@ -316,7 +356,7 @@ export class GenerationService {
     const works = await this.deps.works.listByJob(job.id);
     const status = job.status as GenerationStatus;
     const finished = status !== 'queued' && status !== 'running';
-    this.deps.board.restore(
+    await this.deps.board.restore(
       userId,
       job.id,
       {
@@ -340,12 +380,10 @@ export class GenerationService {
   async interrupt(viewer: Viewer, generateId: string): Promise<void> {
     const generation = await this.ownGeneration(viewer.id, generateId);
     const jobId = generation.current_job_id;
-    if (this.deps.queue.cancel(jobId)) {
-      await this.deps.runner.cancelWaiting(jobId);
-      return;
-    }
-    if (this.deps.queue.interrupt(jobId)) return;
-    throw fail('任务已结束，无需中断');
+    if (await this.deps.queue.cancel(jobId, viewer.id)) return;
+    const job = await this.deps.repo.findJob(jobId);
+    if (job?.status !== 'queued' && job?.status !== 'running') throw fail('任务已结束，无需中断');
+    await this.deps.interrupts.interrupt(jobId);
   }
 
   async unfinished(viewer: Viewer): Promise<UnfinishedGeneration> {

@@ -1,4 +1,5 @@
 import type { GenerateMode } from '@huafang/contracts';
+import type { AuditOrigin } from '../audit/audit-recorder.js';
 import type { CheckedParameters } from './parameter-check.js';
 
 /** Where a job's input image comes from: the user's upload, or a result of the previous step (next-draw). */
@@ -18,6 +19,8 @@ export type JobPayload = {
   engineKind: string;
   checkpoint: string;
   initImage: ImageSource | null;
+  /** The submit's address and API key, for the audit entries of the job's end (absent in jobs from before them). */
+  origin?: AuditOrigin;
 };
 
 /**

@@ -2,6 +2,7 @@ import type { HelpBody, HelpRequest, HelpType, Page, PageQuery } from '@huafang/
 import type { Database } from '../../platform/db/database.js';
 import { fail } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
+import type { SensitiveWordFilter } from '../moderation/sensitive-word-filter.js';
 import { HelpRepository } from './help.repository.js';
 
 export const DEMO_HELP_TYPES = ['账号与登录', '生成与额度', '作品与画廊', '功能建议', '其他问题'];
@@ -9,7 +10,10 @@ export const DEMO_HELP_TYPES = ['账号与登录', '生成与额度', '作品与
 export class HelpService {
   private readonly help: HelpRepository;
 
-  constructor(db: Database) {
+  constructor(
+    db: Database,
+    private readonly words: SensitiveWordFilter,
+  ) {
     this.help = new HelpRepository(db);
   }
 
@@ -19,6 +23,8 @@ export class HelpService {
 
   async submit(userId: string, body: HelpBody): Promise<void> {
     if (!(await this.help.findType(body.typeId))) throw fail('问题类型不存在，请重新选择');
+    await this.words.assertClean('helpContent', body.content);
+    await this.words.assertClean('helpContact', body.contact);
     await this.help.insertRequest({
       id: newId(),
       user_id: userId,

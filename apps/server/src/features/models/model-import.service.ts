@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Database } from '../../platform/db/database.js';
 import { fail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import type { BackendRegistry } from '../backends/backend-registry.js';
+import type { BackendAdminService } from '../backends/backend-admin.service.js';
 import { ModelRepository } from './model.repository.js';
 
 const MODEL_NAME_MAX = 40;
@@ -25,13 +25,13 @@ export class ModelImportService {
 
   constructor(
     db: Database,
-    private readonly registry: BackendRegistry,
+    private readonly backends: BackendAdminService,
   ) {
     this.models = new ModelRepository(db);
   }
 
   async checkpoints(backendId: string): Promise<BackendCheckpoint[]> {
-    const { kind, models } = await this.registry.checkpoints(backendId);
+    const { kind, models } = await this.backends.checkpoints(backendId);
     const registered = await this.models.checkpointsOf(kind);
     return models.map((model) => ({ title: model.title, name: model.name, registered: registered.has(model.title) }));
   }
@@ -39,7 +39,7 @@ export class ModelImportService {
   /** Checkpoints the backend no longer reports are refused; ones a model already uses are skipped. */
   async import(body: z.output<typeof modelImportBodySchema>): Promise<ModelImportResult> {
     if (!(await this.models.findGroup(body.groupId))) throw fail('模型分组不存在');
-    const { kind, models } = await this.registry.checkpoints(body.backendId);
+    const { kind, models } = await this.backends.checkpoints(body.backendId);
     const offered = new Map(models.map((model) => [model.title, model]));
     const unknown = body.checkpoints.find((title) => !offered.has(title));
     if (unknown) throw fail(`后端没有模型「${unknown}」，请刷新列表后重试`);
@@ -58,7 +58,7 @@ export class ModelImportService {
         sort: index,
       });
     }
-    await this.registry.serveCheckpoints(body.backendId, wanted);
+    await this.backends.serveCheckpoints(body.backendId, wanted);
     return { created: wanted.length, skipped: body.checkpoints.length - wanted.length };
   }
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { SIZE_PRESETS } from '../../engines/builtin/catalog.js';
 import { ok } from '../../platform/envelope.js';
 import { reply } from '../../platform/route-schemas.js';
-import type { BackendRegistry } from '../backends/backend-registry.js';
+import type { BackendOptions } from '../backends/backend-catalog.js';
 import type { ModelService } from '../models/model.service.js';
 
 const optionsReply = reply(z.array(formOptionSchema));
@@ -12,13 +12,13 @@ const tags = ['表单选项'];
 const asOptions = (values: string[]) => values.map((value) => ({ label: value, value }));
 
 /** The option sources form config `url`s point to; samplers and ControlNet lists come from the backends. */
-export const optionRoutes: FastifyPluginAsyncZod<{ models: ModelService; registry: BackendRegistry }> = async (
+export const optionRoutes: FastifyPluginAsyncZod<{ models: ModelService; backendOptions: BackendOptions }> = async (
   app,
-  { models, registry },
+  { models, backendOptions },
 ) => {
   app.addHook('onRequest', app.requireUser);
   app.get('/options/samplers', { schema: { tags, summary: '采样器', response: optionsReply } }, async () =>
-    ok(asOptions((await registry.options()).samplers)),
+    ok(asOptions((await backendOptions.options()).samplers)),
   );
   app.get('/options/sizes', { schema: { tags, summary: '尺寸预设', response: optionsReply } }, async () =>
     ok(SIZE_PRESETS),
@@ -29,11 +29,11 @@ export const optionRoutes: FastifyPluginAsyncZod<{ models: ModelService; registr
   app.get(
     '/options/controlnet/modules',
     { schema: { tags, summary: 'ControlNet 预处理器', response: optionsReply } },
-    async () => ok((await registry.options()).controlNetModules),
+    async () => ok((await backendOptions.options()).controlNetModules),
   );
   app.get(
     '/options/controlnet/models',
     { schema: { tags, summary: 'ControlNet 模型', response: optionsReply } },
-    async () => ok(asOptions((await registry.options()).controlNetModels)),
+    async () => ok(asOptions((await backendOptions.options()).controlNetModels)),
   );
 };

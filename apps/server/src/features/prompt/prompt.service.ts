@@ -21,10 +21,13 @@ export const featuredOnly = (helpUrlFlag: string) => helpUrlFlag === '01';
 export class PromptService {
   private readonly prompts: PromptRepository;
 
-  /** `onLibraryChange` runs after an admin edits a word, so caches built on the library (translation) refresh. */
+  /**
+   * `onLibraryChange` runs after an admin edits a word, so caches built on the library (translation) refresh; the
+   * edit's answer waits for it, so the next request to any API process sees the edit.
+   */
   constructor(
     db: Database,
-    private readonly onLibraryChange: () => void = () => {},
+    private readonly onLibraryChange: () => Promise<void> = async () => {},
   ) {
     this.prompts = new PromptRepository(db);
   }
@@ -84,21 +87,21 @@ export class PromptService {
         sort: Date.now() % 1_000_000_000,
       },
     ]);
-    this.onLibraryChange();
+    await this.onLibraryChange();
     return toWord((await this.prompts.findWord(id))!);
   }
 
   async updateWord(id: string, body: PromptWordBody): Promise<PromptWord> {
     if (!(await this.prompts.findWord(id))) throw notFound('提示词不存在');
     await this.prompts.updateWord(id, { label: body.label, text: body.text, featured: body.featured ? 1 : 0 });
-    this.onLibraryChange();
+    await this.onLibraryChange();
     return toWord((await this.prompts.findWord(id))!);
   }
 
   async deleteWord(id: string): Promise<void> {
     if (!(await this.prompts.findWord(id))) throw notFound('提示词不存在');
     await this.prompts.deleteWord(id);
-    this.onLibraryChange();
+    await this.onLibraryChange();
   }
 
   /** Seeds the demo library once; later edits by admins are kept. */

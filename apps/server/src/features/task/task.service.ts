@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Database } from '../../platform/db/database.js';
 import { fail, forbidden, notFound } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
+import type { SensitiveWordFilter } from '../moderation/sensitive-word-filter.js';
 import { TemplateRepository, type TemplateRow } from '../template/template.repository.js';
 import {
   canReadTask,
@@ -39,6 +40,7 @@ export class TaskService {
   constructor(
     private readonly db: Database,
     private readonly templates: TemplateService,
+    private readonly words: SensitiveWordFilter,
   ) {
     this.tasks = new TaskRepository(db);
     this.templateRows = new TemplateRepository(db);
@@ -106,6 +108,7 @@ export class TaskService {
   /** Admins create categories (no parent) and tasks (under a category). */
   async create(viewer: Viewer, body: TaskBody): Promise<Task> {
     if (!viewer.isAdmin) throw forbidden();
+    await this.words.assertClean('taskName', body.name);
     let kind: 'category' | 'task' = 'category';
     if (body.parentId) {
       const parent = await this.tasks.find(body.parentId);
@@ -136,6 +139,7 @@ export class TaskService {
 
   async update(viewer: Viewer, id: string, body: TaskUpdate): Promise<Task> {
     await this.writable(viewer, id);
+    await this.words.assertClean('taskName', body.name);
     await this.tasks.update(id, {
       ...(body.name !== undefined ? { name: body.name } : {}),
       ...(body.icon !== undefined ? { icon: body.icon } : {}),

@@ -16,6 +16,7 @@ import type { Database } from '../../platform/db/database.js';
 import { fail, forbidden, notFound } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
 import type { ModelService } from '../models/model.service.js';
+import type { SensitiveWordFilter } from '../moderation/sensitive-word-filter.js';
 import { OPTION_URLS } from '../options/option-urls.js';
 import { TaskRepository, type TaskRow } from '../task/task.repository.js';
 import { type StepRow, TemplateRepository, type TemplateRow } from './template.repository.js';
@@ -93,6 +94,7 @@ export class TemplateService {
   constructor(
     private readonly db: Database,
     private readonly models: ModelService,
+    private readonly words: SensitiveWordFilter,
   ) {
     this.templates = new TemplateRepository(db);
     this.tasks = new TaskRepository(db);
@@ -247,6 +249,7 @@ export class TemplateService {
     if (!task || !canReadTask(viewer, task)) throw notFound('任务不存在');
     if (task.kind !== 'task') throw fail('模板只能放在任务下，不能直接放在分类下');
     if (!canWriteOwned(viewer, task.owner_id)) throw forbidden();
+    await this.words.assertClean('templateName', body.name);
     if (publish) {
       const problems = await templateProblems(body.taskStepList, OPTION_URLS, async (id) =>
         Boolean(await this.models.find(id)),
@@ -310,6 +313,7 @@ export class TemplateService {
    */
   async rename(viewer: Viewer, templateId: string, name: string): Promise<void> {
     const template = await this.writable(viewer, templateId);
+    await this.words.assertClean('templateName', name);
     const published = publishedOf(template);
     await this.templates.update(templateId, {
       name,

@@ -35,7 +35,8 @@ export class PromptLibrary {
 
 /**
  * prompt_words read at most once per `ttlMs`: admins edit the library while the server runs, and a
- * translation should not cost a query. `invalidate()` makes the next read fresh at once.
+ * translation should not cost a query. `invalidate()` makes the next read fresh at once; while `keep()` is false
+ * (edits could go unheard) nothing is kept and every read queries.
  */
 export class PromptLibraryCache {
   private current: { library: PromptLibrary; loadedAt: number } | null = null;
@@ -47,12 +48,13 @@ export class PromptLibraryCache {
     db: Database,
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
+    private readonly keep: () => boolean = () => true,
   ) {
     this.repo = new PromptRepository(db);
   }
 
   async get(): Promise<PromptLibrary> {
-    if (this.current && this.now() - this.current.loadedAt < this.ttlMs) return this.current.library;
+    if (this.current && this.keep() && this.now() - this.current.loadedAt < this.ttlMs) return this.current.library;
     // One query for all waiting requests.
     if (!this.loading) {
       const loading = this.load(this.generation).finally(() => {
@@ -77,7 +79,7 @@ export class PromptLibraryCache {
       this.repo.words('negative', false),
     ]);
     const library = PromptLibrary.of([...positive, ...negative].map((w) => [w.label, w.text] as const));
-    if (generation === this.generation) this.current = { library, loadedAt: this.now() };
+    if (generation === this.generation && this.keep()) this.current = { library, loadedAt: this.now() };
     return library;
   }
 }

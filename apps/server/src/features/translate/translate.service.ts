@@ -1,7 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import { z } from 'zod';
 import type { TranslateProviderConfig } from '../../config.js';
+import { type Broadcast, topic } from '../../platform/broadcast/broadcast.js';
 import type { Database } from '../../platform/db/database.js';
+import type { SensitiveWordFilter } from '../moderation/sensitive-word-filter.js';
 import { BaiduTranslator } from './baidu.js';
 import { DictionaryTranslator } from './dictionary-translator.js';
 import { LibreTranslateTranslator } from './libretranslate.js';
@@ -10,8 +13,14 @@ import { hasHan, joinPrompt, type OutputPiece, splitPrompt } from './prompt-synt
 import { TencentTranslator } from './tencent.js';
 import type { Translator } from './translator.js';
 
-/** How long an admin's prompt library edit may take to reach translations. */
+/**
+ * How long the prompt library is kept. An admin's edit reaches every API process at once through the broadcast;
+ * this bounds only what a lost broadcast could leave.
+ */
 export const LIBRARY_TTL_MS = 60_000;
+
+/** Sent after an admin edits prompt_words: every process reads the library again for its next translation. */
+export const promptLibraryChanged = topic('prompt-library.changed', z.strictObject({}));
 
 export function providerTranslator(provider: TranslateProviderConfig): Translator | null {
   switch (provider.kind) {
@@ -38,21 +47,42 @@ export class TranslateService {
   private readonly results = new LRUCache<string, string>({ max: 2000 });
   private libraryFingerprint: string | null = null;
   private readonly log: FastifyBaseLogger;
+  private readonly bus: Broadcast;
+  private readonly words: SensitiveWordFilter;
 
-  constructor(deps: { db: Database; provider: TranslateProviderConfig; log: FastifyBaseLogger }) {
-    this.library = new PromptLibraryCache(deps.db, LIBRARY_TTL_MS);
+  constructor(deps: {
+    db: Database;
+    provider: TranslateProviderConfig;
+    log: FastifyBaseLogger;
+    bus: Broadcast;
+    words: SensitiveWordFilter;
+  }) {
+    // While the broadcast is down an edit elsewhere could go unheard: the library is then read for each request.
+    this.library = new PromptLibraryCache(deps.db, LIBRARY_TTL_MS, Date.now, () => deps.bus.live);
     this.dictionary = new DictionaryTranslator(() => this.library.get());
     this.provider = providerTranslator(deps.provider);
     this.log = deps.log;
+    this.bus = deps.bus;
+    this.words = deps.words;
+    deps.bus.subscribe(promptLibraryChanged, () => this.library.invalidate());
+    deps.bus.onGap(() => this.library.invalidate());
   }
 
-  /** After an admin edits prompt_words: the next translation reads the library again. */
-  invalidateLibrary(): void {
-    this.library.invalidate();
+  /** After an admin edits prompt_words: the next translation in every API process reads the library again. */
+  invalidateLibrary(): Promise<void> {
+    return this.bus.publish(promptLibraryChanged, {});
   }
 
+  /** Refused before a listed word reaches a translation provider, and when the English holds one. */
   async zh2en(input: string): Promise<string> {
     const text = input.trim();
+    await this.words.assertClean('translateInput', text);
+    const english = await this.translated(text);
+    await this.words.assertClean('translateOutput', english);
+    return english;
+  }
+
+  private async translated(text: string): Promise<string> {
     const library = await this.library.get();
     // Cached translations were made with the library of their time.
     if (library.fingerprint !== this.libraryFingerprint) {

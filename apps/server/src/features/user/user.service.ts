@@ -1,12 +1,13 @@
 import { type CurrentUser, maskMobile, type PerfectInfoBody, type UserStatus } from '@huafang/contracts';
 import { hashPassword, verifyPassword } from '../../platform/auth/password.js';
 import type { Database } from '../../platform/db/database.js';
-import { fail, notFound } from '../../platform/errors.js';
+import { fail, forbidden, notFound } from '../../platform/errors.js';
 import { nowIso } from '../../platform/ids.js';
 import type { SessionService } from '../auth/session.service.js';
 import type { SmsCodeService } from '../auth/sms-code.service.js';
 import type { FileService } from '../files/file.service.js';
 import type { InviteService } from '../invite/invite.service.js';
+import type { SensitiveWordFilter } from '../moderation/sensitive-word-filter.js';
 import { UserRepository } from './user.repository.js';
 
 export class UserService {
@@ -18,6 +19,7 @@ export class UserService {
     private readonly smsCodes: SmsCodeService,
     private readonly invites: InviteService,
     private readonly files: FileService,
+    private readonly words: SensitiveWordFilter,
   ) {
     this.users = new UserRepository(db);
   }
@@ -26,6 +28,18 @@ export class UserService {
     const user = await this.users.findById(userId);
     if (!user) throw notFound('用户不存在');
     return user;
+  }
+
+  /**
+   * 停用 or 启用 an account (admins only). Stopping signs the user out at once in every process; an admin cannot
+   * stop their own account or another admin's, so the site always keeps an admin who can sign in.
+   */
+  async setDisabled(adminId: string, userId: string, disabled: boolean): Promise<void> {
+    const user = await this.getOrFail(userId);
+    if (disabled && user.id === adminId) throw forbidden('不能停用自己的账号');
+    if (disabled && user.is_admin === 1) throw forbidden('不能停用管理员账号');
+    await this.users.update(user.id, { disabled: disabled ? 1 : 0, updated_at: nowIso() });
+    if (disabled) await this.sessions.revokeAllOfUser(user.id);
   }
 
   async status(userId: string): Promise<UserStatus> {
@@ -51,6 +65,7 @@ export class UserService {
 
   /** Nickname, avatar and invite code together: all saved or, on any bad part, none. */
   async perfectInfo(userId: string, body: PerfectInfoBody): Promise<UserStatus> {
+    await this.words.assertClean('nickname', body.nickname);
     if (body.avatar) await this.files.requireOwned(userId, body.avatar, '头像');
     await this.db.transaction().execute(async (trx) => {
       if (body.inviteCode) await this.invites.redeem(userId, body.inviteCode, trx);
@@ -86,6 +101,7 @@ export class UserService {
 
   async updateNickname(userId: string, nickname: string): Promise<void> {
     await this.getOrFail(userId);
+    await this.words.assertClean('nickname', nickname);
     await this.users.update(userId, { nickname, updated_at: nowIso() });
   }
 

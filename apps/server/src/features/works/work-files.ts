@@ -1,8 +1,8 @@
 import type { GeneratedImage } from '@huafang/contracts';
 import sharp from 'sharp';
-import { withoutPngText } from '../../engines/png-text.js';
 import { readBytes, type Storage } from '../../platform/storage/storage.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
+import type { ComplianceService } from '../compliance/compliance.service.js';
 
 /** Longest side of a work's thumbnail: galleries and the results grid show these, never the original. */
 const THUMB_SIZE = 384;
@@ -30,13 +30,18 @@ export async function storeWorkFiles(storage: Storage, workId: string, png: Buff
 }
 
 /**
- * A work's original as a viewer gets it: as painted, or, when the author hid the prompt and the viewer came
- * through the public link, without the text chunks that would tell it (the owner's signed link keeps them).
+ * A work's original as it leaves the service, with its AIGC labels (see ComplianceService.labelled); null when the
+ * file is gone. `withoutText` when the author hid the prompt and the viewer came through the public link: no text
+ * chunk tells the prompt (the owner's signed link keeps them).
  */
-export async function readWorkImage(storage: Storage, imageKey: string, withoutText: boolean) {
-  const stream = await storage.read(imageKey);
-  if (!stream || !withoutText) return stream;
-  return withoutPngText(await readBytes(stream));
+export async function readWorkImage(
+  storage: Storage,
+  compliance: ComplianceService,
+  work: { id: string; image_key: string },
+  withoutText: boolean,
+): Promise<Buffer | null> {
+  const stream = await storage.read(work.image_key);
+  return stream && compliance.labelled(await readBytes(stream), { workId: work.id, withoutText });
 }
 
 /** A result as the draw page shows it, with signed links (a new work is private). */

@@ -22,6 +22,8 @@ import { forbidden, notFound } from '../../platform/errors.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { Storage } from '../../platform/storage/storage.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
+import { originOf } from '../audit/audit-recorder.js';
+import type { ComplianceService } from '../compliance/compliance.service.js';
 import type { WorkRepository } from './work.repository.js';
 import type { WorkService } from './work.service.js';
 import { readWorkImage } from './work-files.js';
@@ -30,15 +32,22 @@ import { worksZip } from './work-zip.js';
 const tags = ['作品'];
 const params = z.object({ workId: z.string().max(64) });
 
-type Deps = { works: WorkService; repo: WorkRepository; storage: Storage; signer: UrlSigner };
+type Deps = {
+  works: WorkService;
+  repo: WorkRepository;
+  storage: Storage;
+  signer: UrlSigner;
+  compliance: ComplianceService;
+};
 const signature = z.object({ e: z.string().max(16).optional(), s: z.string().max(64).optional() });
 
 /**
  * A work's original and thumbnail. A public work's links are open; a private work's need the signature its
  * owner's lists carry (they expire), since an <img> cannot send a bearer token. The signature is the owner's
- * view: without it, a work whose author hid the prompt is served without its text chunks.
+ * view: without it, a work whose author hid the prompt is served without its text chunks. Either way the original
+ * leaves with its AIGC labels; the thumbnail is for the service's own pages, which show a badge instead.
  */
-export const workImageRoutes: FastifyPluginAsyncZod<Deps> = async (app, { repo, storage, signer }) => {
+export const workImageRoutes: FastifyPluginAsyncZod<Deps> = async (app, { repo, storage, signer, compliance }) => {
   for (const [kind, mime] of [
     ['image', 'image/png'],
     ['thumb', 'image/webp'],
@@ -62,7 +71,12 @@ export const workImageRoutes: FastifyPluginAsyncZod<Deps> = async (app, { repo, 
         // The thumbnail is re-encoded without metadata; only the original carries the prompt.
         const body =
           kind === 'image'
-            ? await readWorkImage(storage, keys.image_key, !signed && keys.hide_prompt === 1)
+            ? await readWorkImage(
+                storage,
+                compliance,
+                { id: req.params.workId, image_key: keys.image_key },
+                !signed && keys.hide_prompt === 1,
+              )
             : await storage.read(keys.thumb_key);
         if (!body) throw notFound('作品不存在');
         return reply
@@ -75,18 +89,24 @@ export const workImageRoutes: FastifyPluginAsyncZod<Deps> = async (app, { repo, 
 };
 
 /** 我的作品: the user's own works. */
-export const myWorkRoutes: FastifyPluginAsyncZod<Deps> = async (app, { works, storage }) => {
+export const myWorkRoutes: FastifyPluginAsyncZod<Deps> = async (app, { works, storage, compliance }) => {
   app.addHook('onRequest', app.requireUser);
 
   app.get(
     '/works/profile',
-    { schema: { tags, summary: '我的作品', querystring: workProfileQuerySchema, response: reply(workPageSchema) } },
+    {
+      schema: { tags, summary: '我的作品', querystring: workProfileQuerySchema, response: reply(workPageSchema) },
+      config: { apiKeyScope: 'works:read' },
+    },
     async (req) => ok(await works.profile(currentUser(req).id, req.query)),
   );
 
   app.get(
     '/works/profile/detail',
-    { schema: { tags, summary: '我的作品详情', querystring: workIdQuerySchema, response: reply(workDetailSchema) } },
+    {
+      schema: { tags, summary: '我的作品详情', querystring: workIdQuerySchema, response: reply(workDetailSchema) },
+      config: { apiKeyScope: 'works:read' },
+    },
     async (req) => ok(await works.detail(currentUser(req).id, req.query.id)),
   );
 
@@ -94,7 +114,7 @@ export const myWorkRoutes: FastifyPluginAsyncZod<Deps> = async (app, { works, st
     '/works',
     { schema: { tags, summary: '删除作品', body: worksDeleteBodySchema, response: replyEmpty } },
     async (req) => {
-      await works.remove(currentUser(req).id, req.body.ids);
+      await works.remove(currentUser(req).id, req.body.ids, originOf(req));
       return done('删除成功');
     },
   );
@@ -111,7 +131,7 @@ export const myWorkRoutes: FastifyPluginAsyncZod<Deps> = async (app, { works, st
     },
     async (req) => {
       const { id, public: makePublic, hidePrompt } = req.body;
-      const { work, wasPublic } = await works.publish(currentUser(req).id, id, makePublic, hidePrompt);
+      const { work, wasPublic } = await works.publish(currentUser(req).id, id, makePublic, hidePrompt, originOf(req));
       // On a work already public only 隐藏提示词 changed: a setting, not a publication.
       const msg = makePublic ? (wasPublic ? '设置成功' : '已发布到灵感广场') : '已取消发布';
       return ok(work, msg);
@@ -120,14 +140,17 @@ export const myWorkRoutes: FastifyPluginAsyncZod<Deps> = async (app, { works, st
 
   app.get(
     '/files/downloadZip',
-    { schema: { tags, summary: '打包下载作品原图（zip）', querystring: downloadZipQuerySchema } },
+    {
+      schema: { tags, summary: '打包下载作品原图（zip）', querystring: downloadZipQuerySchema },
+      config: { apiKeyScope: 'works:read' },
+    },
     async (req, reply) => {
       const rows = await works.ownedForDownload(currentUser(req).id, req.query.ids);
       const name = `huafang-works-${new Date().toISOString().slice(0, 10)}.zip`;
       return reply
         .header('content-type', 'application/zip')
         .header('content-disposition', `attachment; filename="${name}"`)
-        .send(worksZip(storage, rows));
+        .send(worksZip(storage, compliance, rows));
     },
   );
 };

@@ -15,7 +15,10 @@ import { fail, notFound } from '../../platform/errors.js';
 import { nowIso } from '../../platform/ids.js';
 import type { Storage } from '../../platform/storage/storage.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
+import type { AuditOrigin, AuditRecorder } from '../audit/audit-recorder.js';
 import type { FileService } from '../files/file.service.js';
+import type { PublicationGate } from '../moderation/publication-gate.js';
+import type { WebhookEvents } from '../webhooks/webhook-events.js';
 import type { PublicWorkRow, WorkRepository, WorkRow } from './work.repository.js';
 import { workImageUrl, workThumbUrl } from './work-files.js';
 
@@ -58,6 +61,8 @@ function withoutUploads<T>(value: T): T {
   ) as T;
 }
 
+const moderationOf = (value: string) => (value === 'approved' || value === 'removed' ? value : 'none');
+
 /** Who opened a public work: the logged-in user, else the client's address and browser. */
 export type Viewer = { userId: string | null; address: string; userAgent: string };
 
@@ -70,6 +75,9 @@ export class WorkService {
     private readonly storage: Storage,
     private readonly files: FileService,
     private readonly signer: UrlSigner,
+    private readonly webhooks: WebhookEvents,
+    private readonly audit: AuditRecorder,
+    private readonly moderation: PublicationGate,
   ) {}
 
   async profile(userId: string, query: z.output<typeof workProfileQuerySchema>) {
@@ -119,15 +127,25 @@ export class WorkService {
       backend: row.backend,
       hidePrompt: row.hide_prompt === 1,
       views: row.views,
+      moderation: row.publish_pending === 1 ? 'pending' : moderationOf(row.moderation),
     };
   }
 
   /** Deletes the user's works and their files; if any id is not the user's, nothing is deleted. */
-  async remove(userId: string, ids: string[]): Promise<void> {
+  async remove(userId: string, ids: string[], origin: AuditOrigin): Promise<void> {
     const unique = [...new Set(ids)];
     const rows = await this.works.ownedAmong(userId, unique);
     if (rows.length !== unique.length) throw notFound('作品不存在或已删除');
     await this.works.deleteOwned(userId, unique);
+    for (const row of rows) {
+      this.audit.record({
+        action: 'work.delete',
+        userId,
+        origin,
+        target: { type: 'work', id: row.id },
+        detail: { generationId: row.generation_id, public: row.public === 1, prompt: row.prompt },
+      });
+    }
     for (const row of rows) {
       await this.storage.remove(row.image_key);
       await this.storage.remove(row.thumb_key);
@@ -139,13 +157,29 @@ export class WorkService {
     id: string,
     makePublic: boolean,
     hidePrompt: boolean,
+    origin: AuditOrigin,
   ): Promise<{ work: WorkItem; wasPublic: boolean }> {
     const row = await this.owned(userId, id);
+    // 内容审核 before a work first reaches 灵感广场 (docs/compliance.md): a flag or no verdict refuses it here.
+    if (makePublic && row.public !== 1) await this.moderation.beforePublication(row, hidePrompt);
+    if (!makePublic) await this.moderation.withdraw(row);
+    const publishedAt = makePublic ? (row.published_at ?? nowIso()) : row.published_at;
     await this.works.setPublic(id, {
       public: makePublic ? 1 : 0,
       hide_prompt: hidePrompt ? 1 : 0,
       // Re-publishing keeps the first date, so a work does not jump back to the top of 最新.
-      published_at: makePublic ? (row.published_at ?? nowIso()) : row.published_at,
+      published_at: publishedAt,
+    });
+    // Only a work newly public is news; changing 隐藏提示词 on a public work is not.
+    if (makePublic && row.public !== 1 && publishedAt) {
+      await this.webhooks.workPublished(userId, { id, publishedAt });
+    }
+    this.audit.record({
+      action: makePublic ? 'work.publish' : 'work.unpublish',
+      userId,
+      origin,
+      target: { type: 'work', id },
+      detail: { wasPublic: row.public === 1, hidePrompt },
     });
     return { work: item({ ...row, public: makePublic ? 1 : 0 }, this.signer), wasPublic: row.public === 1 };
   }

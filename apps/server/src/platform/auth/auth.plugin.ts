@@ -1,18 +1,39 @@
+import type { ApiKeyScope } from '@huafang/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { forbidden, unauthorized } from '../errors.js';
+import { forbidden, tooManyRequests, unauthorized } from '../errors.js';
 
-export type AuthUser = { id: string; isAdmin: boolean; sessionId: string };
+/** `sessionId` is null for a caller with a personal API key (req.apiKey says which). */
+export type AuthUser = { id: string; isAdmin: boolean; sessionId: string | null };
 
 export interface TokenResolver {
   resolveAccessToken(token: string): Promise<AuthUser | null>;
 }
+
+/** A program calling with its owner's personal API key: never an admin, only on routes of its scopes. */
+export type ApiKeyCaller = { id: string; userId: string; scopes: readonly ApiKeyScope[] };
+
+export interface ApiKeyResolver {
+  /** Whether a bearer token has the shape of a key (`hf_…`) rather than of a session token. */
+  isApiKey(token: string): boolean;
+  resolveApiKey(token: string): Promise<ApiKeyCaller | null>;
+}
+
+const API_KEY_REFUSED = '该 API 密钥无权访问此接口';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the requireUser guard; routes behind it may rely on it. */
     authUser: AuthUser | null;
     bearerToken: string | null;
+    /** The key a program called with: who acted through which key, for the log and the audit trail. */
+    apiKey: ApiKeyCaller | null;
+    /** Set once requireAdmin let the request in: the audit trail records it as an admin action. */
+    adminRoute: boolean;
+  }
+  interface FastifyContextConfig {
+    /** The scope a personal API key needs on this route; a route without one refuses every key (403). */
+    apiKeyScope?: ApiKeyScope;
   }
   interface FastifyInstance {
     requireUser: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -29,36 +50,76 @@ function readBearer(req: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
-/** Route guards for "logged in" and "admin"; the token lookup lives in the session service. */
+/**
+ * Route guards for "logged in" and "admin"; the token lookups live in the session and API key services. A key
+ * passes a guard only on a route whose config names one of its scopes, within its own per-minute limit.
+ */
 export const authPlugin = fp(
-  async (app, opts: { tokens: TokenResolver }) => {
+  async (app, opts: { tokens: TokenResolver; apiKeys: ApiKeyResolver; apiKeyPerMinute: number }) => {
     app.decorateRequest('authUser', null);
     app.decorateRequest('bearerToken', null);
+    app.decorateRequest('apiKey', null);
+    app.decorateRequest('adminRoute', false);
+    // Counted per key over all API processes (the Redis store in scale-out mode), whatever the route.
+    const limitApiKey = app.createRateLimit({
+      max: opts.apiKeyPerMinute,
+      timeWindow: 60_000,
+      keyGenerator: (req) => `api-key:${req.apiKey?.id}`,
+    });
 
-    const identify = async (req: FastifyRequest) => {
+    const identify = async (req: FastifyRequest): Promise<AuthUser | null> => {
       const token = readBearer(req);
-      const user = token ? await opts.tokens.resolveAccessToken(token) : null;
+      if (!token) return null;
+      if (opts.apiKeys.isApiKey(token)) {
+        const key = await opts.apiKeys.resolveApiKey(token);
+        if (!key) return null;
+        req.apiKey = key;
+        req.log = req.log.child({ apiKeyId: key.id });
+        req.authUser = { id: key.userId, isAdmin: false, sessionId: null };
+        return req.authUser;
+      }
+      const user = await opts.tokens.resolveAccessToken(token);
       if (user) {
         req.bearerToken = token;
         req.authUser = user;
       }
       return user;
     };
+    const admitApiKey = async (req: FastifyRequest, key: ApiKeyCaller) => {
+      const scope = req.routeOptions.config.apiKeyScope;
+      if (!scope || !key.scopes.includes(scope)) throw forbidden(API_KEY_REFUSED);
+      const limit = await limitApiKey(req);
+      if (!limit.isAllowed && limit.isExceeded) {
+        throw tooManyRequests(`API 密钥请求过于频繁，请 ${limit.ttlInSeconds} 秒后再试`);
+      }
+    };
     const requireUser = async (req: FastifyRequest) => {
-      if (!(await identify(req))) throw unauthorized();
+      if (!(await identify(req))) {
+        const token = readBearer(req);
+        throw unauthorized(token && opts.apiKeys.isApiKey(token) ? 'API 密钥无效或已删除' : undefined);
+      }
+      if (req.apiKey) await admitApiKey(req, req.apiKey);
     };
     app.decorate('identify', identify);
     app.decorate('requireUser', requireUser);
     app.decorate('requireAdmin', async (req: FastifyRequest) => {
       await requireUser(req);
       if (!req.authUser?.isAdmin) throw forbidden();
+      req.adminRoute = true;
     });
   },
-  { name: 'huafang-auth' },
+  { name: 'huafang-auth', dependencies: ['@fastify/rate-limit'] },
 );
 
 /** The user set by requireUser; calling it on an unguarded route is a programming error. */
 export function currentUser(req: FastifyRequest): AuthUser {
   if (!req.authUser) throw unauthorized();
   return req.authUser;
+}
+
+/** The login session of the caller: routes that act on it (logout) are never open to API keys. */
+export function currentSessionId(req: FastifyRequest): string {
+  const sessionId = currentUser(req).sessionId;
+  if (sessionId === null) throw forbidden(API_KEY_REFUSED);
+  return sessionId;
 }

@@ -412,6 +412,194 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0010_job_hand_over': {
+    async up(db: Kysely<unknown>) {
+      // Scale-out mode: when a waiting job was handed to BullMQ (null while it waits in its user's backlog).
+      await db.schema.alterTable('generation_jobs').addColumn('handed_at', 'varchar(32)').execute();
+      await db.schema
+        .createIndex('generation_jobs_user_status_idx')
+        .on('generation_jobs')
+        .columns(['user_id', 'status'])
+        .execute();
+    },
+  },
+  '0011_sensitive_words': {
+    async up(db: Kysely<unknown>) {
+      // 敏感词库: `normalized` is the word as the filter compares it, so 虐杀 and 虐殺 are one entry.
+      await db.schema
+        .createTable('sensitive_words')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('word', 'varchar(100)', (c) => c.notNull())
+        .addColumn('normalized', 'varchar(100)', (c) => c.notNull().unique())
+        .addColumn('category', 'varchar(32)', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('sensitive_words_category_idx').on('sensitive_words').column('category').execute();
+    },
+  },
+  '0012_open_api': {
+    async up(db: Kysely<unknown>) {
+      // 个人 API 密钥: only the SHA-256 of a key is kept; a revoked key stays (revoked_at) for the audit trail.
+      await db.schema
+        .createTable('api_keys')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('user_id', 'varchar(32)', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('name', 'varchar(64)', (c) => c.notNull())
+        .addColumn('key_hash', 'varchar(64)', (c) => c.notNull().unique())
+        .addColumn('prefix', 'varchar(16)', (c) => c.notNull())
+        .addColumn('scopes', 'varchar(200)', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('last_used_at', 'varchar(32)')
+        .addColumn('revoked_at', 'varchar(32)')
+        .execute();
+      await db.schema.createIndex('api_keys_user_idx').on('api_keys').columns(['user_id', 'revoked_at']).execute();
+
+      await db.schema
+        .createTable('webhook_endpoints')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('user_id', 'varchar(32)', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('url', 'varchar(500)', (c) => c.notNull())
+        .addColumn('description', 'varchar(200)', (c) => c.notNull())
+        .addColumn('events', 'varchar(200)', (c) => c.notNull())
+        .addColumn('secret', 'varchar(100)', (c) => c.notNull())
+        .addColumn('all_users', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('webhook_endpoints_user_idx').on('webhook_endpoints').column('user_id').execute();
+
+      // The outbox: written in the transaction of the event itself, sent (and retried) by the sender loop.
+      await db.schema
+        .createTable('webhook_deliveries')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('endpoint_id', 'varchar(32)', (c) =>
+          c.notNull().references('webhook_endpoints.id').onDelete('cascade'),
+        )
+        .addColumn('event_id', 'varchar(40)', (c) => c.notNull())
+        .addColumn('event_type', 'varchar(40)', (c) => c.notNull())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('next_attempt_at', 'varchar(32)')
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('webhook_deliveries_due_idx')
+        .on('webhook_deliveries')
+        .columns(['status', 'next_attempt_at'])
+        .execute();
+      await db.schema
+        .createIndex('webhook_deliveries_endpoint_idx')
+        .on('webhook_deliveries')
+        .columns(['endpoint_id', 'created_at'])
+        .execute();
+
+      await db.schema
+        .createTable('webhook_attempts')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('delivery_id', 'varchar(32)', (c) =>
+          c.notNull().references('webhook_deliveries.id').onDelete('cascade'),
+        )
+        .addColumn('attempt', 'integer', (c) => c.notNull())
+        .addColumn('at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('status_code', 'integer')
+        .addColumn('error', 'varchar(200)')
+        .addColumn('response_excerpt', 'varchar(300)')
+        .addColumn('duration_ms', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('webhook_attempts_delivery_idx')
+        .on('webhook_attempts')
+        .column('delivery_id')
+        .execute();
+    },
+  },
+  '0013_audit_log': {
+    async up(db: Kysely<unknown>) {
+      // 审计日志: no foreign keys, so an entry outlives the user, work or key it names (it is the record of them).
+      await db.schema
+        .createTable('audit_log')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('actor_user_id', 'varchar(32)')
+        .addColumn('actor_mobile_masked', 'varchar(20)')
+        .addColumn('actor_role', 'varchar(8)', (c) => c.notNull())
+        .addColumn('api_key_id', 'varchar(32)')
+        .addColumn('ip', 'varchar(64)')
+        .addColumn('action', 'varchar(40)', (c) => c.notNull())
+        .addColumn('target_type', 'varchar(32)')
+        .addColumn('target_id', 'varchar(64)')
+        .addColumn('detail', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('audit_log_at_idx').on('audit_log').column('at').execute();
+      await db.schema.createIndex('audit_log_actor_idx').on('audit_log').columns(['actor_user_id', 'at']).execute();
+      await db.schema.createIndex('audit_log_action_idx').on('audit_log').columns(['action', 'at']).execute();
+    },
+  },
+  '0014_work_moderation': {
+    async up(db: Kysely<unknown>) {
+      // 内容审核 (docs/compliance.md): `moderation` is none, approved (an admin passed it: publishing skips the
+      // provider) or removed (下架: it cannot be published again); `publish_pending` when the author asked to publish
+      // and the provider flagged it, so 通过 publishes it.
+      await db.schema
+        .alterTable('works')
+        .addColumn('moderation', 'varchar(16)', (c) => c.notNull().defaultTo('none'))
+        .execute();
+      await db.schema
+        .alterTable('works')
+        .addColumn('publish_pending', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      // Why a work is in the admin queue: the provider's image or prompt flag, or a user's report. A decision
+      // closes every open one of the work (decision_id). One report per user and work, however many arrive at
+      // once: the unique key (NULL reporters, the provider's flags, never collide).
+      await db.schema
+        .createTable('moderation_items')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('work_id', 'varchar(32)', (c) => c.notNull().references('works.id').onDelete('cascade'))
+        .addColumn('kind', 'varchar(16)', (c) => c.notNull())
+        .addColumn('reporter_id', 'varchar(32)')
+        .addColumn('verdict', 'varchar(16)')
+        .addColumn('reason', 'varchar(32)', (c) => c.notNull())
+        .addColumn('label', 'varchar(64)', (c) => c.notNull())
+        .addColumn('detail', 'varchar(500)')
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('decision_id', 'varchar(32)')
+        .execute();
+      await db.schema
+        .createIndex('moderation_items_report_once')
+        .on('moderation_items')
+        .columns(['work_id', 'reporter_id'])
+        .unique()
+        .execute();
+      await db.schema
+        .createIndex('moderation_items_open_idx')
+        .on('moderation_items')
+        .columns(['decision_id', 'created_at'])
+        .execute();
+      // The decision history: no foreign keys, so a decision outlives the work it names (it is the record of it).
+      await db.schema
+        .createTable('moderation_decisions')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('work_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('decision', 'varchar(16)', (c) => c.notNull())
+        .addColumn('admin_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('note', 'varchar(200)')
+        .addColumn('reasons', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('moderation_decisions_created_idx')
+        .on('moderation_decisions')
+        .column('created_at')
+        .execute();
+      await db.schema
+        .createIndex('moderation_decisions_work_idx')
+        .on('moderation_decisions')
+        .columns(['work_id', 'created_at'])
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

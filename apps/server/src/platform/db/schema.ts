@@ -234,6 +234,8 @@ export interface GenerationJobTable {
   queued_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** Scale-out mode: when the job left its user's backlog for BullMQ (null while in the backlog). */
+  handed_at: string | null;
 }
 
 export interface WorkTable {
@@ -267,6 +269,10 @@ export interface WorkTable {
   published_at: string | null;
   /** Hidden from the public gallery by an admin (作品审核). */
   hidden: Generated<number>;
+  /** 内容审核: none, approved (an admin passed it) or removed (下架: it cannot be published again). */
+  moderation: Generated<string>;
+  /** The author asked to publish it and the provider flagged it: an admin's 通过 publishes it. */
+  publish_pending: Generated<number>;
 }
 
 export interface PromptHistoryTable {
@@ -339,6 +345,117 @@ export interface WorkViewTable {
   day: string;
 }
 
+/** 敏感词库: one row a word; `normalized` is the word as the filter compares it (unique). */
+export interface SensitiveWordTable {
+  id: string;
+  word: string;
+  normalized: string;
+  category: string;
+  created_at: string;
+}
+
+/** A personal API key: only its SHA-256 is kept; `scopes` is a JSON array of ApiKeyScope. */
+export interface ApiKeyTable {
+  id: string;
+  user_id: string;
+  name: string;
+  key_hash: string;
+  /** `hf_` and the first characters of the secret, to recognise a key in lists. */
+  prefix: string;
+  scopes: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** A webhook endpoint; `events` is a JSON array of WebhookEventType, `secret` the Standard Webhooks `whsec_…`. */
+export interface WebhookEndpointTable {
+  id: string;
+  user_id: string;
+  url: string;
+  description: string;
+  events: string;
+  secret: string;
+  /** An admin's endpoint receiving every user's events. */
+  all_users: number;
+  enabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One event for one endpoint: `payload` is the exact body signed on every try. */
+export interface WebhookDeliveryTable {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  payload: string;
+  /** pending (due at next_attempt_at, or held by a sender until then), succeeded or failed. */
+  status: string;
+  attempts: number;
+  next_attempt_at: string | null;
+  created_at: string;
+}
+
+export interface WebhookAttemptTable {
+  id: string;
+  delivery_id: string;
+  attempt: number;
+  at: string;
+  status_code: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+  duration_ms: number;
+}
+
+/** One entry of the audit trail (features/audit); `detail` is JSON text read with its schema. */
+export interface AuditLogTable {
+  id: string;
+  at: string;
+  actor_user_id: string | null;
+  actor_mobile_masked: string | null;
+  /** user, admin or system (see AUDIT_ROLE_LABELS). */
+  actor_role: string;
+  api_key_id: string | null;
+  ip: string | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  detail: string;
+}
+
+/** Why a work is in the admin queue (features/moderation/work-moderation.*): a provider flag or a report. */
+export interface ModerationItemTable {
+  id: string;
+  work_id: string;
+  /** image, text (the provider's checks) or report. */
+  kind: string;
+  /** The user who reported it; null for the provider's flags. */
+  reporter_id: string | null;
+  /** The provider's advice, review or block; null for a report. */
+  verdict: string | null;
+  /** The report's reason (WORK_REPORT_REASONS) or the provider's label code (Porn, Ad…). */
+  reason: string;
+  /** The reason in Chinese, as the queue shows it. */
+  label: string;
+  detail: string | null;
+  created_at: string;
+  /** The decision that closed it; null while it waits in the queue. */
+  decision_id: string | null;
+}
+
+/** An admin's decision on a work in the queue; `reasons` is JSON read with moderationReasonCountSchema. */
+export interface ModerationDecisionTable {
+  id: string;
+  work_id: string;
+  /** approve (通过) or remove (下架). */
+  decision: string;
+  admin_id: string;
+  note: string | null;
+  reasons: string;
+  created_at: string;
+}
+
 export interface DB {
   users: UserTable;
   sessions: SessionTable;
@@ -367,4 +484,12 @@ export interface DB {
   credit_grants: CreditGrantTable;
   server_secrets: ServerSecretTable;
   login_failures: LoginFailureTable;
+  api_keys: ApiKeyTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
+  sensitive_words: SensitiveWordTable;
+  audit_log: AuditLogTable;
+  moderation_items: ModerationItemTable;
+  moderation_decisions: ModerationDecisionTable;
 }

@@ -1,5 +1,5 @@
-import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { BizCode } from '@huafang/contracts';
@@ -43,8 +43,9 @@ export class LocalDiskStorage implements Storage {
   async put(key: string, bytes: Buffer): Promise<void> {
     const full = this.pathOf(key);
     await mkdir(path.dirname(full), { recursive: true });
-    // Write then rename so a reader never sees half a file.
-    const partial = `${full}.partial`;
+    // Write then rename so a reader never sees half a file; the random part keeps two processes sharing one
+    // DATA_DIR from writing the same key into one temporary file.
+    const partial = `${full}.${randomBytes(6).toString('hex')}.partial`;
     try {
       await writeFile(partial, bytes);
       await rename(partial, full);
@@ -56,13 +57,13 @@ export class LocalDiskStorage implements Storage {
   }
 
   async read(key: string): Promise<Readable | null> {
-    const full = this.pathOf(key);
+    // Opened here, not when the stream starts: a file another process removes meanwhile still reads whole.
     try {
-      await stat(full);
-    } catch {
-      return null;
+      return (await open(this.pathOf(key), 'r')).createReadStream();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
     }
-    return createReadStream(full);
   }
 
   async remove(key: string): Promise<void> {

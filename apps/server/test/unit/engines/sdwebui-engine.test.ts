@@ -334,6 +334,16 @@ describe('SdWebUiEngine abort', () => {
     expect(double.interruptCount).toBe(0);
   });
 
+  it('gives up on a server that stops answering once aborted, instead of waiting for the request timeout', async () => {
+    const { double, engine } = await setup({}, { requestTimeoutMs: 10 * 60_000, abortAnswerMs: 100 });
+    double.failNext('hang');
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const result = await engine.run(job({ seed: 7 }), { signal: controller.signal });
+    expect(result).toEqual({ images: [], interrupted: true, seed: 7 });
+    expect(double.requestsTo('/sdapi/v1/txt2img')).toHaveLength(1);
+  });
+
   it("does not interrupt another client's job while ours waits in the server's queue", async () => {
     const { double, engine } = await setup({ stepDelayMs: 8 });
     const other = new SdWebUiEngine({ baseUrl: double.url, progressIntervalMs: 15 });

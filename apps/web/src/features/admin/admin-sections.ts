@@ -16,6 +16,9 @@ export const ADMIN_SECTIONS: AdminSection[] = [
   { path: 'review', label: '作品审核' },
   { path: 'help', label: '帮助反馈' },
   { path: 'agreement', label: '协议配置' },
+  { path: 'compliance', label: '合规设置' },
+  { path: 'sensitive-words', label: '敏感词库' },
+  { path: 'audit-log', label: '审计日志' },
   { path: 'combos', label: '套餐配置' },
   { path: 'dashboard', label: '数据看板' },
 ];

@@ -1,5 +1,6 @@
 import type { WorkItem } from '@huafang/contracts';
 import { Checkbox, Tag } from 'antd';
+import { AigcBadge } from '../../common/AigcBadge';
 import { useLongPress } from '../../common/use-long-press';
 
 interface MyWorkTileProps {
@@ -28,6 +29,7 @@ export function MyWorkTile({ work, selecting, selected, onActivate, onLongPress 
       >
         <img src={work.thumbUrl} alt={name} loading="lazy" />
       </button>
+      <AigcBadge />
       {selecting && <Checkbox checked={selected} className="hf-gallery-check" tabIndex={-1} aria-hidden />}
       {work.public && (
         <Tag color="purple" className="hf-gallery-badge">

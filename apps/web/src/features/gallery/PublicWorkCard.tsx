@@ -1,5 +1,6 @@
 import { EyeOutlined } from '@ant-design/icons';
 import type { PublicWorkItem } from '@huafang/contracts';
+import { AigcBadge } from '../../common/AigcBadge';
 import { AuthorBadge } from './AuthorBadge';
 
 interface PublicWorkCardProps {
@@ -7,20 +8,26 @@ interface PublicWorkCardProps {
   onOpen: (work: PublicWorkItem) => void;
 }
 
-/** A masonry card: the WebP thumbnail at its own aspect ratio (no jump when it loads), author and views. */
+/**
+ * A masonry card: the WebP thumbnail at its own aspect ratio (no jump when it loads) with the AI生成 badge, author
+ * and views.
+ */
 export function PublicWorkCard({ work, onOpen }: PublicWorkCardProps) {
   const title = work.templateName || '自由创作';
   return (
     <article className="hf-public-card">
-      <button
-        type="button"
-        className="hf-public-thumb"
-        style={{ aspectRatio: `${work.width} / ${work.height}` }}
-        onClick={() => onOpen(work)}
-        aria-label={`查看作品：${title}（${work.author.nickname}）`}
-      >
-        <img src={work.thumbUrl} alt={title} loading="lazy" />
-      </button>
+      <div className="hf-aigc-frame">
+        <button
+          type="button"
+          className="hf-public-thumb"
+          style={{ aspectRatio: `${work.width} / ${work.height}` }}
+          onClick={() => onOpen(work)}
+          aria-label={`查看作品：${title}（${work.author.nickname}）`}
+        >
+          <img src={work.thumbUrl} alt={title} loading="lazy" />
+        </button>
+        <AigcBadge />
+      </div>
       <div className="hf-public-meta">
         <AuthorBadge author={work.author} />
         <span className="hf-public-views" title="浏览次数">

@@ -1,10 +1,14 @@
-import { CopyOutlined, EyeOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import { CopyOutlined, EyeOutlined, FlagOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import type { PublicWorkItem } from '@huafang/contracts';
 import { Button, Modal, Result, Skeleton, Tooltip } from 'antd';
+import { useState } from 'react';
+import { toast } from '../../services/notices';
+import { useSession } from '../../stores/session';
 import { formatDateTime } from '../admin/format';
 import { AuthorBadge } from './AuthorBadge';
 import { copyText } from './copy-text';
 import { usePublicWorkDetail } from './gallery-queries';
+import { ReportWorkDialog } from './ReportWorkDialog';
 import { canRecall, recallFromPublic } from './recall';
 import { useMakeSame } from './use-make-same';
 import { WorkOriginal } from './WorkOriginal';
@@ -24,6 +28,19 @@ export function PublicWorkDialog({ work, onClose }: PublicWorkDialogProps) {
   const { makeSame, recalling } = useMakeSame();
   const data = detail.data;
   const recallable = data ? canRecall(recallFromPublic(data)) : false;
+  const [reporting, setReporting] = useState<string | null>(null);
+
+  /** 举报 needs a login: the login dialog takes this one's place, as for 做同款. */
+  function onReport() {
+    const session = useSession.getState();
+    if (!session.token) {
+      toast('请先登录', 'info');
+      session.openDialog('login');
+      onClose();
+      return;
+    }
+    if (work) setReporting(work.id);
+  }
 
   async function onMakeSame() {
     // The login dialog takes this one's place; a recall leaves the page, which closes it.
@@ -86,12 +103,16 @@ export function PublicWorkDialog({ work, onClose }: PublicWorkDialogProps) {
                   >
                     复制提示词
                   </Button>
+                  <Button icon={<FlagOutlined />} type="text" danger onClick={onReport}>
+                    举报
+                  </Button>
                 </div>
               </>
             )}
           </div>
         </div>
       )}
+      <ReportWorkDialog workId={reporting} onClose={() => setReporting(null)} />
     </Modal>
   );
 }

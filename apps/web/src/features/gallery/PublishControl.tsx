@@ -21,11 +21,18 @@ export function PublishControl({ work }: { work: WorkDetail }) {
       toast(msg, 'success');
       return queryClient.invalidateQueries({ queryKey: worksKeys.all });
     },
+    // A refusal (the request layer showed why) may still have changed the work: held for review shows 审核中.
+    onError: () => queryClient.invalidateQueries({ queryKey: worksKeys.all }),
   });
+
+  // 内容审核: a work held for an admin waits; one taken down cannot go out again.
+  const held = work.moderation === 'pending' || work.moderation === 'removed';
 
   return (
     <div className="hf-work-publish">
       {work.public && <Tag color="purple">已发布到灵感广场</Tag>}
+      {work.moderation === 'pending' && <Tag color="orange">审核中，通过后自动发布</Tag>}
+      {work.moderation === 'removed' && <Tag color="red">已被管理员下架</Tag>}
       <Checkbox
         checked={hidePrompt}
         disabled={mutation.isPending}
@@ -51,6 +58,7 @@ export function PublishControl({ work }: { work: WorkDetail }) {
           ghost
           icon={<CloudUploadOutlined />}
           loading={mutation.isPending}
+          disabled={held}
           onClick={() => mutation.mutate({ makePublic: true, hide: hidePrompt })}
         >
           发布到广场

@@ -2,6 +2,7 @@ import { ArrowRightOutlined, DownloadOutlined, ExpandOutlined } from '@ant-desig
 import type { GeneratedImage } from '@huafang/contracts';
 import { Button, Image } from 'antd';
 import { useState } from 'react';
+import { AigcBadge } from '../../common/AigcBadge';
 import type { NextStep } from './generation-state';
 import './generate.css';
 
@@ -26,14 +27,17 @@ export function ResultsGrid({ images, nextStep, onNextStep, steppingWorkId, busy
       <div className="hf-results-grid">
         {images.map((image, index) => (
           <div key={image.workId} className="hf-result-card">
-            <button
-              type="button"
-              className="hf-result-thumb"
-              onClick={() => show(index)}
-              aria-label={`查看第 ${index + 1} 张大图`}
-            >
-              <img src={image.thumbUrl} alt={`生成结果 ${index + 1}`} loading="lazy" />
-            </button>
+            <div className="hf-aigc-frame">
+              <button
+                type="button"
+                className="hf-result-thumb"
+                onClick={() => show(index)}
+                aria-label={`查看第 ${index + 1} 张大图`}
+              >
+                <img src={image.thumbUrl} alt={`生成结果 ${index + 1}`} loading="lazy" />
+              </button>
+              <AigcBadge />
+            </div>
             <div className="hf-result-body">
               <div className="hf-result-seed" title={`${image.width}×${image.height} · 种子 ${image.seed}`}>
                 {image.width}×{image.height} · 种子 {image.seed}

@@ -1,17 +1,23 @@
-import type { AdminUserItem } from '@huafang/contracts';
+import { type AdminUserItem, MSG } from '@huafang/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Input, Table, type TableColumnsType, Tag } from 'antd';
+import { Button, Input, Popconfirm, Space, Table, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { PageHead } from '../../components/PageHead';
 import { CreditGrantDialog } from '../../features/admin/CreditGrantDialog';
-import { formatDateTime } from '../../features/admin/format';
+import { formatDateTime, userLabel } from '../../features/admin/format';
 import { usePagedQuery } from '../../features/admin/use-paged-query';
-import { fetchAdminUsers } from '../../services/admin';
+import { fetchAdminUsers, setUserDisabled } from '../../services/admin';
+import { toast } from '../../services/notices';
 import '../../features/admin/admin-pages.css';
 
 const USERS_KEY = ['admin', 'users'] as const;
 
-function columns(onGrant: (user: AdminUserItem) => void): TableColumnsType<AdminUserItem> {
+type RowActions = {
+  onGrant(user: AdminUserItem): void;
+  onDisable(user: AdminUserItem, disabled: boolean): Promise<void>;
+};
+
+function columns({ onGrant, onDisable }: RowActions): TableColumnsType<AdminUserItem> {
   const orDash = (value: string | null) => value || '—';
   return [
     { title: '账号', dataIndex: 'account', render: orDash },
@@ -30,15 +36,43 @@ function columns(onGrant: (user: AdminUserItem) => void): TableColumnsType<Admin
       align: 'right',
       render: (credits: number) => `${credits} 点`,
     },
+    {
+      title: '状态',
+      dataIndex: 'disabled',
+      width: 90,
+      render: (disabled: boolean) => (disabled ? <Tag color="red">已停用</Tag> : <Tag color="green">正常</Tag>),
+    },
     { title: '注册时间', dataIndex: 'createdAt', width: 170, render: formatDateTime },
     {
       title: '操作',
       key: 'actions',
-      width: 110,
+      width: 170,
       render: (_value, user) => (
-        <Button type="link" size="small" onClick={() => onGrant(user)}>
-          调整算力
-        </Button>
+        <Space size={0}>
+          <Button type="link" size="small" onClick={() => onGrant(user)}>
+            调整算力
+          </Button>
+          {user.disabled ? (
+            <Button type="link" size="small" onClick={() => void onDisable(user, false)}>
+              启用
+            </Button>
+          ) : (
+            !user.admin && (
+              <Popconfirm
+                title={`停用「${userLabel(user)}」的账号？`}
+                description="停用后该用户立即退出登录，且无法再登录，直到重新启用"
+                okText="停用"
+                cancelText="取消"
+                okButtonProps={{ danger: true }}
+                onConfirm={() => onDisable(user, true)}
+              >
+                <Button type="link" size="small" danger>
+                  停用
+                </Button>
+              </Popconfirm>
+            )
+          )}
+        </Space>
       ),
     },
   ];
@@ -55,6 +89,17 @@ export default function UsersPage() {
   function search(value: string) {
     setKeyword(value.trim());
     reload();
+  }
+
+  async function onDisable(user: AdminUserItem, disabled: boolean) {
+    try {
+      await setUserDisabled({ userId: user.userId, disabled });
+    } catch {
+      // The request layer has already shown the refusal (e.g. 不能停用自己的账号).
+      return;
+    }
+    toast(MSG.set, 'success');
+    void queryClient.invalidateQueries({ queryKey: USERS_KEY });
   }
 
   function onGranted() {
@@ -79,7 +124,7 @@ export default function UsersPage() {
       <div className="hf-panel">
         <Table<AdminUserItem>
           rowKey="userId"
-          columns={columns(setGranting)}
+          columns={columns({ onGrant: setGranting, onDisable })}
           locale={{ emptyText: keyword ? '没有找到匹配的用户' : '暂无用户' }}
           {...tableProps}
         />

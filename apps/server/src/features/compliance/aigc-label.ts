@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { addPngText, readPngText, withoutPngTextNamed } from '../../engines/png-text.js';
+
+/**
+ * The implicit label (隐式标识) of GB 45438-2025 Annex E: the metadata field AIGC with seven string elements. In a
+ * PNG it is written twice over, as the TC260 image guide describes: an XMP packet (iTXt XML:com.adobe.xmp) with the
+ * property AIGC in the TC260 namespace, and a tEXt chunk named AIGC. Both carry the same label.
+ */
+const aigcLabelSchema = z.object({
+  /** 1 属于 (generated), 2 可能 (possibly), 3 疑似 (suspected) AI-generated. */
+  Label: z.enum(['1', '2', '3']),
+  ContentProducer: z.string(),
+  ProduceID: z.string(),
+  ReservedCode1: z.string(),
+  ContentPropagator: z.string(),
+  PropagateID: z.string(),
+  ReservedCode2: z.string(),
+});
+type AigcLabel = z.infer<typeof aigcLabelSchema>;
+
+const AIGC_KEYWORD = 'AIGC';
+const XMP_KEYWORD = 'XML:com.adobe.xmp';
+const TC260_NAMESPACE = 'http://www.tc260.org.cn/ns/AIGC/1.0/';
+
+/** The label of an image the service painted: ours, generated; propagation is filled in when it leaves. */
+export const producedLabel = (producer: string, workId: string): AigcLabel => ({
+  Label: '1',
+  ContentProducer: producer,
+  ProduceID: workId,
+  ReservedCode1: '',
+  ContentPropagator: '',
+  PropagateID: '',
+  ReservedCode2: '',
+});
+
+export const escapeXml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** An XMP packet holding only the label: the JSON of the seven elements as the value of TC260:AIGC. */
+function aigcXmp(label: AigcLabel): string {
+  return [
+    '<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>',
+    '<x:xmpmeta xmlns:x="adobe:ns:meta/">',
+    '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">',
+    `<rdf:Description rdf:about="" xmlns:TC260="${TC260_NAMESPACE}">`,
+    `<TC260:AIGC>${escapeXml(JSON.stringify(label))}</TC260:AIGC>`,
+    '</rdf:Description>',
+    '</rdf:RDF>',
+    '</x:xmpmeta>',
+    '<?xpacket end="w"?>',
+  ].join('');
+}
+
+/**
+ * A copy of the PNG carrying `label` and no other: an earlier AIGC text and XMP packet are replaced, since a file
+ * should hold one implicit label (engines write no XMP of their own).
+ */
+export function withAigcLabel(png: Buffer, label: AigcLabel): Buffer {
+  const bare = withoutPngTextNamed(png, [AIGC_KEYWORD, XMP_KEYWORD]);
+  const texted = addPngText(bare, AIGC_KEYWORD, JSON.stringify({ AIGC: label }));
+  return addPngText(texted, XMP_KEYWORD, aigcXmp(label), { itxt: true });
+}
+
+const aigcTextSchema = z.object({ AIGC: aigcLabelSchema });
+
+/** The label of the AIGC text chunk, or null when the PNG has none (works painted before labels existed). */
+export function readAigcLabel(png: Buffer): AigcLabel | null {
+  const text = readPngText(png)[AIGC_KEYWORD];
+  if (text === undefined) return null;
+  try {
+    return aigcTextSchema.parse(JSON.parse(text)).AIGC;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,65 @@
+import { type ComplianceSettings, complianceSettingsSchema, DEFAULT_COMPLIANCE_SETTINGS } from '@huafang/contracts';
+import { z } from 'zod';
+import { type Broadcast, topic } from '../../platform/broadcast/broadcast.js';
+import type { Database } from '../../platform/db/database.js';
+import { nowIso } from '../../platform/ids.js';
+import { AppConfigRepository } from '../app-config/app-config.repository.js';
+import { labelledImage } from './labelled-image.js';
+
+/** 合规设置 is one app_configs row, its content the settings as JSON. */
+const CONFIG_KEY = 'compliance';
+/** How long a copy is trusted when a change notice from another API process could have been missed. */
+const CACHE_MS = 60_000;
+
+const complianceChanged = topic('compliance.changed', z.strictObject({}));
+
+/**
+ * The AIGC label settings and the labelling of originals on their way out. Every image request reads the
+ * settings, so API processes keep a copy, dropped when an admin saves (the bus tells every API process). A worker
+ * hears no broadcasts, so it is built with `cache: false` and reads the row for each image it labels.
+ */
+export class ComplianceService {
+  private readonly configs: AppConfigRepository;
+  private cached: { settings: ComplianceSettings; readAt: number } | null = null;
+  private generation = 0;
+
+  constructor(
+    db: Database,
+    private readonly bus: Broadcast,
+    private readonly cache: boolean,
+  ) {
+    this.configs = new AppConfigRepository(db);
+    bus.subscribe(complianceChanged, () => this.forget());
+    bus.onGap(() => this.forget());
+  }
+
+  async settings(): Promise<ComplianceSettings> {
+    const cached = this.cached;
+    if (this.cache && this.bus.live && cached && Date.now() - cached.readAt < CACHE_MS) return cached.settings;
+    const generation = this.generation;
+    const row = await this.configs.find(CONFIG_KEY);
+    // Fields added in later versions take their defaults until an admin saves.
+    const settings = row
+      ? complianceSettingsSchema.parse({ ...DEFAULT_COMPLIANCE_SETTINGS, ...JSON.parse(row.content) })
+      : DEFAULT_COMPLIANCE_SETTINGS;
+    // A change heard while reading may not be in what was read: keep nothing then.
+    if (generation === this.generation) this.cached = { settings, readAt: Date.now() };
+    return settings;
+  }
+
+  async save(settings: ComplianceSettings): Promise<ComplianceSettings> {
+    await this.configs.upsert(CONFIG_KEY, '合规设置', JSON.stringify(settings), nowIso());
+    await this.bus.publish(complianceChanged, {});
+    return settings;
+  }
+
+  /** A work's original as it leaves the service; see labelledImage. */
+  async labelled(png: Buffer, work: { workId: string; withoutText: boolean }): Promise<Buffer> {
+    return labelledImage(png, { ...work, settings: await this.settings() });
+  }
+
+  private forget(): void {
+    this.generation += 1;
+    this.cached = null;
+  }
+}

@@ -1,0 +1,428 @@
+import { DelayedError, type Job, Queue, Worker } from 'bullmq';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Backend, BackendPool } from '../backends/backend-pool.js';
+import type { GenerationRepository } from './generation.repository.js';
+import type { InterruptChannel } from './interrupt-channel.js';
+import {
+  type JobHandler,
+  type JobKind,
+  type JobOutcome,
+  type JobQueue,
+  type QueueItem,
+  type QueueLimits,
+  type QueueStanding,
+  requireHandlers,
+  SHUTDOWN,
+} from './job-queue.js';
+import { type JobRunner, queueItemOf } from './job-runner.js';
+import { etaSeconds, INITIAL_SECONDS_PER_UNIT, nextSecondsPerUnit, TurnTakingLine } from './turn-taking.js';
+
+const QUEUE_NAME = 'generation';
+/** How often a worker waiting for a free backend looks again. */
+const LEASE_POLL_MS = 250;
+/** Standings are rewritten after every change; this keeps a stale copy from outliving a crashed writer. */
+const LINE_TTL_MS = 10 * 60_000;
+
+type JobData = { jobId: string };
+/** A job of this worker waiting for a free backend: served in the order they came. */
+type Waiter = { item: QueueItem; signal: AbortSignal; resolve: (backend: Backend | null) => void };
+type LineRow = Awaited<ReturnType<GenerationRepository['waitingAndRunning']>>[number];
+type LineJob = QueueItem & { handed: boolean; startedAt: string | null; running: boolean };
+
+/** BullMQ refuses custom ids that look like integers; ours never do with this prefix. */
+const bullId = (jobId: string) => `job-${jobId}`;
+
+function lineJobOf(row: LineRow): LineJob {
+  return {
+    ...queueItemOf(row),
+    handed: row.handed_at !== null,
+    startedAt: row.started_at,
+    running: row.status === 'running',
+  };
+}
+
+/**
+ * Scale-out mode: generation jobs go through BullMQ on Redis, run by any number of worker processes. The
+ * database row stays the durable record; each user's backlog waits in the database and BullMQ is handed at most
+ * the user's running quota at a time, so BullMQ's first-in-first-out order already takes turns between users
+ * and no user runs more than the quota. A worker killed mid-job loses its lock and BullMQ hands the job to
+ * another worker (stalled-job handling), which paints only the images still missing.
+ *
+ * Places in line are recomputed (from the database) whenever the line changes and kept in one Redis hash, so
+ * a `progress` poll reads its standing without SQL.
+ */
+export class BullJobQueue implements JobQueue {
+  private readonly queue: Queue<JobData>;
+  private worker: Worker<JobData> | null = null;
+  private readonly handlers = new Map<JobKind, JobHandler>();
+  private readonly running = new Map<string, AbortController>();
+  private readonly waiters: Waiter[] = [];
+  private leasing: Promise<void> | null = null;
+  private leaseAgain = false;
+  private leaseTimer: NodeJS.Timeout | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private pendingLine: Promise<void> | null = null;
+  private lineChain: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    private readonly deps: {
+      redis: Redis;
+      /** Reads of the progress polls (standings), pipelined. */
+      polls: Redis;
+      prefix: string;
+      /** An API process only adds, cancels and reads standings; a worker runs jobs. */
+      role: 'api' | 'worker';
+      pool: BackendPool;
+      runner: JobRunner;
+      repo: GenerationRepository;
+      interrupts: InterruptChannel;
+      limits: QueueLimits;
+      worker: { concurrency: number; lockMs: number };
+      shutdownGraceMs: number;
+      log: FastifyBaseLogger;
+    },
+  ) {
+    this.queue = new Queue<JobData>(QUEUE_NAME, { connection: deps.redis, prefix: `${deps.prefix}:bull` });
+    deps.pool.onAvailable = () => this.offerBackends();
+    this.queue.on('error', (err) => deps.log.warn({ err: err.message }, 'BullMQ queue error'));
+  }
+
+  get limits(): QueueLimits {
+    return this.deps.limits;
+  }
+
+  private get lineKey(): string {
+    return `${this.deps.prefix}:line`;
+  }
+
+  private get speedKey(): string {
+    return `${this.deps.prefix}:seconds-per-unit`;
+  }
+
+  handle(kind: JobKind, handler: JobHandler): void {
+    this.handlers.set(kind, handler);
+  }
+
+  async start(): Promise<void> {
+    requireHandlers(this.handlers);
+    if (this.deps.role !== 'worker') return;
+    const { worker: options, prefix, redis, log } = this.deps;
+    this.worker = new Worker<JobData>(QUEUE_NAME, (job, token) => this.process(job, token), {
+      connection: redis,
+      prefix: `${prefix}:bull`,
+      concurrency: options.concurrency,
+      lockDuration: options.lockMs,
+      stalledInterval: options.lockMs,
+      // A job whose workers keep dying is still the user's: it is never failed for that.
+      maxStalledCount: 1000,
+    });
+    this.worker.on('error', (err) => log.warn({ err: err.message }, 'BullMQ worker error'));
+    await this.sweep();
+    this.sweepTimer = setInterval(() => {
+      this.sweep().catch((err: unknown) => log.warn({ err }, 'queue sweep failed'));
+    }, options.lockMs);
+    this.sweepTimer.unref();
+  }
+
+  /**
+   * Whatever a crash between two steps left undone: jobs handed out but missing from BullMQ go back in, and
+   * users with room get their next jobs. BullMQ ignores an id it already holds, so this is safe to repeat.
+   */
+  private async sweep(): Promise<void> {
+    for (const row of await this.deps.repo.handedUnfinished()) {
+      if (!(await this.queue.getJob(bullId(row.id)))) await this.push(row.id);
+    }
+    for (const userId of await this.deps.repo.usersWithBacklog()) await this.handOver(userId);
+    await this.refreshLine();
+  }
+
+  private async push(jobId: string): Promise<void> {
+    await this.queue.add(
+      'generation',
+      { jobId },
+      { jobId: bullId(jobId), removeOnComplete: true, removeOnFail: true, attempts: 1 },
+    );
+  }
+
+  /** Gives BullMQ the user's next jobs while the user has room under the running quota. */
+  private async handOver(userId: string): Promise<void> {
+    for (const jobId of await this.deps.repo.handOver(userId, this.deps.limits.maxRunningPerUser)) {
+      await this.push(jobId);
+    }
+  }
+
+  async add(item: QueueItem): Promise<void> {
+    await this.handOver(item.userId);
+    await this.refreshLine();
+  }
+
+  async cancel(jobId: string, userId: string): Promise<boolean> {
+    const row = await this.deps.repo.findJob(jobId);
+    if (row?.status !== 'queued') return false;
+    if (row.handed_at) {
+      const job = await this.queue.getJob(bullId(jobId));
+      // A worker holds it (its lock refuses the removal): the interrupt reaches it there instead.
+      if (
+        job &&
+        !(await job.remove().then(
+          () => true,
+          () => false,
+        ))
+      ) {
+        return false;
+      }
+    }
+    const settled = await this.deps.runner.cancelWaiting(jobId);
+    if (settled) {
+      await this.handOver(userId);
+      await this.refreshLine();
+    }
+    return settled;
+  }
+
+  private async process(job: Job<JobData>, token: string | undefined): Promise<void> {
+    const { repo, interrupts, log } = this.deps;
+    const row = await repo.findJob(job.data.jobId);
+    if (!row || (row.status !== 'queued' && row.status !== 'running')) {
+      if (row) await this.handOver(row.user_id);
+      return;
+    }
+    // Started before by a worker that died or stopped: shows the images it kept and paints only the rest.
+    const item = row.status === 'running' ? await this.deps.runner.recover(row) : queueItemOf(row);
+    const controller = new AbortController();
+    this.running.set(item.jobId, controller);
+    const unwatch = await interrupts.watch(item.jobId, controller);
+    let outcome: JobOutcome;
+    const startedAt = Date.now();
+    try {
+      outcome = await this.runOnBackends(item, controller.signal);
+    } finally {
+      unwatch();
+      this.running.delete(item.jobId);
+    }
+    if (outcome === 'requeue') {
+      // Stopping: the job goes back to BullMQ for another worker (the row already waits again).
+      log.info({ jobId: item.jobId }, 'generation job handed back to the queue');
+      await job.moveToDelayed(Date.now() + 500, token);
+      throw new DelayedError();
+    }
+    if (outcome === 'succeeded') await this.measure((Date.now() - startedAt) / 1000 / item.units);
+    await this.handOver(item.userId).catch((err: unknown) => log.warn({ err }, 'hand-over after a job failed'));
+    await this.refreshLine();
+  }
+
+  /** Leases a backend and runs the job on it; a backend that fails sends the job to another. */
+  private async runOnBackends(item: QueueItem, signal: AbortSignal): Promise<JobOutcome> {
+    const handler = this.handlers.get('generation')!;
+    const speed = await this.secondsPerUnit();
+    for (;;) {
+      const backend = await this.leaseBackend(item, signal);
+      if (!backend) {
+        if (signal.reason === SHUTDOWN) return 'requeue';
+        // Interrupted while waiting for a backend: settled like a job that never left the line.
+        await this.deps.runner.cancelWaiting(item.jobId, ['queued', 'running']);
+        return 'interrupted';
+      }
+      let outcome: JobOutcome;
+      try {
+        outcome = await handler(item, backend, {
+          signal,
+          etaSeconds: Math.ceil(item.units * speed),
+          started: () => void this.refreshLine(),
+        });
+      } finally {
+        await this.deps.pool.release(backend, item.jobId).catch(() => undefined);
+      }
+      if (outcome !== 'retry') return outcome;
+    }
+  }
+
+  /** Waits for a backend serving the job, behind the jobs of this worker that waited longer. */
+  private leaseBackend(item: QueueItem, signal: AbortSignal): Promise<Backend | null> {
+    if (signal.aborted) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const waiter: Waiter = { item, signal, resolve };
+      this.waiters.push(waiter);
+      signal.addEventListener(
+        'abort',
+        () => {
+          const index = this.waiters.indexOf(waiter);
+          if (index >= 0) this.waiters.splice(index, 1);
+          resolve(null);
+        },
+        { once: true },
+      );
+      this.offerBackends();
+    });
+  }
+
+  /**
+   * Offers free backends to the waiting jobs, oldest first; runs one round at a time, again whenever a backend
+   * is released here, and every LEASE_POLL_MS while jobs wait (another worker may have released one).
+   */
+  private offerBackends(): void {
+    if (this.leasing) {
+      this.leaseAgain = true;
+      return;
+    }
+    clearTimeout(this.leaseTimer);
+    this.leasing = (async () => {
+      do {
+        this.leaseAgain = false;
+        for (const waiter of [...this.waiters]) {
+          if (waiter.signal.aborted) continue;
+          const { item } = waiter;
+          const backend = await this.deps.pool
+            .lease(item.engineKind, item.checkpoint, item.jobId, item.tried)
+            .catch((err: unknown) => {
+              this.deps.log.warn({ err }, 'leasing a backend failed');
+              return null;
+            });
+          if (!backend) continue;
+          const index = this.waiters.indexOf(waiter);
+          // Interrupted or stopped while the lease was being taken: the backend goes back at once.
+          if (index < 0) {
+            await this.deps.pool.release(backend, item.jobId).catch(() => undefined);
+            continue;
+          }
+          this.waiters.splice(index, 1);
+          waiter.resolve(backend);
+        }
+      } while (this.leaseAgain);
+    })().finally(() => {
+      this.leasing = null;
+      if (this.waiters.length > 0 && !this.closed) {
+        this.leaseTimer = setTimeout(() => this.offerBackends(), LEASE_POLL_MS);
+      }
+    });
+  }
+
+  private async secondsPerUnit(): Promise<number> {
+    const stored = Number(await this.deps.redis.get(this.speedKey));
+    return stored > 0 ? stored : INITIAL_SECONDS_PER_UNIT;
+  }
+
+  private async measure(measured: number): Promise<void> {
+    await this.deps.redis.set(this.speedKey, String(nextSecondsPerUnit(await this.secondsPerUnit(), measured)));
+  }
+
+  /** Recomputes every waiting job's standing; calls while one is pending share it. */
+  private refreshLine(): Promise<void> {
+    if (this.pendingLine) return this.pendingLine;
+    const run = this.lineChain
+      .then(() => {
+        this.pendingLine = null;
+        return this.writeLine();
+      })
+      .catch((err: unknown) => this.deps.log.warn({ err }, 'queue standings not updated'));
+    this.pendingLine = run;
+    this.lineChain = run;
+    return run;
+  }
+
+  /**
+   * The line as users see it: jobs handed to BullMQ first (it runs them in order), then the backlogs taking
+   * turns. ETAs spread the work ahead over the backends that can take each job.
+   */
+  private async line(): Promise<{
+    waiting: LineJob[];
+    position: (job: LineJob) => number;
+    handedCount: number;
+    backlog: TurnTakingLine<LineJob>;
+    eta: (job: Pick<QueueItem, 'units' | 'engineKind' | 'checkpoint'>, position: number) => number;
+    busy: Map<string, number>;
+  }> {
+    const jobs = (await this.deps.repo.waitingAndRunning()).map(lineJobOf);
+    const speed = await this.secondsPerUnit();
+    const handed = jobs.filter((job) => job.handed && !job.running);
+    const backlog = new TurnTakingLine<LineJob>();
+    for (const job of jobs) if (!job.handed && !job.running) backlog.add(job);
+    const busy = new Map<string, number>();
+    for (const job of jobs) if (job.handed || job.running) busy.set(job.userId, (busy.get(job.userId) ?? 0) + 1);
+    const now = Date.now();
+    const runningLeftSeconds = jobs
+      .filter((job) => job.running)
+      .reduce((sum, job) => {
+        const elapsed = job.startedAt ? (now - Date.parse(job.startedAt)) / 1000 : 0;
+        return sum + Math.max(0, job.units * speed - elapsed);
+      }, 0);
+    const handedIndex = new Map(handed.map((job, i) => [job.jobId, i + 1]));
+    return {
+      waiting: jobs.filter((job) => !job.running),
+      position: (job) => handedIndex.get(job.jobId) ?? handed.length + backlog.position(job.jobId),
+      handedCount: handed.length,
+      backlog,
+      busy,
+      eta: (job, position) =>
+        etaSeconds({
+          position,
+          units: job.units,
+          secondsPerUnit: speed,
+          capacity: this.deps.pool.capacity(job.engineKind, job.checkpoint),
+          runningLeftSeconds,
+        }),
+    };
+  }
+
+  private async writeLine(): Promise<void> {
+    const { waiting, position, eta } = await this.line();
+    const standings: Record<string, string> = {};
+    for (const job of waiting) {
+      const queuePosition = position(job);
+      standings[job.generateId] = JSON.stringify({
+        jobId: job.jobId,
+        queuePosition,
+        etaSeconds: eta(job, queuePosition),
+      });
+    }
+    const write = this.deps.redis.multi().del(this.lineKey);
+    if (waiting.length > 0) write.hset(this.lineKey, standings).pexpire(this.lineKey, LINE_TTL_MS);
+    await write.exec();
+  }
+
+  async standing({ jobId, generateId }: { jobId: string; generateId: string }): Promise<QueueStanding> {
+    const raw = await this.deps.polls.hget(this.lineKey, generateId);
+    const standing = raw ? (JSON.parse(raw) as QueueStanding & { jobId: string }) : null;
+    if (standing?.jobId !== jobId) return { queuePosition: 0, etaSeconds: 0 };
+    return { queuePosition: standing.queuePosition, etaSeconds: standing.etaSeconds };
+  }
+
+  async predict(userId: string, job: Pick<QueueItem, 'units' | 'engineKind' | 'checkpoint'>): Promise<QueueStanding> {
+    const line = await this.line();
+    // With room under the quota the job goes straight to BullMQ, behind what it holds; else into the turns.
+    const hasRoom = (line.busy.get(userId) ?? 0) < this.deps.limits.maxRunningPerUser;
+    const queuePosition = line.handedCount + (hasRoom ? 1 : line.backlog.positionIfAdded(userId));
+    return { queuePosition, etaSeconds: line.eta(job, queuePosition) };
+  }
+
+  async stats(): Promise<{ waiting: number; running: number }> {
+    const jobs = await this.deps.repo.waitingAndRunning();
+    const running = jobs.filter((job) => job.status === 'running').length;
+    return { waiting: jobs.length - running, running };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.sweepTimer);
+    clearTimeout(this.leaseTimer);
+    if (this.worker) {
+      // Takes no new job; running ones get the grace period, then stop and go back to BullMQ.
+      const closing = this.worker.close();
+      let grace: NodeJS.Timeout | undefined;
+      await Promise.race([closing, new Promise((resolve) => (grace = setTimeout(resolve, this.deps.shutdownGraceMs)))]);
+      clearTimeout(grace);
+      this.stopRunning();
+      await closing;
+    }
+    await this.lineChain;
+    await this.queue.close();
+    this.deps.runner.close();
+  }
+
+  stopRunning(): void {
+    for (const controller of this.running.values()) controller.abort(SHUTDOWN);
+  }
+}

@@ -1,0 +1,84 @@
+import type { Insertable } from 'kysely';
+import { countRows } from '../../platform/db/count.js';
+import type { Database } from '../../platform/db/database.js';
+import type { SensitiveWordTable } from '../../platform/db/schema.js';
+import { nowIso } from '../../platform/ids.js';
+import { AppConfigRepository } from '../app-config/app-config.repository.js';
+
+/**
+ * The app_configs row that changes with every change of the list (a random id): a process that may have missed the
+ * change notice compares it instead of reading the whole list. Absent until the list is first changed.
+ */
+const REVISION_KEY = 'sensitiveWordsRevision';
+/** Rows a statement inserts: well below SQLite's and PostgreSQL's bound-parameter limits. */
+const INSERT_CHUNK = 500;
+
+export type WordListFilter = { category?: string; normalizedKeyword?: string };
+
+export class SensitiveWordRepository {
+  constructor(private readonly db: Database) {}
+
+  private filtered({ category, normalizedKeyword }: WordListFilter) {
+    let query = this.db.selectFrom('sensitive_words');
+    if (category) query = query.where('category', '=', category);
+    // Normalised text holds no punctuation, so `%`, `_` and `\` cannot occur in the keyword.
+    if (normalizedKeyword) query = query.where('normalized', 'like', `%${normalizedKeyword}%`);
+    return query;
+  }
+
+  async page(filter: WordListFilter, offset: number, limit: number) {
+    const [rows, total] = await Promise.all([
+      this.filtered(filter)
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .offset(offset)
+        .limit(limit)
+        .execute(),
+      countRows(this.filtered(filter)),
+    ]);
+    return { rows, total };
+  }
+
+  async categories(): Promise<{ category: string; count: number }[]> {
+    const rows = await this.db
+      .selectFrom('sensitive_words')
+      .select((eb) => ['category', eb.fn.countAll<string | number>().as('n')])
+      .groupBy('category')
+      .execute();
+    return rows.map((row) => ({ category: row.category, count: Number(row.n) }));
+  }
+
+  /** Every word with its category, for the matcher and the export. */
+  all(filter: WordListFilter = {}) {
+    return this.filtered(filter).select(['word', 'category']).execute();
+  }
+
+  /** Inserts the rows whose normalised word is not listed yet; answers how many went in. */
+  async insertNew(rows: Insertable<SensitiveWordTable>[]): Promise<number> {
+    let added = 0;
+    for (let at = 0; at < rows.length; at += INSERT_CHUNK) {
+      const result = await this.db
+        .insertInto('sensitive_words')
+        .values(rows.slice(at, at + INSERT_CHUNK))
+        .onConflict((oc) => oc.column('normalized').doNothing())
+        .executeTakeFirst();
+      added += Number(result.numInsertedOrUpdatedRows ?? 0);
+    }
+    return added;
+  }
+
+  async delete(ids: string[]): Promise<number> {
+    const result = await this.db.deleteFrom('sensitive_words').where('id', 'in', ids).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async revision(): Promise<string | null> {
+    return (await new AppConfigRepository(this.db).find(REVISION_KEY))?.content ?? null;
+  }
+
+  /** Marks a change of the list; inside the change's own transaction. */
+  async bumpRevision(revision: string): Promise<void> {
+    await new AppConfigRepository(this.db).upsert(REVISION_KEY, '敏感词库版本', revision, nowIso());
+  }
+}

@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import { fail } from './errors.js';
+
+export const NUL_MESSAGE = '请求内容包含无效字符（空字符），请删除后重试';
+
+/** Whether any string in the value, at any depth, holds U+0000. */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return false;
+  return Object.entries(value).some(([name, inner]) => name.includes('\u0000') || holdsNul(inner));
+}
+
+/**
+ * PostgreSQL cannot store U+0000 in text and refuses the whole statement, while SQLite keeps it: refusing it at the
+ * door gives both databases the same clear answer instead of a 500 on one of them.
+ */
+export function registerNulGuard(app: FastifyInstance): void {
+  app.addHook('preValidation', async (req) => {
+    if (holdsNul(req.params) || holdsNul(req.query) || holdsNul(req.body)) throw fail(NUL_MESSAGE, 400);
+  });
+}

@@ -1,0 +1,113 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import { LocalBroadcast } from './platform/broadcast/broadcast.js';
+import { createDatabase, type Database } from './platform/db/database.js';
+import { migrateToLatest } from './platform/db/migrations.js';
+import { connectRedis } from './platform/redis/redis.js';
+import { connectSharedState, type SharedState } from './platform/redis/shared-state.js';
+import { createSmsProvider } from './platform/sms/create-sms-provider.js';
+import { createStorage } from './platform/storage/create-storage.js';
+import type { Storage } from './platform/storage/storage.js';
+import { signingSecret, UrlSigner } from './platform/url-signer.js';
+import { ensureFirstAdmin, seedDemoContent } from './seed/seed.js';
+import {
+  createServices,
+  type ProcessRole,
+  type RedisConnections,
+  type Services,
+  startGeneration,
+  stopGeneration,
+} from './services.js';
+
+export type Runtime = {
+  db: Database;
+  services: Services;
+  /** Scale-out API processes: the broadcast and rate-limit store they share through Redis. */
+  shared: SharedState | null;
+  /** Stops the generation machinery: running jobs get the grace period, then stop and wait for the next start. */
+  stopJobs(): Promise<void>;
+  /** Stops the jobs if not yet done, then closes Redis and the database. */
+  close(): Promise<void>;
+};
+
+/** The role a process takes from the configuration: scale-out when Redis is configured. */
+export function roleOf(config: Config, wanted: 'api' | 'worker'): ProcessRole {
+  return config.redisUrl ? wanted : 'embedded';
+}
+
+/**
+ * Everything behind the HTTP layer, shared by API and worker processes: database (migrated), Redis in scale-out
+ * mode, services, the first admin and demo content (not in workers), and the generation machinery started.
+ */
+export async function openRuntime(
+  config: Config,
+  role: ProcessRole,
+  log: FastifyBaseLogger,
+  options: { clock?: () => number; storage?: Storage } = {},
+): Promise<Runtime> {
+  const db = createDatabase(config.database, (err) => log.warn({ err }, 'database connection lost'));
+  let redis: RedisConnections | undefined;
+  let shared: SharedState | null = null;
+  try {
+    await migrateToLatest(db);
+    if (role !== 'embedded') {
+      const url = config.redisUrl;
+      if (!url) throw new Error(`The ${role} role needs REDIS_URL`);
+      redis = {
+        client: connectRedis(url, role, log),
+        subscriber: connectRedis(url, `${role}-interrupts`, log),
+        polls: connectRedis(url, `${role}-polls`, log, { enableAutoPipelining: true }),
+      };
+      // Revocations, cache invalidations and rate limits concern API processes only.
+      if (role === 'api') shared = await connectSharedState(url, config.redisPrefix, log);
+    }
+    const signer = new UrlSigner(await signingSecret(db, config.workUrls.secret), config.workUrls.ttlMs);
+    const services = createServices({
+      db,
+      signer,
+      config,
+      sms: createSmsProvider(config.sms, log),
+      storage: options.storage ?? createStorage(config.storage),
+      log,
+      clock: options.clock,
+      role,
+      redis,
+      bus: shared?.bus ?? new LocalBroadcast(log),
+    });
+    if (role !== 'worker') {
+      await ensureFirstAdmin(db, config, log);
+      if (config.seedDemo) await seedDemoContent(db, services);
+    }
+    await startGeneration(services, config.backendHealthMs);
+    let stopped: Promise<void> | undefined;
+    let closed: Promise<void> | undefined;
+    const stopJobs = () => {
+      stopped ??= stopGeneration(services);
+      return stopped;
+    };
+    return {
+      db,
+      services,
+      shared,
+      stopJobs,
+      close: () => {
+        closed ??= (async () => {
+          await stopJobs();
+          // After the jobs (their ends are recorded) and the requests (closed before onClose): the last entries.
+          await services.audit.recorder.close();
+          await shared?.close();
+          if (redis) await Promise.allSettled([redis.client.quit(), redis.subscriber.quit(), redis.polls.quit()]);
+          await db.destroy();
+        })();
+        return closed;
+      },
+    };
+  } catch (err) {
+    await shared?.close();
+    redis?.client.disconnect();
+    redis?.subscriber.disconnect();
+    redis?.polls.disconnect();
+    await db.destroy();
+    throw err;
+  }
+}

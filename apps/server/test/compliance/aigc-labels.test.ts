@@ -1,0 +1,338 @@
+import { crc32 } from 'node:zlib';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readBytes } from '../../src/platform/storage/storage.js';
+import { demoTemplate, generateBody, waitForEnd } from '../generate/generation-helpers.js';
+import { describeServer } from '../helpers/suite.js';
+import {
+  createTestApp,
+  loginAdmin,
+  registerUser,
+  SCALE_OUT,
+  type TestApp,
+  type TestUser,
+} from '../helpers/test-app.js';
+import { readZip } from '../helpers/zip.js';
+import { seedWorks } from '../works/work-fixtures.js';
+
+const TC260 = 'http://www.tc260.org.cn/ns/AIGC/1.0/';
+const SETTINGS = {
+  producer: 'HF-OPERATOR-0001',
+  propagator: '',
+  markText: 'AI生成',
+  markPosition: 'bottomRight',
+  markEnabled: true,
+};
+
+type Chunk = { type: string; keyword: string; text: string };
+
+/** Every chunk of a PNG read from the bytes, each CRC checked: an implementation apart from the server's. */
+function pngChunks(png: Buffer): Chunk[] {
+  expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  const chunks: Chunk[] = [];
+  for (let offset = 8; offset < png.length; ) {
+    const length = png.readUInt32BE(offset);
+    const typeAndData = png.subarray(offset + 4, offset + 8 + length);
+    expect(png.readUInt32BE(offset + 8 + length), 'chunk CRC').toBe(crc32(typeAndData) >>> 0);
+    const type = typeAndData.toString('latin1', 0, 4);
+    const data = typeAndData.subarray(4);
+    const nul = data.indexOf(0);
+    const keyword = ['tEXt', 'zTXt', 'iTXt'].includes(type) ? data.toString('latin1', 0, nul) : '';
+    // iTXt: keyword, compression flag and method, language and translated keyword (both empty here), text.
+    const text =
+      type === 'tEXt'
+        ? data.toString('latin1', nul + 1)
+        : type === 'iTXt'
+          ? data.subarray(data.indexOf(0, data.indexOf(0, nul + 3) + 1) + 1).toString('utf8')
+          : '';
+    chunks.push({ type, keyword, text });
+    offset += 12 + length;
+  }
+  return chunks;
+}
+
+/** The label of both carriers, which must agree: the tEXt AIGC chunk and the TC260:AIGC property of the XMP. */
+async function aigcOf(png: Buffer) {
+  const chunks = pngChunks(png);
+  const text = chunks.filter((c) => c.keyword === 'AIGC');
+  const xmp = chunks.filter((c) => c.keyword === 'XML:com.adobe.xmp');
+  expect(text.map((c) => c.type)).toEqual(['tEXt']);
+  expect(xmp.map((c) => c.type)).toEqual(['iTXt']);
+  const fromText = JSON.parse(text[0]!.text).AIGC;
+  // sharp (libvips) reads the XMP packet on its own: the label is where XMP readers look for it.
+  const packet = (await sharp(png).metadata()).xmp?.toString('utf8') ?? '';
+  expect(packet).toBe(xmp[0]!.text);
+  expect(packet).toContain(`xmlns:TC260="${TC260}"`);
+  const value = /<TC260:AIGC>(.*)<\/TC260:AIGC>/.exec(packet)?.[1] ?? '';
+  const fromXmp = JSON.parse(
+    value
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&'),
+  );
+  expect(fromXmp).toEqual(fromText);
+  expect(Object.keys(fromText)).toEqual([
+    'Label',
+    'ContentProducer',
+    'ProduceID',
+    'ReservedCode1',
+    'ContentPropagator',
+    'PropagateID',
+    'ReservedCode2',
+  ]);
+  return fromText as Record<string, string>;
+}
+
+async function rgbOf(png: Buffer) {
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+/** The box around the pixels that differ between two pictures of the same size, or null when none does. */
+async function changedBox(before: Buffer, after: Buffer) {
+  const a = await rgbOf(before);
+  const b = await rgbOf(after);
+  expect([b.width, b.height]).toEqual([a.width, a.height]);
+  let box: { left: number; top: number; right: number; bottom: number } | null = null;
+  for (let y = 0; y < a.height; y++) {
+    for (let x = 0; x < a.width; x++) {
+      const i = (y * a.width + x) * 3;
+      if (a.data[i] === b.data[i] && a.data[i + 1] === b.data[i + 1] && a.data[i + 2] === b.data[i + 2]) continue;
+      box = box
+        ? {
+            left: Math.min(box.left, x),
+            top: Math.min(box.top, y),
+            right: Math.max(box.right, x),
+            bottom: Math.max(box.bottom, y),
+          }
+        : { left: x, top: y, right: x, bottom: y };
+    }
+  }
+  return { box, width: a.width, height: a.height };
+}
+
+describeServer('compliance: AIGC labels on every generated image (GB 45438-2025)', () => {
+  let app: TestApp;
+  let admin: string;
+  let owner: TestUser;
+  let workId: string;
+  let stored: Buffer;
+
+  const bytes = async (url: string, token?: string) => {
+    const res = await app.app.inject({
+      method: 'GET',
+      url,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+    return res.rawPayload;
+  };
+  const save = (body: object, token = admin) => app.call('POST', '/api/admin/compliance', { token, body });
+  const setUp = async (changes: object = {}) => expect((await save({ ...SETTINGS, ...changes })).body.code).toBe(0);
+  const ownerDownload = async (id = workId) => {
+    const detail = await app.call('GET', `/api/works/profile/detail?id=${id}`, { token: owner.token });
+    return bytes(detail.body.data.url);
+  };
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    admin = await loginAdmin(app);
+    owner = await registerUser(app);
+  });
+  afterAll(() => app.close());
+
+  describe('合规设置', () => {
+    it('starts from the defaults: mark on, AI生成 in the bottom-right corner', async () => {
+      const res = await app.call('GET', '/api/admin/compliance', { token: admin });
+      expect(res.body).toMatchObject({
+        code: 0,
+        data: {
+          producer: 'Huafang',
+          propagator: '',
+          markText: 'AI生成',
+          markPosition: 'bottomRight',
+          markEnabled: true,
+        },
+      });
+      const badge = await app.call('GET', '/api/app/configs/aigcLabel');
+      expect(badge.body).toMatchObject({ code: 0, data: { text: 'AI生成' } });
+    });
+
+    it('refuses users who are not admins', async () => {
+      for (const method of ['GET', 'POST']) {
+        const asUser = await app.call(method, '/api/admin/compliance', { token: owner.token, body: SETTINGS });
+        expect(asUser).toMatchObject({ status: 403, body: { code: -1, msg: '没有权限执行此操作' } });
+        const anonymous = await app.call(method, '/api/admin/compliance', { body: SETTINGS });
+        expect(anonymous).toMatchObject({ status: 401, body: { code: 401 } });
+      }
+    });
+
+    it('checks every field with a Chinese message', async () => {
+      const refused = async (changes: object) => {
+        const res = await save({ ...SETTINGS, ...changes });
+        expect(res.body.code).toBe(-1);
+        return res.body.msg;
+      };
+      expect(await refused({ markPosition: 'center' })).toBe('标识位置须为右下角、左下角、右上角或左上角');
+      expect(await refused({ markText: 'AI生成AI生成AI生成AI生成' })).toBe('标识文字不能超过 12 个字');
+      expect(await refused({ markText: '仅供参考' })).toBe(
+        '标识文字须同时包含“AI”或“人工智能”与“生成”或“合成”，如“AI生成”',
+      );
+      expect(await refused({ markText: '  ' })).toBe('请填写标识文字');
+      expect(await refused({ producer: '' })).toBe('请填写服务提供者名称或编码');
+      expect(await refused({ producer: '画坊科技' })).toBe(
+        '服务提供者名称或编码只能包含英文字母、数字和英文符号，不能有空格、双引号或反斜杠',
+      );
+      expect(await refused({ propagator: 'a b' })).toBe(
+        '传播服务提供者名称或编码只能包含英文字母、数字和英文符号，不能有空格、双引号或反斜杠',
+      );
+      expect(await refused({ producer: 'x'.repeat(65) })).toBe('服务提供者名称或编码不能超过 64 个字符');
+      expect(await refused({ markEnabled: 'yes' })).toBe('请选择是否添加显式标识');
+      // Nothing of the refused saves was kept.
+      expect((await app.call('GET', '/api/admin/compliance', { token: admin })).body.data.producer).toBe('Huafang');
+    });
+
+    it('saves with 设置成功 and shows the new badge text', async () => {
+      const res = await save({ ...SETTINGS, producer: ' HF-OPERATOR-0001 ', markText: '人工智能生成' });
+      expect(res.body).toMatchObject({
+        code: 0,
+        msg: '设置成功',
+        data: { ...SETTINGS, markText: '人工智能生成' },
+      });
+      expect((await app.call('GET', '/api/admin/compliance', { token: admin })).body.data).toEqual({
+        ...SETTINGS,
+        markText: '人工智能生成',
+      });
+      expect((await app.call('GET', '/api/app/configs/aigcLabel')).body.data).toEqual({ text: '人工智能生成' });
+    });
+  });
+
+  describe('labels', () => {
+    beforeAll(async () => {
+      await setUp();
+      const ink = await demoTemplate(app, owner.token, '水墨山水');
+      const submit = await app.call('POST', '/api/generate/task', {
+        token: owner.token,
+        body: generateBody(ink, { width: 320, height: 256, steps: 6 }),
+      });
+      expect(submit.body.code, submit.body.msg).toBe(0);
+      const { final } = await waitForEnd(app, owner.token, submit.body.data.generateId);
+      expect(final.status).toBe('succeeded');
+      workId = final.images[0].workId;
+      stored = await readBytes((await app.services.storage.read(`works/${workId}.png`))!);
+    });
+
+    it('writes the implicit label into the stored original, beside the A1111 parameters', async () => {
+      const label = await aigcOf(stored);
+      expect(label).toEqual({
+        Label: '1',
+        ContentProducer: SETTINGS.producer,
+        ProduceID: workId,
+        ReservedCode1: '',
+        ContentPropagator: '',
+        PropagateID: '',
+        ReservedCode2: '',
+      });
+      expect(pngChunks(stored).find((c) => c.keyword === 'parameters')?.text).toContain('Steps: 6');
+    });
+
+    it('draws the visible mark on a download, in the chosen corner, at least 5% of the short side tall', async () => {
+      const download = await ownerDownload();
+      const { box, width, height } = await changedBox(stored, download);
+      expect(box).not.toBeNull();
+      // Only the bottom-right corner changed; the rest of the picture is the stored original's.
+      expect(box!.left).toBeGreaterThan(width / 2);
+      expect(box!.top).toBeGreaterThan(height * 0.75);
+      expect(box!.bottom - box!.top + 1).toBeGreaterThanOrEqual(Math.min(width, height) * 0.05);
+
+      const label = await aigcOf(download);
+      expect(label).toMatchObject({
+        Label: '1',
+        ContentProducer: SETTINGS.producer,
+        ProduceID: workId,
+        // No propagator of its own: the operator hands the copy out.
+        ContentPropagator: SETTINGS.producer,
+        PropagateID: workId,
+      });
+      expect(pngChunks(download).find((c) => c.keyword === 'parameters')?.text).toContain('Steps: 6');
+      // The stored original stays clean.
+      expect(await readBytes((await app.services.storage.read(`works/${workId}.png`))!)).toEqual(stored);
+    });
+
+    it('labels every original of a zip the same way', async () => {
+      const zip = await bytes(`/api/files/downloadZip?ids=${workId}`, owner.token);
+      const [entry] = [...(await readZip(zip)).values()];
+      expect(entry).toEqual(await ownerDownload());
+      expect((await aigcOf(entry!)).ProduceID).toBe(workId);
+    });
+
+    it('moves the mark and names the propagator as set', async () => {
+      await setUp({ markPosition: 'topLeft', propagator: 'HF-CDN-01' });
+      const download = await ownerDownload();
+      const { box, width, height } = await changedBox(stored, download);
+      expect(box!.right).toBeLessThan(width / 2);
+      expect(box!.bottom).toBeLessThan(height / 4);
+      expect(await aigcOf(download)).toMatchObject({
+        ContentProducer: SETTINGS.producer,
+        ContentPropagator: 'HF-CDN-01',
+      });
+    });
+
+    it('with the mark switched off, downloads keep the original pixels and still carry the label', async () => {
+      await setUp({ markEnabled: false });
+      const download = await ownerDownload();
+      expect((await changedBox(stored, download)).box).toBeNull();
+      expect((await aigcOf(download)).ProduceID).toBe(workId);
+      const zip = await bytes(`/api/files/downloadZip?ids=${workId}`, owner.token);
+      expect((await changedBox(stored, [...(await readZip(zip)).values()][0]!)).box).toBeNull();
+    });
+
+    it('marks public gallery originals; a hidden prompt leaves, the label stays', async () => {
+      await setUp();
+      const publish = await app.call('POST', '/api/works/publish', {
+        token: owner.token,
+        body: { id: workId, public: true, hidePrompt: true },
+      });
+      expect(publish.body.code).toBe(0);
+      const shown = await bytes(`/api/works/image/${workId}`);
+      expect((await changedBox(stored, shown)).box).not.toBeNull();
+      expect(
+        pngChunks(shown)
+          .map((c) => c.keyword)
+          .filter(Boolean)
+          .sort(),
+      ).toEqual(['AIGC', 'XML:com.adobe.xmp']);
+      expect(await aigcOf(shown)).toMatchObject({ ContentProducer: SETTINGS.producer, ProduceID: workId });
+      // Thumbnails are for the service's own pages, which show the badge: they stay clean.
+      const thumb = await bytes(`/api/works/thumb/${workId}`);
+      expect((await sharp(thumb).metadata()).format).toBe('webp');
+    });
+
+    it('labels a work painted before labels existed on its way out', async () => {
+      const [old] = await seedWorks(app, owner.userId, [{ prompt: 'painted last year' }]);
+      const download = await ownerDownload(old);
+      expect(await aigcOf(download)).toMatchObject({
+        Label: '1',
+        ContentProducer: SETTINGS.producer,
+        ProduceID: old,
+        PropagateID: old,
+      });
+    });
+
+    it.runIf(SCALE_OUT)('another API process labels with the new settings at once', async () => {
+      const other = await app.sibling();
+      try {
+        const detail = await other.call('GET', `/api/works/profile/detail?id=${workId}`, { token: owner.token });
+        const before = (await other.app.inject({ method: 'GET', url: detail.body.data.url })).rawPayload;
+        expect((await changedBox(stored, before)).box).not.toBeNull();
+        await setUp({ markEnabled: false, producer: 'HF-OPERATOR-0002' });
+        const after = (await other.app.inject({ method: 'GET', url: detail.body.data.url })).rawPayload;
+        expect((await changedBox(stored, after)).box).toBeNull();
+        expect((await aigcOf(after)).ContentPropagator).toBe('HF-OPERATOR-0002');
+      } finally {
+        await other.close();
+      }
+    });
+  });
+});

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { checkTc3Signature, header, Refusal } from './tencent-tc3.js';
+
+/**
+ * A stand-in for Tencent Cloud 内容安全 (API 3.0, version 2020-12-29) on 127.0.0.1, answering the two calls the
+ * way the documentation describes them (cloud.tencent.com/document/api/1124/51860 TextModeration,
+ * /document/api/1125/53273 ImageModeration, 签名方法 v3):
+ * - the request: POST / with a JSON body, X-TC-Action TextModeration or ImageModeration, X-TC-Version 2020-12-29,
+ *   X-TC-Region, X-TC-Timestamp; TextModeration carries Content (the UTF-8 text in Base64), ImageModeration
+ *   FileContent (the image in Base64, at most 10 MB) or FileUrl; both may carry DataId (at most 64 of
+ *   letters, digits, _ - @ #);
+ * - the signature: `Authorization: TC3-HMAC-SHA256 Credential=<SecretId>/<UTC date>/<service>/tc3_request,
+ *   SignedHeaders=content-type;host, Signature=<hex>`, recomputed here with the secret key. The service is the
+ *   first label of the host that was called (tms / ims on tencentcloudapi.com; "127" for this double, which is
+ *   what the SDK derives from such an endpoint);
+ * - the answers, HTTP 200: `{Response: {Suggestion: Pass|Review|Block, Label, SubLabel, Score, …, RequestId}}`, and
+ *   a refusal of the call as `{Response: {Error: {Code, Message}, RequestId}}`.
+ * What it decides: a text containing one of `blockWords` is Block / Porn, one of `reviewWords` Review / Ad; an
+ * image passes. `answerNext` sets the next answer of an action (a verdict, an error, a 502, no answer at all).
+ */
+
+export type TencentModerationAccount = { secretId: string; secretKey: string };
+
+export type ModerationAction = 'TextModeration' | 'ImageModeration';
+
+/** A request that passed the API checks (key, signature, action, version, body). */
+export type TencentModerationRequest = {
+  action: ModerationAction;
+  region: string;
+  /** The host the SDK signed for: the service label it derived from the endpoint. */
+  service: string;
+  dataId: string | undefined;
+  /** TextModeration: the decoded text. */
+  text?: string;
+  /** ImageModeration: the decoded image bytes. */
+  image?: Buffer;
+};
+
+export type TencentModerationVerdict = { Suggestion: 'Pass' | 'Review' | 'Block'; Label: string; SubLabel?: string };
+
+/** What the next call of an action answers instead of the double's own decision. */
+export type TencentModerationAnswer = TencentModerationVerdict | { error: string } | 'http-502' | 'hang';
+
+export type TencentModerationDouble = {
+  /** For MODERATION_ENDPOINT: http://127.0.0.1:port. */
+  url: string;
+  account: TencentModerationAccount;
+  /** Calls that reached the moderation checks, in arrival order. */
+  requests: TencentModerationRequest[];
+  /** Why each call the API refused before the moderation checks was refused; empty when the SDK signs right. */
+  rejections: string[];
+  answerNext(action: ModerationAction, answer: TencentModerationAnswer): void;
+  /** Forgets queued answers (a test that failed half-way leaves none for the next). */
+  reset(): void;
+  close(): Promise<void>;
+};
+
+const MESSAGES: Record<string, string> = {
+  'UnauthorizedOperation.Unauthorized': '未开通权限/无有效套餐包/账号已欠费。',
+  'InternalError.ErrTextTimeOut': '请求超时',
+  'InvalidParameterValue.ErrFileContent': 'FileContent不可用，传入的Base64编码无法转换成标准utf8内容',
+  'InvalidParameter.ImageSizeTooSmall': '图片尺寸过小',
+  'LimitExceeded.RequestLimitExceeded': '请求的次数超过了频率限制',
+};
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const IMAGE_MAGIC = [Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.from([0xff, 0xd8, 0xff]), Buffer.from('RIFF')];
+
+/** The API's checks of method, action, version, region and body; returns the parameters. */
+function checkRequest(req: IncomingMessage, body: Buffer): Omit<TencentModerationRequest, 'service'> {
+  if (req.method !== 'POST' || (req.url ?? '/') !== '/') {
+    throw new Refusal('InvalidRequest', `${req.method} ${req.url}`);
+  }
+  if (!header(req, 'content-type').startsWith('application/json')) {
+    throw new Refusal('InvalidParameter', `content-type ${header(req, 'content-type')}`);
+  }
+  const action = header(req, 'x-tc-action');
+  if (action !== 'TextModeration' && action !== 'ImageModeration') {
+    throw new Refusal('InvalidAction', `action ${action}`);
+  }
+  if (header(req, 'x-tc-version') !== '2020-12-29') {
+    throw new Refusal('NoSuchVersion', `version ${header(req, 'x-tc-version')}`);
+  }
+  const region = header(req, 'x-tc-region');
+  if (!region) throw new Refusal('MissingParameter', `X-TC-Region is required for ${action}`);
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+  } catch {
+    throw new Refusal('FailedOperation.JsonParseFail', 'the body is not JSON');
+  }
+  const dataId = parsed.DataId;
+  if (dataId !== undefined && (typeof dataId !== 'string' || !/^[\w\-@#]{1,64}$/.test(dataId))) {
+    throw new Refusal('InvalidParameterValue.ErrDataId', `DataId ${String(dataId)}`);
+  }
+  const base64 = (name: string) => {
+    const value = parsed[name];
+    if (typeof value !== 'string' || !value) throw new Refusal('MissingParameter', `${name} is required`);
+    if (!BASE64.test(value) || value.length % 4 !== 0) {
+      throw new Refusal('InvalidParameterValue.ErrFileContent', `${name} is not Base64`);
+    }
+    return Buffer.from(value, 'base64');
+  };
+  if (action === 'TextModeration') {
+    const text = base64('Content');
+    if (text.toString('utf8').length > 10_000) throw new Refusal('InvalidParameterValue.ErrTextContentLen', 'long');
+    return { action, region, dataId, text: text.toString('utf8') };
+  }
+  if (parsed.FileUrl !== undefined) throw new Refusal('InvalidParameter', 'this double takes FileContent only');
+  const image = base64('FileContent');
+  if (image.length > 10 * 1024 * 1024 * 0.75) throw new Refusal('InvalidParameterValue.ErrFileContent', 'too big');
+  if (!IMAGE_MAGIC.some((magic) => image.subarray(0, magic.length).equals(magic))) {
+    throw new Refusal('InvalidParameterValue.ErrFileContent', 'FileContent is not a PNG, JPEG or WebP image');
+  }
+  return { action, region, dataId, image };
+}
+
+export async function startTencentModerationDouble(
+  account: TencentModerationAccount,
+  words: { blockWords?: string[]; reviewWords?: string[] } = {},
+): Promise<TencentModerationDouble> {
+  const requests: TencentModerationRequest[] = [];
+  const rejections: string[] = [];
+  const queued: Record<ModerationAction, TencentModerationAnswer[]> = { TextModeration: [], ImageModeration: [] };
+
+  const answer = (res: ServerResponse, response: Record<string, unknown>) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ Response: { ...response, RequestId: randomUUID() } }));
+  };
+  const refuseCall = (res: ServerResponse, code: string, message = MESSAGES[code] ?? code) =>
+    answer(res, { Error: { Code: code, Message: message } });
+
+  const ownVerdict = (call: TencentModerationRequest): TencentModerationVerdict & { Keywords?: string[] } => {
+    const text = call.text ?? '';
+    const blocked = (words.blockWords ?? []).filter((word) => text.includes(word));
+    if (blocked.length > 0) return { Suggestion: 'Block', Label: 'Porn', SubLabel: 'PornText', Keywords: blocked };
+    const review = (words.reviewWords ?? []).filter((word) => text.includes(word));
+    if (review.length > 0) return { Suggestion: 'Review', Label: 'Ad', SubLabel: 'QRCode', Keywords: review };
+    return { Suggestion: 'Pass', Label: 'Normal' };
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
+    let call: TencentModerationRequest;
+    try {
+      const params = checkRequest(req, body);
+      call = { ...params, service: checkTc3Signature(req, body, account) };
+    } catch (err) {
+      if (!(err instanceof Refusal)) throw err;
+      rejections.push(`${err.code}: ${err.message}`);
+      refuseCall(res, err.code, err.message);
+      return;
+    }
+    requests.push(call);
+    const next = queued[call.action].shift();
+    if (next === 'hang') return;
+    if (next === 'http-502') {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+      return;
+    }
+    if (next && 'error' in next) return refuseCall(res, next.error);
+    const verdict = next ?? ownVerdict(call);
+    answer(res, {
+      BizType: '',
+      DataId: call.dataId ?? '',
+      Score: verdict.Suggestion === 'Pass' ? 0 : 97,
+      SubLabel: '',
+      ...verdict,
+      ...(call.action === 'ImageModeration'
+        ? { LabelResults: [], ObjectResults: [], OcrResults: [], LibResults: [], FileMD5: '', Extra: '' }
+        : { DetailResults: [], RiskDetails: [], Extra: '', ContextText: '' }),
+    });
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => handle(req, res, Buffer.concat(chunks)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    account,
+    requests,
+    rejections,
+    answerNext(action, next) {
+      queued[action].push(next);
+    },
+    reset() {
+      queued.TextModeration.length = 0;
+      queued.ImageModeration.length = 0;
+    },
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { checkTc3Signature, header, Refusal } from './tencent-tc3.js';
+
+/**
+ * A stand-in for Tencent Cloud SMS (API 3.0, version 2021-01-11) on 127.0.0.1, answering SendSms the way the
+ * documentation describes it (cloud.tencent.com/document/api/382/55981, 签名方法 v3):
+ * - the request: POST / with a JSON body, X-TC-Action: SendSms, X-TC-Version: 2021-01-11, X-TC-Region,
+ *   X-TC-Timestamp, and PhoneNumberSet (E.164, +86…), SmsSdkAppId, SignName, TemplateId, TemplateParamSet;
+ * - the signature: `Authorization: TC3-HMAC-SHA256 Credential=<SecretId>/<UTC date>/<service>/tc3_request,
+ *   SignedHeaders=content-type;host, Signature=<hex>`, recomputed here with the secret key. The service must be
+ *   the product label of the host that was called ("sms" for sms.tencentcloudapi.com; for this double's
+ *   127.0.0.1 it is "127", which is what the SDK derives from such an endpoint);
+ * - the answers, always HTTP 200: `{Response: {SendStatusSet: [{Code: "Ok", …}], RequestId}}`, a refusal of one
+ *   number in its SendStatus (Code LimitExceeded.PhoneNumberDailyLimit, InvalidParameterValue.IncorrectPhoneNumber…)
+ *   while the call itself succeeds, and a refusal of the call as `{Response: {Error: {Code, Message}, RequestId}}`.
+ * Like a real application it knows one SdkAppId, signature and template: others are refused with their codes.
+ */
+
+export type TencentSmsAccount = {
+  secretId: string;
+  secretKey: string;
+  sdkAppId: string;
+  signName: string;
+  templateId: string;
+};
+
+/** A SendSms request that passed the API checks (key, signature, action, version, body). */
+export type TencentSendSms = {
+  region: string;
+  phoneNumberSet: string[];
+  smsSdkAppId: string;
+  signName: string;
+  templateId: string;
+  templateParamSet: string[];
+};
+
+/**
+ * What the next SendSms does instead of sending: a per-number refusal in SendStatusSet, a refusal of the call in
+ * Response.Error, an HTTP 502 (a gateway in front of a provider that is down), no answer, or a dropped connection.
+ */
+export type TencentSmsFailure = { status: string } | { error: string } | 'http-502' | 'hang' | 'reset';
+
+export type TencentSmsDouble = {
+  /** For SMS_ENDPOINT: http://127.0.0.1:port. */
+  url: string;
+  account: TencentSmsAccount;
+  /** SendSms requests that reached the SMS checks, in arrival order (sent or refused there). */
+  requests: TencentSendSms[];
+  /** Why each request the API refused before the SMS checks was refused; empty when the SDK signs right. */
+  rejections: string[];
+  /** The code of the newest message actually sent to this mobile (11 digits, without +86). */
+  lastCodeTo(mobile: string): string | undefined;
+  failNext(failure: TencentSmsFailure): void;
+  close(): Promise<void>;
+};
+
+/** The documentation's descriptions for the codes tests use. */
+const MESSAGES: Record<string, string> = {
+  'LimitExceeded.PhoneNumberDailyLimit': '单个手机号日下发短信条数超过设定的上限',
+  'LimitExceeded.PhoneNumberThirtySecondLimit': '单个手机号30秒内下发短信条数超过设定的上限',
+  'InvalidParameterValue.IncorrectPhoneNumber': '手机号格式错误',
+  'FailedOperation.PhoneNumberInBlacklist': '手机号在免打扰名单库中',
+  'FailedOperation.SignatureIncorrectOrUnapproved': '签名未审批或格式错误',
+  'FailedOperation.TemplateIncorrectOrUnapproved': '模板未审批或内容不匹配',
+  'FailedOperation.InsufficientBalanceInSmsPackage': '套餐包余量不足',
+  'InvalidParameterValue.TemplateParameterFormatError': '验证码模板参数格式错误',
+  'UnauthorizedOperation.SmsSdkAppIdVerifyFail': 'SmsSdkAppId 校验失败',
+  'InternalError.Timeout': '请求下发短信超时',
+};
+
+/** The API's checks of method, action, version, region and body; returns the parameters. */
+function checkRequest(req: IncomingMessage, body: Buffer): TencentSendSms {
+  if (req.method !== 'POST' || (req.url ?? '/') !== '/') {
+    throw new Refusal('InvalidRequest', `${req.method} ${req.url}`);
+  }
+  if (!header(req, 'content-type').startsWith('application/json')) {
+    throw new Refusal('InvalidParameter', `content-type ${header(req, 'content-type')}`);
+  }
+  if (header(req, 'x-tc-action') !== 'SendSms') {
+    throw new Refusal('InvalidAction', `action ${header(req, 'x-tc-action')}`);
+  }
+  if (header(req, 'x-tc-version') !== '2021-01-11') {
+    throw new Refusal('NoSuchVersion', `version ${header(req, 'x-tc-version')}`);
+  }
+  const region = header(req, 'x-tc-region');
+  if (!region) throw new Refusal('MissingParameter', 'X-TC-Region is required for SendSms');
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+  } catch {
+    throw new Refusal('FailedOperation.JsonParseFail', 'the body is not JSON');
+  }
+  const strings = (name: string) => {
+    const value = parsed[name];
+    if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
+      throw new Refusal('InvalidParameter', `${name} must be an array of strings`);
+    }
+    return value as string[];
+  };
+  const text = (name: string) => {
+    const value = parsed[name];
+    if (typeof value !== 'string' || !value) throw new Refusal('MissingParameter', `${name} is required`);
+    return value;
+  };
+  return {
+    region,
+    phoneNumberSet: strings('PhoneNumberSet'),
+    smsSdkAppId: text('SmsSdkAppId'),
+    signName: text('SignName'),
+    templateId: text('TemplateId'),
+    templateParamSet: strings('TemplateParamSet'),
+  };
+}
+
+export async function startTencentSmsDouble(account: TencentSmsAccount): Promise<TencentSmsDouble> {
+  const requests: TencentSendSms[] = [];
+  const rejections: string[] = [];
+  const sent = new Map<string, string>();
+  const failures: TencentSmsFailure[] = [];
+
+  const answer = (res: ServerResponse, response: Record<string, unknown>) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ Response: { ...response, RequestId: randomUUID() } }));
+  };
+  const refuseCall = (res: ServerResponse, code: string, message = MESSAGES[code] ?? code) =>
+    answer(res, { Error: { Code: code, Message: message } });
+  const status = (phoneNumber: string, code: string) => ({
+    SerialNo: code === 'Ok' ? `2028:${randomUUID()}` : '',
+    PhoneNumber: phoneNumber,
+    Fee: code === 'Ok' ? 1 : 0,
+    SessionContext: '',
+    Code: code,
+    Message: code === 'Ok' ? 'send success' : (MESSAGES[code] ?? code),
+    IsoCode: 'CN',
+  });
+
+  const handle = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
+    let params: TencentSendSms;
+    try {
+      params = checkRequest(req, body);
+      checkTc3Signature(req, body, account);
+    } catch (err) {
+      if (!(err instanceof Refusal)) throw err;
+      rejections.push(`${err.code}: ${err.message}`);
+      refuseCall(res, err.code, err.message);
+      return;
+    }
+    requests.push(params);
+    const failure = failures.shift();
+    if (failure === 'hang') return;
+    if (failure === 'reset') {
+      req.socket.destroy();
+      return;
+    }
+    if (failure === 'http-502') {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+      return;
+    }
+    if (failure && 'error' in failure) return refuseCall(res, failure.error);
+    if (params.smsSdkAppId !== account.sdkAppId) return refuseCall(res, 'UnauthorizedOperation.SmsSdkAppIdVerifyFail');
+    if (params.signName !== account.signName) return refuseCall(res, 'FailedOperation.SignatureIncorrectOrUnapproved');
+    if (params.templateId !== account.templateId) {
+      return refuseCall(res, 'FailedOperation.TemplateIncorrectOrUnapproved');
+    }
+    // A verification-code template takes one variable of 0–6 digits.
+    const [code, ...extra] = params.templateParamSet;
+    if (code === undefined || extra.length > 0 || !/^\d{0,6}$/.test(code)) {
+      return refuseCall(res, 'InvalidParameterValue.TemplateParameterFormatError');
+    }
+    const statuses = params.phoneNumberSet.map((phoneNumber) => {
+      if (failure && 'status' in failure) return status(phoneNumber, failure.status);
+      const mobile = /^\+861[3-9]\d{9}$/.test(phoneNumber) ? phoneNumber.slice(3) : undefined;
+      if (!mobile) return status(phoneNumber, 'InvalidParameterValue.IncorrectPhoneNumber');
+      sent.set(mobile, code);
+      return status(phoneNumber, 'Ok');
+    });
+    answer(res, { SendStatusSet: statuses });
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => handle(req, res, Buffer.concat(chunks)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    account,
+    requests,
+    rejections,
+    lastCodeTo: (mobile) => sent.get(mobile),
+    failNext(failure) {
+      failures.push(failure);
+    },
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

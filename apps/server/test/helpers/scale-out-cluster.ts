@@ -1,0 +1,314 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { expect } from 'vitest';
+import { ADMIN_PASSWORD, GeneratingProcess, ServerProcess, until } from './server-process.js';
+import { createTestDatabase, dropRedisKeys, onPostgresAdmin, type TestDatabase } from './services.js';
+
+export const WORKER_SCRIPT = 'apps/server/src/worker.ts';
+
+/** A loopback port nobody listens on now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** An API process (`npm start` in scale-out mode) with the calls of a user who generates. */
+export class ApiProcess extends GeneratingProcess {
+  /** A free creation; answers its generateId. */
+  async submit(token: string, parameters: object): Promise<string> {
+    const res = await this.submitAnswer(token, parameters);
+    expect(res.body.code, res.body.msg).toBe(0);
+    return res.body.data.generateId;
+  }
+}
+
+/** A worker process (`npm run worker`): ready once it logs its start; `port` is its health port. */
+export class WorkerProcess extends ServerProcess {
+  constructor(dataDir: string, env: Record<string, string>) {
+    super(dataDir, env, WORKER_SCRIPT);
+    this.port = Number(env.WORKER_HEALTH_PORT);
+  }
+
+  protected override ready(): boolean {
+    return this.output.includes('worker 已启动');
+  }
+
+  /** Whether this worker logged the start of a run of the job (first run or a resumed one). */
+  started(jobId: string): boolean {
+    return this.runsOf(jobId).length > 0;
+  }
+
+  /** This worker's runs of the job: how many images each one had left to paint. */
+  runsOf(jobId: string): { images: number }[] {
+    return this.logLines().filter((line) => line.msg === 'generation job started' && line.jobId === jobId) as {
+      images: number;
+    }[];
+  }
+
+  /** Its JSON log lines (pino), others left out. */
+  logLines(): Record<string, any>[] {
+    const lines: Record<string, any>[] = [];
+    for (const text of this.output.split('\n')) {
+      if (!text.startsWith('{')) continue;
+      try {
+        lines.push(JSON.parse(text));
+      } catch {
+        // A line cut by the read that is still being written.
+      }
+    }
+    return lines;
+  }
+}
+
+export type ClusterOptions = {
+  redisUrl: string;
+  apis?: number;
+  workers?: number;
+  /** Added to (or overriding) the environment of every process. */
+  env?: Record<string, string>;
+};
+
+/**
+ * A scale-out deployment on this machine: API and worker processes on loopback ports over one fresh PostgreSQL
+ * database, one data directory (local storage, shared as a mounted volume would be) and one Redis under a prefix
+ * of its own, so parallel test files never see each other's queues.
+ */
+export class ScaleOutCluster {
+  readonly apis: ApiProcess[] = [];
+  readonly workers: WorkerProcess[] = [];
+  /** Every process started, the replaced ones too: their output explains a failure. */
+  private readonly started: ServerProcess[] = [];
+
+  private constructor(
+    private readonly db: TestDatabase,
+    readonly dataDir: string,
+    readonly prefix: string,
+    readonly redisUrl: string,
+    private readonly extraEnv: Record<string, string>,
+  ) {}
+
+  static async start(options: ClusterOptions): Promise<ScaleOutCluster> {
+    const db = await createTestDatabase('huafang_scaleout');
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'huafang-scaleout-'));
+    const cluster = new ScaleOutCluster(
+      db,
+      dataDir,
+      `hfproc-${db.name.slice(db.name.lastIndexOf('_') + 1)}`,
+      options.redisUrl,
+      options.env ?? {},
+    );
+    // The first process migrates the database and creates the admin; the others then start side by side.
+    await cluster.startApi();
+    await Promise.all([
+      ...Array.from({ length: (options.apis ?? 2) - 1 }, () => cluster.startApi()),
+      ...Array.from({ length: options.workers ?? 2 }, () => cluster.startWorker()),
+    ]);
+    return cluster;
+  }
+
+  get env(): Record<string, string> {
+    return {
+      DATABASE_URL: this.db.url,
+      REDIS_URL: this.redisUrl,
+      REDIS_PREFIX: this.prefix,
+      ADMIN_PASSWORD,
+      LOG_LEVEL: 'info',
+      ...this.extraEnv,
+    };
+  }
+
+  async startApi(): Promise<ApiProcess> {
+    const api = await ApiProcess.start(this.dataDir, this.env);
+    this.apis.push(api);
+    this.started.push(api);
+    return api;
+  }
+
+  async startWorker(): Promise<WorkerProcess> {
+    const env = { ...this.env, WORKER_HEALTH_PORT: String(await freePort()) };
+    const worker = await WorkerProcess.start(this.dataDir, env);
+    this.workers.push(worker);
+    this.started.push(worker);
+    return worker;
+  }
+
+  /** Takes a process that was stopped or killed out of the cluster's lists (its output stays for reports). */
+  forget(process: ServerProcess): void {
+    for (const list of [this.apis, this.workers] as ServerProcess[][]) {
+      const index = list.indexOf(process);
+      if (index >= 0) list.splice(index, 1);
+    }
+  }
+
+  /** Processes of the cluster that exited on their own (none should). */
+  exited(): ServerProcess[] {
+    return [...this.apis, ...this.workers].filter((p) => !p.alive);
+  }
+
+  /** The last lines of every process, for failure messages. */
+  logs(lines = 40): string {
+    return this.started
+      .map(
+        (p, i) =>
+          `--- process ${i} (pid ${p.pid}, alive ${p.alive}) ---\n${p.output.split('\n').slice(-lines).join('\n')}`,
+      )
+      .join('\n');
+  }
+
+  /** Ends every connection to the cluster's database from outside, as an administrator or a failover does. */
+  async terminateDatabaseConnections(): Promise<number> {
+    return onPostgresAdmin(async (admin) => {
+      const res = await admin.query(
+        'select pg_terminate_backend(pid) as ended from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+        [this.db.name],
+      );
+      return res.rows.filter((row) => row.ended).length;
+    });
+  }
+
+  /** One value of the cluster's database (for checks a user cannot make, e.g. a job's attempts). */
+  async query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
+    const client = new pg.Client({ connectionString: this.db.url });
+    await client.connect();
+    try {
+      return (await client.query<T>(text, values)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.started.map((p) => p.stop('SIGKILL')));
+    await this.db.drop().catch(() => undefined);
+    await dropRedisKeys(this.redisUrl, this.prefix).catch(() => undefined);
+    await rm(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+/** A redis-server of the test's own (port, append-only file in `dir`), for faults of Redis itself. */
+export class RedisServer {
+  private child: ChildProcess | undefined;
+  private exited: Promise<void> = Promise.resolve();
+  output = '';
+
+  private constructor(
+    readonly port: number,
+    readonly dir: string,
+  ) {}
+
+  static async start(): Promise<RedisServer> {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'huafang-redis-'));
+    const server = new RedisServer(await freePort(), dir);
+    await server.launch();
+    return server;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** Starts redis-server on the same port and directory (it reloads its append-only file) and waits for PONG. */
+  async launch(): Promise<void> {
+    const child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--appendonly', 'yes', '--dir', this.dir, '--save', ''],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    this.child = child;
+    const collect = (d: Buffer) => {
+      this.output += d.toString();
+    };
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    this.exited = new Promise((resolve) => child.on('exit', () => resolve()));
+    await until(`redis-server on ${this.port} answers`, () => this.ping(), 10_000);
+  }
+
+  private async ping(): Promise<boolean> {
+    const redis = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    redis.on('error', () => undefined);
+    try {
+      await redis.connect();
+      return (await redis.ping()) === 'PONG';
+    } catch {
+      return false;
+    } finally {
+      redis.disconnect();
+    }
+  }
+
+  /** SHUTDOWN as an operator's restart does it: the append-only file is flushed, then the process ends. */
+  async stop(): Promise<void> {
+    this.child?.kill('SIGTERM');
+    await this.exited;
+  }
+
+  async close(): Promise<void> {
+    this.child?.kill('SIGKILL');
+    await this.exited;
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A TCP proxy in front of an inference backend that can freeze like a hung GPU server: once frozen it accepts
+ * connections and reads requests but never answers, on the connections open then and on new ones. `freezeWhen`
+ * sees each piece of a request before it is passed on; answering true freezes the proxy instead.
+ */
+export class FreezingProxy {
+  frozen = false;
+  private readonly sockets = new Set<net.Socket>();
+
+  private constructor(
+    private readonly server: net.Server,
+    readonly url: string,
+  ) {}
+
+  static async start(target: string, freezeWhen: (data: Buffer) => boolean): Promise<FreezingProxy> {
+    const { hostname, port } = new URL(target);
+    let proxy: FreezingProxy | undefined;
+    const server = net.createServer((client) => {
+      const self = proxy!;
+      self.sockets.add(client);
+      client.on('close', () => self.sockets.delete(client));
+      client.on('error', () => undefined);
+      if (self.frozen) return;
+      const upstream = net.connect(Number(port), hostname);
+      self.sockets.add(upstream);
+      upstream.on('close', () => self.sockets.delete(upstream));
+      upstream.on('error', () => client.destroy());
+      client.on('data', (data) => {
+        if (!self.frozen && freezeWhen(data)) self.frozen = true;
+        if (!self.frozen) upstream.write(data);
+      });
+      upstream.on('data', (data) => {
+        if (!self.frozen) client.write(data);
+      });
+      upstream.on('end', () => {
+        if (!self.frozen) client.end();
+      });
+      client.on('end', () => {
+        if (!self.frozen) upstream.end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    proxy = new FreezingProxy(server, `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`);
+    return proxy;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}

@@ -1,0 +1,76 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { expect, it, vi } from 'vitest';
+import type { Backend, BackendPool } from '../../src/features/backends/backend-pool.js';
+import { EmbeddedJobQueue } from '../../src/features/generate/embedded-job-queue.js';
+import type { GenerationRepository } from '../../src/features/generate/generation.repository.js';
+import { LocalInterruptChannel } from '../../src/features/generate/interrupt-channel.js';
+import type { QueueItem } from '../../src/features/generate/job-queue.js';
+import type { JobRunner } from '../../src/features/generate/job-runner.js';
+
+const backend = { id: 'b1', name: '内置演示引擎' } as Backend;
+
+function item(jobId: string): QueueItem {
+  return {
+    jobId,
+    generateId: `g-${jobId}`,
+    userId: 'u1',
+    engineKind: 'builtin',
+    checkpoint: 'demo',
+    units: 1,
+    attempts: 0,
+    tried: new Set(),
+  };
+}
+
+function queueWith(handler: ((job: QueueItem) => Promise<'succeeded'>) | null) {
+  let free = true;
+  const pool = {
+    occupyFree: () => {
+      if (!free) return null;
+      free = false;
+      return backend;
+    },
+    release: async () => {
+      free = true;
+      pool.onAvailable();
+    },
+    capacity: () => 1,
+    onAvailable: () => {},
+  } as unknown as BackendPool;
+  const log = { error: vi.fn(), warn: vi.fn(), info: vi.fn() } as unknown as FastifyBaseLogger;
+  const queue = new EmbeddedJobQueue({
+    pool,
+    runner: { close: () => {} } as unknown as JobRunner,
+    interrupts: new LocalInterruptChannel(),
+    repo: { unfinishedJobs: async () => [] } as unknown as GenerationRepository,
+    limits: { maxRunningPerUser: 1, maxQueuedPerUser: 5, maxAttempts: 1 },
+    log,
+    shutdownGraceMs: 0,
+  });
+  if (handler) queue.handle('generation', (job) => handler(job));
+  return { queue, log };
+}
+
+it('keeps the process and the queue going when a job cannot be settled (the database gone)', async () => {
+  const ran: string[] = [];
+  const { queue, log } = queueWith(async (job) => {
+    ran.push(job.jobId);
+    if (job.jobId === 'first') throw new Error('Connection terminated unexpectedly');
+    return 'succeeded';
+  });
+  await queue.start();
+  await queue.add(item('first'));
+  await queue.add(item('second'));
+  await vi.waitFor(() => expect(ran).toEqual(['first', 'second']));
+  await queue.close();
+
+  expect(log.error).toHaveBeenCalledWith(
+    expect.objectContaining({ jobId: 'first' }),
+    'settling a generation job failed',
+  );
+});
+
+it('refuses to start without a handler for generation jobs', async () => {
+  const { queue } = queueWith(null);
+  await expect(queue.start()).rejects.toThrow('No handler registered for job kind(s): generation');
+});

@@ -1,0 +1,62 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Segmented, Table } from 'antd';
+import { useState } from 'react';
+import { toast } from '../../services/notices';
+import { fetchReviewWorks, type ReviewStatus, type ReviewWorkItem, setWorkHidden } from '../../services/works';
+import { usePagedQuery } from '../admin/use-paged-query';
+import { worksKeys } from './gallery-queries';
+import { reviewKeys } from './moderation-queries';
+import { reviewColumns } from './review-columns';
+
+const STATUS_OPTIONS: { label: string; value: ReviewStatus }[] = [
+  { label: '全部', value: 'all' },
+  { label: '正常', value: 'visible' },
+  { label: '已隐藏', value: 'hidden' },
+];
+
+/** 已发布作品: every published work; hiding one takes it off 灵感广场 without touching the author's copy. */
+export function PublishedWorksTable() {
+  const [status, setStatus] = useState<ReviewStatus>('all');
+  const queryClient = useQueryClient();
+  const { tableProps, reload } = usePagedQuery([...reviewKeys.published, status], (page) =>
+    fetchReviewWorks({ ...page, status }),
+  );
+
+  function changeStatus(next: ReviewStatus) {
+    setStatus(next);
+    reload();
+  }
+
+  async function setHidden(id: string, hidden: boolean) {
+    try {
+      toast(await setWorkHidden(id, hidden), 'success');
+    } catch {
+      // The request layer has shown why.
+      return;
+    }
+    // Stay on this page of the table; the public galleries change too.
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: reviewKeys.published }),
+      queryClient.invalidateQueries({ queryKey: worksKeys.all }),
+    ]);
+  }
+
+  return (
+    <>
+      <div className="hf-review-toolbar">
+        <Segmented<ReviewStatus>
+          aria-label="按状态筛选"
+          options={STATUS_OPTIONS}
+          value={status}
+          onChange={changeStatus}
+        />
+      </div>
+      <Table<ReviewWorkItem>
+        rowKey="id"
+        columns={reviewColumns(setHidden)}
+        locale={{ emptyText: status === 'hidden' ? '没有已隐藏的作品' : '还没有发布到灵感广场的作品' }}
+        {...tableProps}
+      />
+    </>
+  );
+}
