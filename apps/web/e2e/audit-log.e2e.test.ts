@@ -13,23 +13,9 @@ import {
   screenshot,
   setupJourney,
 } from './harness';
-import { hidden, logInFromHome, visible } from './ui';
+import { hidden, logInFromHome, press, sidewaysOverflow, visible } from './ui';
 
 const journey = setupJourney();
-
-/** A tap on touch screens, a click on the desktop: what the user of that screen does. */
-function press(screen: ScreenName, locator: Locator): Promise<void> {
-  return screen === 'desktop' ? locator.click() : locator.tap();
-}
-
-/** How far the page reaches past the right edge of the screen (0 when nothing scrolls sideways). */
-function sidewaysOverflow(page: Page): Promise<number> {
-  const screenWidth = page.viewportSize()?.width ?? 0;
-  return page.evaluate(
-    (width) => Math.max(document.documentElement.scrollWidth, window.innerWidth) - width,
-    screenWidth,
-  );
-}
 
 const masked = (mobile: string) => `${mobile.slice(0, 3)}****${mobile.slice(-4)}`;
 

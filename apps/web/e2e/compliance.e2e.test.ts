@@ -12,26 +12,12 @@ import {
   screenshot,
   setupJourney,
 } from './harness';
-import { dialog, hidden, logInFromHome, toast, visible } from './ui';
+import { dialog, hidden, logInFromHome, press, sidewaysOverflow, toast, visible } from './ui';
 
 const journey = setupJourney();
 
 const MARK_TEXT_RULE = '标识文字须同时包含“AI”或“人工智能”与“生成”或“合成”，如“AI生成”';
 const PRODUCER_RULE = '服务提供者名称或编码只能包含英文字母、数字和英文符号，不能有空格、双引号或反斜杠';
-
-/** A tap on touch screens, a click on the desktop: what the user of that screen does. */
-function press(screen: ScreenName, locator: Locator): Promise<void> {
-  return screen === 'desktop' ? locator.click() : locator.tap();
-}
-
-/** How far the page reaches past the right edge of the screen (0 when nothing scrolls sideways). */
-function sidewaysOverflow(page: Page): Promise<number> {
-  const screenWidth = page.viewportSize()?.width ?? 0;
-  return page.evaluate(
-    (width) => Math.max(document.documentElement.scrollWidth, window.innerWidth) - width,
-    screenWidth,
-  );
-}
 
 async function storedSettings(): Promise<ComplianceSettings> {
   const token = await adminToken(journey.server);
@@ -92,16 +78,28 @@ async function askToSwitchOff(page: Page, screen: ScreenName): Promise<Locator> 
   throw new Error('switching 显式标识 off asked for no confirmation');
 }
 
-/** The AI生成 badge drawn inside `frame`, in its bottom-left corner and well smaller than it. */
+/**
+ * The AI生成 badge drawn inside `frame`, in its bottom-left corner and well smaller than it. Both boxes are read in one
+ * go in the page (two separate reads can straddle a scroll or an image settling) and read again until they hold.
+ */
 async function expectBadgeInCorner(frame: Locator, text: string): Promise<void> {
   const badge = frame.getByRole('img', { name: text, exact: true });
   await visible(badge);
-  const [outer, inner] = await Promise.all([frame.boundingBox(), badge.boundingBox()]);
-  if (!outer || !inner) throw new Error('the badge or its work has no box');
-  expect(inner.x).toBeGreaterThanOrEqual(outer.x);
-  expect(inner.x + inner.width).toBeLessThan(outer.x + outer.width / 2 + 1);
-  expect(inner.y + inner.height).toBeLessThanOrEqual(outer.y + outer.height);
-  expect(inner.y).toBeGreaterThan(outer.y + outer.height / 2);
+  const placement = () =>
+    frame.evaluate((outerElement, label) => {
+      const innerElement = [...outerElement.querySelectorAll('[role="img"]')].find(
+        (element) => element.getAttribute('aria-label') === label,
+      );
+      if (!innerElement) return 'the badge is gone';
+      const outer = outerElement.getBoundingClientRect();
+      const inner = innerElement.getBoundingClientRect();
+      if (inner.left < outer.left) return 'the badge starts left of its work';
+      if (inner.right > outer.left + outer.width / 2 + 1) return 'the badge reaches past the middle of its work';
+      if (inner.bottom > outer.bottom) return 'the badge hangs below its work';
+      if (inner.top <= outer.top + outer.height / 2) return 'the badge is not in the bottom half of its work';
+      return 'in the bottom-left corner';
+    }, text);
+  await expect.poll(placement, { timeout: 10_000 }).toBe('in the bottom-left corner');
 }
 
 /** Two small free creations (made through the API, as /chuangyi does); the first is published to 灵感广场. */

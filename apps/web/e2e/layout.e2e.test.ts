@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN_SECTIONS, adminSectionUrl } from '../src/features/admin/admin-sections';
 import { pickTemplate } from './draw-ui';
 import { ADMIN, newPage, type ScreenName, screenshot, setupJourney } from './harness';
-import { chooseUserMenuItem, dialog, hidden, logInFromHome, visible } from './ui';
+import { chooseUserMenuItem, dialog, hidden, logInFromHome, sidewaysOverflow, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -43,14 +43,6 @@ const ROUTES: RouteCheck[] = [
  * How far the page reaches past the right edge of the screen (0 when nothing scrolls sideways). A mobile
  * browser widens its layout viewport to fit a page that is too wide, so innerWidth is measured too.
  */
-function sidewaysOverflow(page: Page): Promise<number> {
-  const screenWidth = page.viewportSize()?.width ?? 0;
-  return page.evaluate(
-    (width) => Math.max(document.documentElement.scrollWidth, window.innerWidth) - width,
-    screenWidth,
-  );
-}
-
 /**
  * Texts squeezed to about one character a line: an element holding two or more characters of its own text
  * drawn narrower than two characters of its font and taller than two lines.

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type A1111Double, startA1111Double } from '../../server/test/doubles/a1111-double';
 import { ADMIN, adminToken, api, newPage, randomSuffix, screenshot, setupJourney } from './harness';
-import { chooseOption, dialog, hidden, loginDialog, loginWithAccount, toast, visible } from './ui';
+import { chooseOption, confirmWith, dialog, hidden, loginDialog, loginWithAccount, toast, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -48,11 +48,9 @@ const groupTab = (page: Page, label: string) => page.locator('.ant-segmented').g
 
 const row = (page: Page, text: string) => page.locator('.ant-table-row').filter({ hasText: text });
 
-/** Popconfirm's 删除 after a row's 删除 (the popup is outside the row). */
+/** Popconfirm's 删除 after a row's 删除 (the popup is outside the row), pressed again if the press was lost. */
 async function confirmDelete(page: Page): Promise<void> {
-  const popup = page.locator('.ant-popconfirm').filter({ visible: true });
-  await visible(popup);
-  await popup.getByRole('button', { name: '删除' }).click();
+  await confirmWith(page.locator('.ant-popconfirm').filter({ visible: true }), '删除');
 }
 
 describe('模型管理: groups, models and import from a registered A1111', () => {

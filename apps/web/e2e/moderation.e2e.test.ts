@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startTencentModerationDouble,
@@ -11,12 +11,11 @@ import {
   newPage,
   type RegisteredUser,
   registerInvitedUser,
-  type ScreenName,
   screenshot,
   startServer,
   type TestServer,
 } from './harness';
-import { dialog, hidden, logInFromHome, toast, visible } from './ui';
+import { dialog, hidden, logInFromHome, press, toast, visible } from './ui';
 
 /**
  * 内容审核 as users and an admin see it, with the server's moderation provider pointed at the Tencent double:
@@ -52,11 +51,6 @@ afterAll(async () => {
   await server?.stop();
   await double?.close();
 });
-
-/** A tap on touch screens, a click on the desktop: what the user of that screen does. */
-function press(screen: ScreenName, locator: Locator): Promise<void> {
-  return screen === 'desktop' ? locator.click() : locator.tap();
-}
 
 async function logIn(page: Page, account: string, password: string): Promise<void> {
   await logInFromHome(page, server.baseUrl, account, password);

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ApiAnswer,
@@ -12,7 +12,18 @@ import {
   screenshot,
   setupJourney,
 } from './harness';
-import { chooseUserMenuItem, confirmWith, dialog, hidden, logInFromHome, pathname, toast, visible } from './ui';
+import {
+  chooseUserMenuItem,
+  confirmWith,
+  dialog,
+  hidden,
+  logInFromHome,
+  pathname,
+  press,
+  sidewaysOverflow,
+  toast,
+  visible,
+} from './ui';
 
 // The server the fixture starts inherits this process's environment: let it send webhooks to the plain-HTTP
 // receiver on 127.0.0.1 below (docs/api.md § Webhook; refused by default).
@@ -70,20 +81,6 @@ function signatureMatches(request: Received, secret: string): boolean {
 /** A program's call with a personal API key: the same bearer header as a login token (docs/api.md). */
 function callWithKey(apiPath: string, key: string): Promise<ApiAnswer> {
   return api(journey.server, 'GET', apiPath, { token: key });
-}
-
-/** A tap on touch screens, a click on the desktop: what the user of that screen does. */
-function press(screen: ScreenName, locator: Locator): Promise<void> {
-  return screen === 'desktop' ? locator.click() : locator.tap();
-}
-
-/** How far the page reaches past the right edge of the screen (0 when nothing scrolls sideways). */
-function sidewaysOverflow(page: Page): Promise<number> {
-  const screenWidth = page.viewportSize()?.width ?? 0;
-  return page.evaluate(
-    (width) => Math.max(document.documentElement.scrollWidth, window.innerWidth) - width,
-    screenWidth,
-  );
 }
 
 /** Waits for a toast and for it to leave: one toast shows at a time and others are dropped meanwhile. */

@@ -10,14 +10,9 @@ import {
   setupJourney,
   waitForSmsResend,
 } from './harness';
-import { confirmWith, hidden, openLogin, toast, visible } from './ui';
+import { confirmWith, hidden, openLogin, press, sidewaysOverflow, toast, visible } from './ui';
 
 const journey = setupJourney();
-
-/** A tap on touch screens, a click on the desktop: what the user of that screen does. */
-function press(screen: ScreenName, locator: Locator): Promise<void> {
-  return screen === 'desktop' ? locator.click() : locator.tap();
-}
 
 interface Box {
   x: number;
@@ -52,14 +47,6 @@ async function longPress(page: Page, target: Locator, until: Locator): Promise<v
  * How far the page reaches past the right edge of the screen (0 when nothing scrolls sideways). A mobile
  * browser widens its layout viewport to fit a page that is too wide, so innerWidth is measured too.
  */
-function sidewaysOverflow(page: Page): Promise<number> {
-  const screenWidth = page.viewportSize()?.width ?? 0;
-  return page.evaluate(
-    (width) => Math.max(document.documentElement.scrollWidth, window.innerWidth) - width,
-    screenWidth,
-  );
-}
-
 /** The step's parameters: the aside on wide screens, the folded 参数设置 section of the stacked flow on phones. */
 async function parameters(page: Page, screen: ScreenName): Promise<Locator> {
   if (screen === 'desktop') return page.locator('.hf-draw-aside');

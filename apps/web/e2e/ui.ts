@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import type { ScreenName } from './harness';
 
 /** An open antd dialog, found by its title (or, for the untitled login dialog, by its text). */
 export function dialog(page: Page, title: string): Locator {
@@ -121,4 +122,18 @@ export async function chooseUserMenuItem(page: Page, name: string | RegExp): Pro
     }
   }
   throw new Error(`could not choose ${String(name)} in the user menu`);
+}
+
+/** A tap on touch screens, a click on the desktop: what the user of that screen does. */
+export function press(screen: ScreenName, locator: Locator): Promise<void> {
+  return screen === 'desktop' ? locator.click() : locator.tap();
+}
+
+/** How far the page reaches past the right edge of the screen (0 when nothing scrolls sideways). */
+export function sidewaysOverflow(page: Page): Promise<number> {
+  const screenWidth = page.viewportSize()?.width ?? 0;
+  return page.evaluate(
+    (width) => Math.max(document.documentElement.scrollWidth, window.innerWidth) - width,
+    screenWidth,
+  );
 }
