@@ -34,7 +34,11 @@ export class BenchProcess {
     env: Record<string, string>,
   ) {
     const out = openSync(logFile, 'a');
-    this.child = spawn(process.execPath, ['--import', 'tsx', script], {
+    // BENCH_CPU_PROF_DIR: every process writes a V8 CPU profile there when it exits (for finding hot paths).
+    const profile = process.env.BENCH_CPU_PROF_DIR
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
+      : [];
+    this.child = spawn(process.execPath, [...profile, '--import', 'tsx', script], {
       cwd: root,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', out, out],

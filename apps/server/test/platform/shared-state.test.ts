@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { nowIso, sha256 } from '../../src/platform/ids.js';
+import { startA1111Double } from '../doubles/a1111-double.js';
 import { redisUrl } from '../helpers/services.js';
 import { describeScaleOut } from '../helpers/suite.js';
 import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
@@ -188,6 +189,41 @@ describeShared('API processes sharing one database and one Redis', () => {
     expect(await names()).toContain(`${name}（新）`);
     expect((await a.call('DELETE', `/api/admin/backends/${id}`, { token: admin })).body.code).toBe(0);
     expect((await names()).filter((listed) => listed.startsWith(name))).toEqual([]);
+  });
+
+  it('answers every backend added at once healthy, while lists through the same process run beside them', async () => {
+    const admin = await loginAdmin(a);
+    const double = await startA1111Double({ stepDelayMs: 20 });
+    const prefix = `并行 ${randomInt(1_000_000)}`;
+    try {
+      const body = (i: number) => ({
+        name: `${prefix}-${i}`,
+        kind: 'sdwebui',
+        baseUrl: double.url,
+        models: [],
+        enabled: true,
+      });
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => [
+          a.call('POST', '/api/admin/backends', { token: admin, body: body(i) }),
+          a.call('GET', '/api/admin/backends', { token: admin }),
+        ]).flat(),
+      );
+      const added = answers.filter((_, i) => i % 2 === 0).map((res) => res.body);
+      expect(added.map((res) => [res.code, res.data?.healthy, res.data?.healthMessage])).toEqual(
+        Array.from({ length: 12 }, () => [0, true, '正常']),
+      );
+      const listed = (await a.call('GET', '/api/admin/backends', { token: admin })).body.data as {
+        id: string;
+        name: string;
+        healthy: boolean;
+      }[];
+      const ours = listed.filter((backend) => backend.name.startsWith(prefix));
+      expect(ours.map((backend) => backend.healthy)).toEqual(Array.from({ length: 12 }, () => true));
+      for (const backend of ours) await a.call('DELETE', `/api/admin/backends/${backend.id}`, { token: admin });
+    } finally {
+      await double.close();
+    }
   });
 
   it('counts the login rate limit of one address over both processes together', async () => {

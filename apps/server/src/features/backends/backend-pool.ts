@@ -85,6 +85,11 @@ export class BackendPool {
   private readonly backends = new Map<string, Backend>();
   private timer: NodeJS.Timeout | undefined;
   private reloadedAt = 0;
+  /** Counts puts; a reload leaves alone backends put after it read the rows (they are newer than its rows). */
+  private puts = 0;
+  private readonly putNumber = new Map<string, number>();
+  /** Checks in flight: a second caller waits for the same answer instead of asking the server again. */
+  private readonly checking = new Map<Backend, Promise<void>>();
   /** Called when a backend may take work again (became healthy, was added, finished a job). */
   onAvailable: () => void = () => {};
 
@@ -173,11 +178,13 @@ export class BackendPool {
       catalog: previous?.catalog ?? null,
     };
     this.backends.set(row.id, backend);
+    this.putNumber.set(row.id, ++this.puts);
     return backend;
   }
 
   delete(id: string): void {
     this.backends.delete(id);
+    this.putNumber.delete(id);
   }
 
   /** Loads the registered backends and starts checking them; start-up does not wait for a slow server. */
@@ -189,9 +196,13 @@ export class BackendPool {
   /** Backends admins added, changed or removed through another process since the last look; answers those put. */
   async reload(): Promise<Backend[]> {
     this.reloadedAt = Date.now();
+    const putsBefore = this.puts;
     const rows = await this.repo.list();
     const ids = new Set(rows.map((row) => row.id));
-    for (const backend of this.backends.values()) if (!backend.builtin && !ids.has(backend.id)) this.delete(backend.id);
+    for (const backend of this.backends.values()) {
+      const newer = (this.putNumber.get(backend.id) ?? 0) > putsBefore;
+      if (!backend.builtin && !ids.has(backend.id) && !newer) this.delete(backend.id);
+    }
     const changed: Backend[] = [];
     for (const row of rows) {
       const known = this.backends.get(row.id);
@@ -240,7 +251,15 @@ export class BackendPool {
     );
   }
 
-  async check(backend: Backend): Promise<void> {
+  check(backend: Backend): Promise<void> {
+    const inFlight = this.checking.get(backend);
+    if (inFlight) return inFlight;
+    const checked = this.checkNow(backend).finally(() => this.checking.delete(backend));
+    this.checking.set(backend, checked);
+    return checked;
+  }
+
+  private async checkNow(backend: Backend): Promise<void> {
     if (!this.addresses.allows(backend.baseUrl)) {
       backend.healthy = false;
       backend.healthMessage = ADDRESS_REFUSED;
@@ -377,6 +396,12 @@ export class BackendPool {
     // Another API process may have just added or changed a backend: the admin's list follows the rows, not this
     // process's last look (a new one is checked before it is listed, so its health is known).
     await this.reloadOnMiss(true);
+    // One put by another request's reload may still be on its first check: its health is known after it.
+    await Promise.all(
+      this.all()
+        .filter((b) => b.enabled && !b.builtin && b.checkedAt === null)
+        .map((b) => this.check(b)),
+    );
     await this.syncDownMarks();
     const remote = this.all().filter((b) => !b.local);
     const held = this.leases ? await this.leases.held(remote.map((b) => b.id)) : new Set<string>();
