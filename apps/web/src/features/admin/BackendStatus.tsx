@@ -1,6 +1,6 @@
 import type { BackendItem } from '@huafang/contracts';
 import { Badge, Tag } from 'antd';
-import { formatDateTime } from './format';
+import { formatDateTime } from '../../common/format-date-time';
 
 /** 正常 / 异常 with the last check's message and time; a disabled backend is never checked. */
 export function BackendStatus({ backend }: { backend: BackendItem }) {

@@ -1,7 +1,7 @@
 import { MODERATION_DECISION_LABELS, type ModerationHistoryEntry } from '@huafang/contracts';
 import { Image, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { formatDateTime } from '../../common/format-date-time';
 import { fetchModerationHistory } from '../../services/work-moderation';
-import { formatDateTime } from '../admin/format';
 import { usePagedQuery } from '../admin/use-paged-query';
 import { AuthorBadge } from './AuthorBadge';
 import { ReasonCounts } from './ModerationReasons';

@@ -5,7 +5,7 @@ import {
   type ModerationReasonCount,
 } from '@huafang/contracts';
 import { Tag, Typography } from 'antd';
-import { formatDateTime } from '../admin/format';
+import { formatDateTime } from '../../common/format-date-time';
 
 /** Red for what the provider would block, orange for what it wants reviewed, blue for users' reports. */
 function colorOf(item: Pick<ModerationItem, 'kind' | 'verdict'>): string {

@@ -1,7 +1,7 @@
 import { CopyOutlined, DeleteOutlined, DownloadOutlined, RedoOutlined } from '@ant-design/icons';
 import type { WorkDetail } from '@huafang/contracts';
 import { Button, Modal, Result, Skeleton } from 'antd';
-import { formatDateTime } from '../admin/format';
+import { formatDateTime } from '../../common/format-date-time';
 import { copyText } from './copy-text';
 import { useMyWorkDetail } from './gallery-queries';
 import { PublishControl } from './PublishControl';

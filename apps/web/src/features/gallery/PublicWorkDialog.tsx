@@ -2,9 +2,9 @@ import { CopyOutlined, EyeOutlined, FlagOutlined, ThunderboltOutlined } from '@a
 import type { PublicWorkItem } from '@huafang/contracts';
 import { Button, Modal, Result, Skeleton, Tooltip } from 'antd';
 import { useState } from 'react';
+import { formatDateTime } from '../../common/format-date-time';
 import { toast } from '../../services/notices';
 import { useSession } from '../../stores/session';
-import { formatDateTime } from '../admin/format';
 import { AuthorBadge } from './AuthorBadge';
 import { copyText } from './copy-text';
 import { usePublicWorkDetail } from './gallery-queries';

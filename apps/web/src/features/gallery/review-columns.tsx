@@ -1,6 +1,6 @@
 import { Button, Image, Popconfirm, type TableColumnsType, Tag, Typography } from 'antd';
+import { formatDateTime } from '../../common/format-date-time';
 import type { ReviewWorkItem } from '../../services/works';
-import { formatDateTime } from '../admin/format';
 import { AuthorBadge } from './AuthorBadge';
 
 /** The columns of 作品审核; `onHide(id, hidden)` hides or restores a work after the admin confirms. */

@@ -1,7 +1,7 @@
 import { DeleteOutlined, ImportOutlined, PushpinFilled, PushpinOutlined } from '@ant-design/icons';
 import type { PromptHistoryItem } from '@huafang/contracts';
 import { Button, Checkbox, Popconfirm, Tag } from 'antd';
-import { formatDateTime } from '../admin/format';
+import { formatDateTime } from '../../common/format-date-time';
 import { HistoryChips } from './HistoryChips';
 
 interface HistoryEntryProps {

@@ -3,9 +3,9 @@ import { API_KEY_MAX_PER_USER, type ApiKey } from '@huafang/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Empty, Popconfirm, Result, Skeleton, Tag, Typography } from 'antd';
 import { useState } from 'react';
+import { formatDateTime } from '../../common/format-date-time';
 import { apiKeyKeys, apiKeyQueries, revokeApiKey } from '../../services/api-keys';
 import { toast } from '../../services/notices';
-import { formatDateTime } from '../admin/format';
 import { CreateApiKeyDialog } from './CreateApiKeyDialog';
 import { maskedKey, SCOPE_LABELS } from './open-api-labels';
 

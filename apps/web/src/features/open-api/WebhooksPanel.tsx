@@ -3,10 +3,10 @@ import { WEBHOOK_MAX_PER_USER, type WebhookEndpoint, type WebhookTestResult } fr
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Empty, Popconfirm, Result, Skeleton, Switch, Tag, Typography } from 'antd';
 import { useState } from 'react';
+import { formatDateTime } from '../../common/format-date-time';
+import { useEditDialog } from '../../common/use-edit-dialog';
 import { toast } from '../../services/notices';
 import { deleteWebhook, testWebhook, updateWebhook, webhookKeys, webhookQueries } from '../../services/webhooks';
-import { formatDateTime } from '../admin/format';
-import { useEditDialog } from '../admin/use-edit-dialog';
 import { EVENT_LABELS } from './open-api-labels';
 import { WebhookDeliveriesDrawer } from './WebhookDeliveriesDrawer';
 import { WebhookDialog } from './WebhookDialog';

@@ -1,6 +1,6 @@
 import type { HelpRequest } from '@huafang/contracts';
 import { Table, type TableColumnsType, Tag, Typography } from 'antd';
-import { formatDateTime } from '../../features/admin/format';
+import { formatDateTime } from '../../common/format-date-time';
 import { usePagedQuery } from '../../features/admin/use-paged-query';
 import { fetchHelpRequests } from '../../services/admin';
 

@@ -1,6 +1,6 @@
 import type { SensitiveWord } from '@huafang/contracts';
 import { Button, Popconfirm, Table, type TableColumnsType, type TableProps, Tag } from 'antd';
-import { formatDateTime } from '../format';
+import { formatDateTime } from '../../../common/format-date-time';
 
 interface SensitiveWordTableProps {
   tableProps: TableProps<SensitiveWord>;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 
-/** The create/edit dialog of an admin list: open for a new item (none) or an existing one. */
+/** The create/edit dialog of a list page: open for a new item (none) or an existing one. */
 export function useEditDialog<T>() {
   const [open, setOpen] = useState(false);
   // Kept while the dialog closes, so its title and fields do not change during the fade.
