@@ -11,7 +11,17 @@ import {
   screenshot,
   setupJourney,
 } from './harness';
-import { dialog, hidden, logInFromHome, loginDialog, loginWithAccount, toast, visible } from './ui';
+import {
+  confirmWith,
+  dialog,
+  hidden,
+  logInFromHome,
+  loginDialog,
+  loginWithAccount,
+  popconfirm,
+  toast,
+  visible,
+} from './ui';
 
 const journey = setupJourney();
 
@@ -100,9 +110,7 @@ async function addCheckAndDeleteBackend(page: Page): Promise<void> {
   await screenshot(page, 'admin-backends');
 
   await row.getByRole('button', { name: '删除' }).click();
-  const confirm = page.locator('.ant-popconfirm').filter({ hasText: `删除后端「${BACKEND}」？` });
-  await visible(confirm);
-  await confirm.getByRole('button', { name: '删除' }).click();
+  await confirmWith(popconfirm(page, `删除后端「${BACKEND}」？`), '删除');
   await hidden(row);
   expect(await tableRow(page, '内置演示引擎').count()).toBe(1);
 }
@@ -206,9 +214,7 @@ describe('管理后台: 停用与启用账号', () => {
     const row = tableRow(admin.page, user.account);
     await visible(row.getByText('正常', { exact: true }));
     await row.getByRole('button', { name: '停用' }).click();
-    const confirm = admin.page.locator('.ant-popconfirm').filter({ hasText: `停用「${user.nickname}」的账号？` });
-    await visible(confirm);
-    await confirm.getByRole('button', { name: '停用' }).click();
+    await confirmWith(popconfirm(admin.page, `停用「${user.nickname}」的账号？`), '停用');
     await visible(toast(admin.page, '设置成功'));
     await visible(row.getByText('已停用', { exact: true }));
     await visible(row.getByRole('button', { name: '启用' }));

@@ -2,7 +2,17 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { pickTemplate, setNumber } from './draw-ui';
 import { ADMIN, newPage, registerInvitedUser, screenshot, setupJourney } from './harness';
-import { chooseOption, confirmWith, dialog, hidden, logInFromHome, loginDialog, toast, visible } from './ui';
+import {
+  chooseOption,
+  confirmWith,
+  dialog,
+  hidden,
+  logInFromHome,
+  loginDialog,
+  popconfirm,
+  toast,
+  visible,
+} from './ui';
 
 const journey = setupJourney();
 const SEED = 4242;
@@ -210,7 +220,7 @@ describe('galleries', () => {
     const row = admin.page.locator('.ant-table-row').filter({ hasText: user.nickname });
     await visible(row.getByText('正常'));
     await row.getByRole('button', { name: '隐藏' }).click();
-    await admin.page.locator('.ant-popover').getByRole('button', { name: '隐藏' }).click();
+    await confirmWith(popconfirm(admin.page), '隐藏');
     await visible(toast(admin.page, '已隐藏'));
     await visible(row.getByText('已隐藏'));
     await screenshot(admin.page, 'admin-review');

@@ -9,7 +9,18 @@ import {
   setupJourney,
   type TestServer,
 } from './harness';
-import { chooseUserMenuItem, dialog, hidden, logInFromHome, loginDialog, loginWithAccount, toast, visible } from './ui';
+import {
+  chooseUserMenuItem,
+  confirmWith,
+  dialog,
+  hidden,
+  logInFromHome,
+  loginDialog,
+  loginWithAccount,
+  popconfirm,
+  toast,
+  visible,
+} from './ui';
 
 const journey = setupJourney();
 
@@ -112,9 +123,7 @@ describe('prompt history, translation and the Photoshop plugin', () => {
     // 清空自定义 asks first, says what went and offers 撤销, which puts the words back.
     const clean = async () => {
       await positive.getByRole('button', { name: '清空自定义' }).click();
-      const ask = page.locator('.ant-popconfirm').filter({ hasText: '清空 2 个自定义词？' });
-      await visible(ask);
-      await ask.getByRole('button', { name: '清空' }).click();
+      await confirmWith(popconfirm(page, '清空 2 个自定义词？'), '清空');
       await hidden(chip(positive, '远山'));
       await hidden(chip(positive, 'cyberpunk'));
     };
@@ -159,9 +168,7 @@ describe('prompt history, translation and the Photoshop plugin', () => {
     await positive.getByRole('button', { name: '历史' }).click();
     await visible(entries.nth(1));
     await entries.nth(1).getByRole('button', { name: '删除' }).click();
-    const confirm = page.locator('.ant-popconfirm').filter({ hasText: '删除这条历史记录？' });
-    await visible(confirm);
-    await confirm.getByRole('button', { name: '删除' }).click();
+    await confirmWith(popconfirm(page, '删除这条历史记录？'), '删除');
     await expect.poll(() => entries.count()).toBe(1);
     await visible(entries.first().locator('.hf-history-chip', { hasText: '远山' }));
 

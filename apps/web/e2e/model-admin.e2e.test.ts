@@ -2,7 +2,17 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type A1111Double, startA1111Double } from '../../server/test/doubles/a1111-double';
 import { ADMIN, adminToken, api, newPage, randomSuffix, screenshot, setupJourney } from './harness';
-import { chooseOption, confirmWith, dialog, hidden, loginDialog, loginWithAccount, toast, visible } from './ui';
+import {
+  chooseOption,
+  confirmWith,
+  dialog,
+  hidden,
+  loginDialog,
+  loginWithAccount,
+  popconfirm,
+  toast,
+  visible,
+} from './ui';
 
 const journey = setupJourney();
 
@@ -50,7 +60,7 @@ const row = (page: Page, text: string) => page.locator('.ant-table-row').filter(
 
 /** Popconfirm's 删除 after a row's 删除 (the popup is outside the row), pressed again if the press was lost. */
 async function confirmDelete(page: Page): Promise<void> {
-  await confirmWith(page.locator('.ant-popconfirm').filter({ visible: true }), '删除');
+  await confirmWith(popconfirm(page), '删除');
 }
 
 describe('模型管理: groups, models and import from a registered A1111', () => {

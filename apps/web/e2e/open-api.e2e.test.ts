@@ -19,6 +19,7 @@ import {
   hidden,
   logInFromHome,
   pathname,
+  popconfirm,
   press,
   sidewaysOverflow,
   toast,
@@ -89,14 +90,9 @@ async function seeToast(page: Page, text: string) {
   await hidden(toast(page, text), 10_000);
 }
 
-/**
- * Confirms the open Popconfirm titled `title` with `button`. The popup is first drawn full size to be measured, then
- * zooms in from scale 0, so it looks shown, hidden, shown: confirmWith would take the zero-size frame for "closed".
- * It is handed over once the zoom has ended.
- */
+/** Confirms the open Popconfirm titled `title` with `button`. */
 async function confirmPopup(page: Page, screen: ScreenName, title: string, button: string): Promise<void> {
-  const popup = page.locator('.ant-popconfirm').filter({ hasText: title }).filter({ visible: true });
-  await visible(page.locator('.ant-popconfirm:not([class*="-appear"])').filter({ hasText: title }));
+  const popup = popconfirm(page, title);
   await confirmWith(popup, button, (target) => press(screen, target));
 }
 

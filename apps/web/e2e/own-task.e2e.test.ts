@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { api, newPage, randomSuffix, registerInvitedUser, screenshot, setupJourney } from './harness';
-import { dialog, hidden, loginDialog, loginWithAccount, toast, visible } from './ui';
+import { confirmWith, dialog, hidden, loginDialog, loginWithAccount, popconfirm, toast, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -18,9 +18,7 @@ async function seeToast(page: Page, text: string): Promise<void> {
 }
 
 async function confirm(page: Page): Promise<void> {
-  const popup = page.locator('.ant-popconfirm').filter({ visible: true });
-  await visible(popup);
-  await popup.getByRole('button', { name: '删除' }).click();
+  await confirmWith(popconfirm(page), '删除');
 }
 
 describe('我的任务: a copied task belongs to its owner', () => {

@@ -47,9 +47,20 @@ export async function chooseOption(page: Page, combobox: Locator, option: string
 }
 
 /**
+ * The open antd Popconfirm, optionally the one showing `text`: closed ones stay in the page with
+ * `ant-popover-hidden`, and an opening one is drawn full size, then zooms in from scale 0 (not "visible" for a moment).
+ */
+export function popconfirm(page: Page, text?: string): Locator {
+  const open = page.locator('.ant-popconfirm:not(.ant-popover-hidden)');
+  return text ? open.filter({ hasText: text }) : open;
+}
+
+/**
  * Presses `button` in the confirmation dialog `confirm` until the dialog closes. A press that lands while the dialog
  * is still opening can be lost on a loaded machine (the dialog stays and nothing is sent), so a person presses
  * again, and so does this; while the dialog waits on its request (the button shows loading) it is left alone.
+ * An opening dialog is drawn at zero size for a moment (antd's zoom), so "closed" means hidden and still hidden
+ * half a second later, and the button is waited for before each press.
  */
 export async function confirmWith(
   confirm: Locator,
@@ -59,18 +70,27 @@ export async function confirmWith(
   await visible(confirm);
   const ok = confirm.first().getByRole('button', { name: button, exact: true });
   for (let attempt = 0; attempt < 4; attempt++) {
-    if (await ok.isVisible()) {
+    const shown = await ok.waitFor({ state: 'visible', timeout: 3_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (shown) {
       const loading = await ok.evaluate((element) => element.classList.contains('ant-btn-loading')).catch(() => false);
       if (!loading) await press(ok).catch(() => undefined);
     }
-    try {
-      await hidden(confirm, 3_000);
-      return;
-    } catch {
-      // Still open: the press was lost, or the request is still on its way; look again.
-    }
+    if (await staysHidden(confirm)) return;
   }
   await hidden(confirm);
+}
+
+async function staysHidden(locator: Locator): Promise<boolean> {
+  try {
+    await hidden(locator, 3_000);
+  } catch {
+    return false;
+  }
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  return !(await locator.first().isVisible());
 }
 
 export function pathname(page: Page): string {
