@@ -21,6 +21,13 @@ import { etaSeconds, INITIAL_SECONDS_PER_UNIT, nextSecondsPerUnit, TurnTakingLin
 const QUEUE_NAME = 'generation';
 /** How often a worker waiting for a free backend looks again. */
 const LEASE_POLL_MS = 250;
+/**
+ * Rewriting the standings reads the whole line from the database, so a worker starts one at most this often:
+ * while jobs start and finish by the dozen a second, the changes of one such moment share one rewrite instead of
+ * each reading the line again (places in line then trail such a change by at most this long). A submit or a
+ * cancel does not wait: the user who made it looks at the line next.
+ */
+const LINE_REFRESH_GAP_MS = 200;
 /** Standings are rewritten after every change; this keeps a stale copy from outliving a crashed writer. */
 const LINE_TTL_MS = 10 * 60_000;
 
@@ -64,6 +71,11 @@ export class BullJobQueue implements JobQueue {
   private sweepTimer: NodeJS.Timeout | undefined;
   private pendingLine: Promise<void> | null = null;
   private lineChain: Promise<void> = Promise.resolve();
+  private lineWrittenAt = 0;
+  /** A submit or cancel asked for the next rewrite: it does not wait for the gap. */
+  private lineUrgent = false;
+  /** Ends the pending rewrite's wait for the gap early. */
+  private wakeLine: (() => void) | null = null;
   private closed = false;
 
   constructor(
@@ -155,7 +167,7 @@ export class BullJobQueue implements JobQueue {
 
   async add(item: QueueItem): Promise<void> {
     await this.handOver(item.userId);
-    await this.refreshLine();
+    await this.refreshLine(true);
   }
 
   async cancel(jobId: string, userId: string): Promise<boolean> {
@@ -177,7 +189,7 @@ export class BullJobQueue implements JobQueue {
     const settled = await this.deps.runner.cancelWaiting(jobId);
     if (settled) {
       await this.handOver(userId);
-      await this.refreshLine();
+      await this.refreshLine(true);
     }
     return settled;
   }
@@ -210,7 +222,8 @@ export class BullJobQueue implements JobQueue {
     }
     if (outcome === 'succeeded') await this.measure((Date.now() - startedAt) / 1000 / item.units);
     await this.handOver(item.userId).catch((err: unknown) => log.warn({ err }, 'hand-over after a job failed'));
-    await this.refreshLine();
+    // Not awaited: the slot takes the next job while the standings are rewritten (close() waits for them).
+    void this.refreshLine();
   }
 
   /** Leases a backend and runs the job on it; a backend that fails sends the job to another. */
@@ -308,12 +321,33 @@ export class BullJobQueue implements JobQueue {
     await this.deps.redis.set(this.speedKey, String(nextSecondsPerUnit(await this.secondsPerUnit(), measured)));
   }
 
-  /** Recomputes every waiting job's standing; calls while one is pending share it. */
-  private refreshLine(): Promise<void> {
+  /**
+   * Recomputes every waiting job's standing: the answer comes once a rewrite that started after the call is
+   * written. Calls while one is pending share it; unless `urgent`, a rewrite waits until LINE_REFRESH_GAP_MS
+   * after the last one began.
+   */
+  private refreshLine(urgent = false): Promise<void> {
+    if (urgent) {
+      this.lineUrgent = true;
+      this.wakeLine?.();
+    }
     if (this.pendingLine) return this.pendingLine;
     const run = this.lineChain
-      .then(() => {
+      .then(async () => {
+        const wait = this.lineWrittenAt + LINE_REFRESH_GAP_MS - Date.now();
+        if (wait > 0 && !this.lineUrgent && !this.closed) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, wait);
+            this.wakeLine = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+        }
+        this.wakeLine = null;
+        this.lineUrgent = false;
         this.pendingLine = null;
+        this.lineWrittenAt = Date.now();
         return this.writeLine();
       })
       .catch((err: unknown) => this.deps.log.warn({ err }, 'queue standings not updated'));
@@ -417,6 +451,7 @@ export class BullJobQueue implements JobQueue {
       this.stopRunning();
       await closing;
     }
+    this.wakeLine?.();
     await this.lineChain;
     await this.queue.close();
     this.deps.runner.close();
