@@ -85,9 +85,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id);
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   const runtime = await openRuntime(config, roleOf(config, 'api'), app.log, { clock: options.clock });

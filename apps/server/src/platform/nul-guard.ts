@@ -16,7 +16,8 @@ function holdsNul(value: unknown): boolean {
  * door gives both databases the same clear answer instead of a 500 on one of them.
  */
 export function registerNulGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (req) => {
-    if (holdsNul(req.params) || holdsNul(req.query) || holdsNul(req.body)) throw fail(NUL_MESSAGE, 400);
+  // A callback hook, not an async one: every request passes here, and most polls carry a few short strings.
+  app.addHook('preValidation', (req, _reply, done) => {
+    done(holdsNul(req.params) || holdsNul(req.query) || holdsNul(req.body) ? fail(NUL_MESSAGE, 400) : undefined);
   });
 }

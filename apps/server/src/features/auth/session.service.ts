@@ -27,6 +27,7 @@ export const sessionsRevoked = topic(
 /** Random bearer tokens, stored only as their SHA-256, with expiry and revocation. */
 export class SessionService implements TokenResolver {
   private readonly sessions: SessionRepository;
+  /** Keyed by the token itself: a poll that hits it costs no hashing (the database keeps only the hash). */
   private readonly resolved = new LRUCache<string, AuthUser>({ max: 50_000, ttl: RESOLVED_TTL_MS });
   /** Counts forgets: a lookup that read the database before one is not cached after it. */
   private forgets = 0;
@@ -60,24 +61,23 @@ export class SessionService implements TokenResolver {
   }
 
   async resolveAccessToken(token: string): Promise<AuthUser | null> {
-    const hash = sha256(token);
-    const cached = this.resolved.get(hash);
+    const cached = this.resolved.get(token);
     if (cached) return cached;
     const forgetsBefore = this.forgets;
-    const row = await this.sessions.findLive(hash, 'access', nowIso());
+    const row = await this.sessions.findLive(sha256(token), 'access', nowIso());
     if (!row) return null;
     const user = { id: row.userId, isAdmin: row.isAdmin === 1, sessionId: row.sessionId };
     // Never trusted past the session's own expiry, nor when a revocation could have been missed: while the
     // broadcast is down, or when one arrived while this row was being read (it may predate the revocation).
     const ttl = Math.min(RESOLVED_TTL_MS, Date.parse(row.expiresAt) - Date.now());
-    if (ttl > 0 && this.bus.live && forgetsBefore === this.forgets) this.resolved.set(hash, user, { ttl });
+    if (ttl > 0 && this.bus.live && forgetsBefore === this.forgets) this.resolved.set(token, user, { ttl });
     return user;
   }
 
   /** Drops cached tokens of a session or a user, so a revocation takes effect on the next request. */
   private forget(match: (user: AuthUser) => boolean): void {
     this.forgets += 1;
-    for (const [hash, user] of this.resolved.entries()) if (match(user)) this.resolved.delete(hash);
+    for (const [token, user] of this.resolved.entries()) if (match(user)) this.resolved.delete(token);
   }
 
   /** Consumes a reset token: valid once. */
