@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, api, newPage, randomMobile, registerUserViaApi, screenshot, setupJourney } from './harness';
-import { dialog, loginDialog, toast, visible } from './ui';
+import { chooseTab, dialog, loginDialog, toast, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -78,7 +78,7 @@ describe('account dialogs', () => {
     for (const viewport of SIZES) {
       const { context, page } = await newPage(browser);
       const login = await openLoginDialog(page, viewport);
-      await login.getByRole('tab', { name: '手机登录' }).click();
+      await chooseTab(login.getByRole('tab', { name: '手机登录' }));
       await login.getByLabel('手机号').fill(randomMobile());
       await login.getByRole('button', { name: '获取验证码' }).click();
       const alert = login.getByRole('alert').filter({ hasText: /请 \d+ 秒后再试/ });

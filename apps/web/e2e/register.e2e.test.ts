@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createInviteCode, newPage, randomMobile, randomSuffix, screenshot, setupJourney } from './harness';
-import { dialog, hidden, loginDialog, openLogin, pathname, toast, visible } from './ui';
+import { chooseTab, dialog, hidden, loginDialog, openLogin, pathname, toast, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -13,7 +13,7 @@ async function registerByMobile(page: Page, mobile: string, shots: boolean) {
   if (shots) await screenshot(page, 'home');
 
   const login = await openLogin(page);
-  await login.getByRole('tab', { name: '手机登录' }).click();
+  await chooseTab(login.getByRole('tab', { name: '手机登录' }));
   await login.getByPlaceholder('请输入手机号').fill(mobile);
   if (shots) await screenshot(page, 'login-dialog');
 

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, newPage, randomSuffix, registerInvitedUser, screenshot, setupJourney } from './harness';
-import { chooseOption, dialog, hidden, logInFromHome, pathname, toast, visible } from './ui';
+import { chooseOption, chooseTab, dialog, hidden, logInFromHome, pathname, toast, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -181,7 +181,7 @@ describe('tasks and templates', () => {
     // The word is not featured, so 常用 leaves it out and 全部 shows it.
     await visible(drawer.getByText('杰作'));
     expect(await drawer.getByText(label).count()).toBe(0);
-    await drawer.getByRole('tab', { name: '全部' }).click();
+    await chooseTab(drawer.getByRole('tab', { name: '全部' }));
     await visible(drawer.getByText(label));
     await drawer.getByText(label).click();
     await visible(positive.getByText(label));

@@ -98,6 +98,31 @@ export function pathname(page: Page): string {
 }
 
 /** Opens the login dialog from the header of the current page. */
+/**
+ * Presses `tab` until it is the selected one: a press that lands while its dialog or drawer is still opening can be
+ * lost on a loaded machine, and a person would press again.
+ */
+export async function chooseTab(
+  tab: Locator,
+  press: (target: Locator) => Promise<void> = (target) => target.click(),
+): Promise<void> {
+  for (let attempt = 0; attempt < 4; attempt++) {
+    await press(tab).catch(() => undefined);
+    const selected = await expectSelected(tab, 3_000);
+    if (selected) return;
+  }
+  throw new Error('the tab was pressed four times and never became the selected one');
+}
+
+async function expectSelected(tab: Locator, timeout: number): Promise<boolean> {
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline) {
+    if ((await tab.getAttribute('aria-selected').catch(() => null)) === 'true') return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
 export async function openLogin(page: Page): Promise<Locator> {
   await page.locator('.hf-header-right').getByRole('button', { name: '登录' }).click();
   const login = loginDialog(page);
@@ -107,7 +132,7 @@ export async function openLogin(page: Page): Promise<Locator> {
 
 export async function loginWithAccount(page: Page, account: string, password: string): Promise<void> {
   const login = loginDialog(page);
-  await login.getByRole('tab', { name: '账号登录' }).click();
+  await chooseTab(login.getByRole('tab', { name: '账号登录' }));
   await login.getByPlaceholder('请输入账号').fill(account);
   await login.getByPlaceholder('请输入密码').fill(password);
   await login.getByRole('button', { name: '登录', exact: true }).click();
