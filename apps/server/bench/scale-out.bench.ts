@@ -21,20 +21,38 @@ import {
 /**
  * Figures for scale-out mode (PostgreSQL + Redis + BullMQ, real `main.ts` and `worker.ts` processes), printed,
  * never asserted:
- * 1. generations per second through BullMQ on a zero-cost engine (AUTOMATIC1111 test doubles answering a 256×256
- *    (the smallest the form takes), one-step picture at once) with 1, 2 and 4 worker processes, each row on a fresh database;
+ * 1. generations per second through BullMQ with 1, 2 and 4 worker processes, each row on a fresh database: (a) on a
+ *    zero-cost engine (AUTOMATIC1111 test doubles answering a 256×256 (the smallest the form takes), one-step
+ *    picture at once), which measures what the pipeline itself costs; (b) on a GPU-like engine (doubles taking
+ *    200 ms a picture, two jobs at a time per worker), which measures whether the shared parts (BullMQ, backend
+ *    leases, PostgreSQL) let added workers add throughput when the work is on the inference servers;
  * 2. `progress` requests per second with 200 concurrent pollers through 1 and 2 API processes, against as many
  *    plain Fastify processes answering the same JSON (the ceiling);
  * 3. the time from `interrupt` on one API process to `progress` on the other showing the job interrupted.
  */
 const WORKER_COUNTS = [1, 2, 4];
-/** Jobs a worker process runs at once; every one finds a free double (DOUBLES ≥ 4 × this). */
-const CONCURRENCY = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 8);
-const DOUBLES = 4 * CONCURRENCY;
-const USERS = 32;
-const JOBS_PER_USER = 10;
-/** Running quota per user: USERS × QUOTA jobs are in BullMQ at once, more than 4 workers run together. */
+/** Running quota per user: users × QUOTA jobs are in BullMQ at once, more than 4 workers run together in either table. */
 const QUOTA = 2;
+
+/** One throughput table: how many jobs, and what the engine and each worker process do. */
+type Scenario = {
+  /** Jobs a worker process runs at once; every one finds a free double (doubles ≥ 4 × this). */
+  concurrency: number;
+  /** Time of one sampling step on the doubles. */
+  stepDelayMs: number;
+  steps: number;
+  users: number;
+  jobsPerUser: number;
+};
+const ZERO_COST: Scenario = {
+  concurrency: Number(process.env.BENCH_WORKER_CONCURRENCY ?? 8),
+  stepDelayMs: 0,
+  steps: 1,
+  users: 32,
+  jobsPerUser: 10,
+};
+/** Like one GPU server per job slot: 10 steps of 20 ms, so a picture takes 200 ms on its backend. */
+const GPU_LIKE: Scenario = { concurrency: 2, stepDelayMs: 20, steps: 10, users: 16, jobsPerUser: 8 };
 const POLLERS = 200;
 const POLL_SECONDS = 10;
 const WARMUP_SECONDS = 2;
@@ -113,13 +131,18 @@ type ThroughputRow = {
 };
 
 /** A fresh deployment: jobs submitted while the queue is paused, then timed from resume to the last one settled. */
-async function throughput(workers: number, doubles: A1111Double[]): Promise<ThroughputRow> {
-  const deployment = await Deployment.create(`${RUN_PREFIX}-w${workers}`, {
+async function throughput(
+  name: string,
+  scenario: Scenario,
+  workers: number,
+  doubles: A1111Double[],
+): Promise<ThroughputRow> {
+  const deployment = await Deployment.create(`${RUN_PREFIX}-${name}${workers}`, {
     SEED_DEMO: 'false',
     NEW_USER_CREDITS: '100000',
     QUEUE_MAX_RUNNING_PER_USER: String(QUOTA),
-    QUEUE_MAX_QUEUED_PER_USER: String(JOBS_PER_USER),
-    WORKER_CONCURRENCY: String(CONCURRENCY),
+    QUEUE_MAX_QUEUED_PER_USER: String(scenario.jobsPerUser),
+    WORKER_CONCURRENCY: String(scenario.concurrency),
   });
   const connection = bullConnection();
   const queue = new Queue('generation', { connection, prefix: `${deployment.prefix}:bull` });
@@ -131,7 +154,7 @@ async function throughput(workers: number, doubles: A1111Double[]): Promise<Thro
     const modelId = await serveModel(api, admin, '零耗时', CHECKPOINT, doubles);
     const tokens = await inBatches(
       8,
-      Array.from({ length: USERS }, () => () => registerUser(api)),
+      Array.from({ length: scenario.users }, () => () => registerUser(api)),
     );
     await queue.pause();
     const workerProcs = await Promise.all(
@@ -141,16 +164,22 @@ async function throughput(workers: number, doubles: A1111Double[]): Promise<Thro
       16,
       tokens.flatMap((token, u) =>
         Array.from(
-          { length: JOBS_PER_USER },
+          { length: scenario.jobsPerUser },
           (_, j) => () =>
             api.ok('POST', '/api/generate/task', {
               token,
-              body: freeCreation(modelId, { width: 256, height: 256, steps: 1, batchSize: 1, seed: u * 1000 + j }),
+              body: freeCreation(modelId, {
+                width: 256,
+                height: 256,
+                steps: scenario.steps,
+                batchSize: 1,
+                seed: u * 1000 + j,
+              }),
             }),
         ),
       ),
     );
-    const jobs = USERS * JOBS_PER_USER;
+    const jobs = scenario.users * scenario.jobsPerUser;
     const cpuBefore = cpuSnapshot({ workers: workerProcs, api: [api] });
     const start = performance.now();
     await queue.resume();
@@ -317,27 +346,25 @@ console.log(
     `done. Load average at start: ${loadAverage()}.`,
 );
 
-const doubles: A1111Double[] = [];
-let deployment: Deployment | undefined;
-try {
-  for (let i = 0; i < DOUBLES; i++) doubles.push(await startA1111Double({ stepDelayMs: 0, previewEvery: 1000 }));
-
-  // 1. Generations per second.
-  console.log(
-    `\n1. generations through BullMQ, zero-cost engine (${DOUBLES} A1111 doubles, 256×256, 1 step, no delay), ` +
-      `WORKER_CONCURRENCY=${CONCURRENCY}, ${USERS} users × ${JOBS_PER_USER} jobs, running quota ${QUOTA} per user, ` +
-      'submitted while the queue is paused, timed from resume to the last job settled; fresh database per row:',
+const startDoubles = (scenario: Scenario) =>
+  Promise.all(
+    Array.from({ length: 4 * scenario.concurrency }, () =>
+      startA1111Double({ stepDelayMs: scenario.stepDelayMs, previewEvery: 1000 }),
+    ),
   );
+
+const scenarioText = (scenario: Scenario) =>
+  `WORKER_CONCURRENCY=${scenario.concurrency}, ${scenario.users} users × ${scenario.jobsPerUser} jobs, running ` +
+  `quota ${QUOTA} per user, submitted while the queue is paused, timed from resume to the last job settled`;
+
+async function throughputTable(name: string, scenario: Scenario, doubles: A1111Double[]) {
   console.log(
     '  workers |  jobs | seconds |  jobs/s | speed-up vs 1 | CPU ms a job: workers · API · doubles+bench · rest ' +
       '| machine busy | outcome',
   );
   let base = 0;
-  const legend =
-    '  (CPU: milliseconds of CPU a job cost in the worker processes, the API process, this process with the ' +
-    'doubles, and the rest of the machine: PostgreSQL, Redis and anything else running)';
   for (const workers of WORKER_COUNTS) {
-    const row = await throughput(workers, doubles);
+    const row = await throughput(name, scenario, workers, doubles);
     const rate = row.jobs / row.seconds;
     if (workers === 1) base = rate;
     const perJob = (cpuSeconds: number) => ((1000 * cpuSeconds) / row.jobs).toFixed(1);
@@ -349,7 +376,31 @@ try {
         row.statuses,
     );
   }
-  console.log(legend);
+  console.log(
+    '  (CPU: milliseconds of CPU a job cost in the worker processes, the API process, this process with the ' +
+      'doubles, and the rest of the machine: PostgreSQL, Redis and anything else running)',
+  );
+}
+
+const doubles: A1111Double[] = [];
+let deployment: Deployment | undefined;
+try {
+  const zeroCost = await startDoubles(ZERO_COST);
+  const gpuLike = await startDoubles(GPU_LIKE);
+  doubles.push(...zeroCost, ...gpuLike);
+
+  // 1. Generations per second.
+  console.log(
+    `\n1a. generations through BullMQ, zero-cost engine (${zeroCost.length} A1111 doubles, 256×256, 1 step, no delay), ` +
+      `${scenarioText(ZERO_COST)}; fresh database per row:`,
+  );
+  await throughputTable('zero', ZERO_COST, zeroCost);
+  console.log(
+    `\n1b. generations through BullMQ, GPU-like engine (${gpuLike.length} A1111 doubles, 256×256, ` +
+      `${GPU_LIKE.steps} steps of ${GPU_LIKE.stepDelayMs} ms: ${GPU_LIKE.steps * GPU_LIKE.stepDelayMs} ms a picture), ` +
+      `${scenarioText(GPU_LIKE)}; the ideal is workers × ${GPU_LIKE.concurrency} slots ÷ the picture time:`,
+  );
+  await throughputTable('gpu', GPU_LIKE, gpuLike);
 
   // 2 and 3 share a deployment: two API processes and two workers.
   deployment = await Deployment.create(`${RUN_PREFIX}-api`, {
