@@ -284,6 +284,24 @@ describe('开放接口: personal API keys and webhooks', () => {
       await seeToast(page, '修改成功');
       await visible(endpoint.getByText('审核系统'));
 
+      // 重置密钥, confirmed: the new secret shows once and signs the next send; the old one no longer matches.
+      await press(screen, endpoint.getByRole('button', { name: '重置密钥' }));
+      await confirmPopup(page, screen, '重置签名密钥？', '重置');
+      const rotated = dialog(page, '签名密钥已重置');
+      await visible(rotated);
+      await visible(rotated.getByText('旧密钥已经失效'));
+      const newSecret = await rotated.getByLabel('签名密钥').inputValue();
+      expect(newSecret).toMatch(/^whsec_/);
+      expect(newSecret).not.toBe(secret);
+      await press(screen, rotated.getByRole('button', { name: '我已保存，关闭' }));
+      await hidden(rotated);
+      const beforeRotatedTest = receiver.received.length;
+      await press(screen, endpoint.getByRole('button', { name: '测试发送' }));
+      await visible(endpoint.getByText('测试发送成功'));
+      const signedAfter = receiver.received[beforeRotatedTest] as Received;
+      expect(signatureMatches(signedAfter, newSecret)).toBe(true);
+      expect(signatureMatches(signedAfter, secret)).toBe(false);
+
       // 删除, confirmed.
       await press(screen, endpoint.getByRole('button', { name: '删除' }));
       await confirmPopup(page, screen, '删除这个接收地址？', '删除');

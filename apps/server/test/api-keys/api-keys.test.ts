@@ -107,6 +107,7 @@ describeServer('personal API keys', () => {
       ['POST', '/api/user/apiKeys', { name: '再来一个', scopes: ['generate'] }],
       ['DELETE', `/api/user/apiKeys/${id}`, undefined],
       ['GET', '/api/user/webhooks', undefined],
+      ['POST', `/api/user/webhooks/${id}/secret`, undefined],
     ] as const) {
       const res = await app.call(method, url, { token: key, body });
       expect(res.status, url).toBe(403);

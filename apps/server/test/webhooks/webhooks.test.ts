@@ -237,6 +237,31 @@ describeServer('webhooks', () => {
     await app.call('DELETE', `/api/user/webhooks/${endpoint.id}`, { token: user.token });
   });
 
+  it('resets the signing secret: the new one is shown once and signs from then on, the old one no longer verifies', async () => {
+    const endpoint = await addEndpoint(user.token, { url: good.url, events: ['work.published'] });
+    const res = await app.call('POST', `/api/user/webhooks/${endpoint.id}/secret`, { token: user.token });
+    expect(res.body).toMatchObject({
+      code: 0,
+      msg: '签名密钥已重置，请立即复制保存',
+      data: { id: endpoint.id, url: good.url, events: ['work.published'], enabled: true },
+    });
+    const secret = res.body.data.secret as string;
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(secret).not.toBe(endpoint.secret);
+    expect(JSON.stringify((await app.call('GET', '/api/user/webhooks', { token: user.token })).body)).not.toContain(
+      secret,
+    );
+
+    const sent = good.of('webhook.test').length;
+    const test = await app.call('POST', `/api/user/webhooks/${endpoint.id}/test`, { token: user.token });
+    expect(test.body).toMatchObject({ code: 0, data: { success: true } });
+    const request = good.of('webhook.test')[sent]!;
+    const headers = request.headers as Record<string, string>;
+    expect(new Webhook(secret).verify(request.body, headers)).toMatchObject({ data: { endpointId: endpoint.id } });
+    expect(() => new Webhook(endpoint.secret).verify(request.body, headers)).toThrow();
+    await app.call('DELETE', `/api/user/webhooks/${endpoint.id}`, { token: user.token });
+  });
+
   it("keeps another user's endpoints invisible and untouchable (404)", async () => {
     const endpoint = await addEndpoint(user.token, { url: 'https://example.com/hook', events: ['work.published'] });
     expect((await app.call('GET', '/api/user/webhooks', { token: other.token })).body.data).toEqual([]);
@@ -244,6 +269,7 @@ describeServer('webhooks', () => {
       ['PUT', `/api/user/webhooks/${endpoint.id}`, { enabled: false }],
       ['DELETE', `/api/user/webhooks/${endpoint.id}`, undefined],
       ['POST', `/api/user/webhooks/${endpoint.id}/test`, undefined],
+      ['POST', `/api/user/webhooks/${endpoint.id}/secret`, undefined],
       ['GET', `/api/user/webhooks/${endpoint.id}/deliveries`, undefined],
     ] as const) {
       const res = await app.call(method, url, { token: other.token, body });

@@ -28,6 +28,11 @@ export function updateWebhook(endpointId: string, body: WebhookUpdateBody) {
   return http.put<WebhookEndpoint>(`/api/user/webhooks/${id(endpointId)}`, body);
 }
 
+/** 重置密钥: the answer carries the new signing secret, this once; the old one stops at once. */
+export function rotateWebhookSecret(endpointId: string) {
+  return http.post<WebhookCreated>(`/api/user/webhooks/${id(endpointId)}/secret`);
+}
+
 /** Removes the endpoint with its delivery log. */
 export function deleteWebhook(endpointId: string) {
   return http.delete<null>(`/api/user/webhooks/${id(endpointId)}`);

@@ -55,6 +55,20 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ webhooks: WebhookService }> 
     async (req) => ok(await webhooks.update(currentUser(req), req.params.endpointId, req.body), '修改成功'),
   );
 
+  app.post(
+    '/user/webhooks/:endpointId/secret',
+    {
+      schema: {
+        tags,
+        summary: '重置签名密钥（新密钥只在此时返回一次，旧密钥立即失效）',
+        params,
+        response: reply(webhookCreatedSchema),
+      },
+    },
+    async (req) =>
+      ok(await webhooks.rotateSecret(currentUser(req).id, req.params.endpointId), '签名密钥已重置，请立即复制保存'),
+  );
+
   app.delete(
     '/user/webhooks/:endpointId',
     { schema: { tags, summary: '删除接收地址', params, response: replyEmpty } },

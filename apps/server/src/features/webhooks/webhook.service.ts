@@ -24,6 +24,9 @@ import type { WebhookSender } from './webhook-sender.js';
 
 const ALL_USERS_ADMIN_ONLY = '只有管理员可以接收所有用户的事件';
 
+/** A Standard Webhooks secret: whsec_ and the base64 of 32 random bytes. */
+const newSigningSecret = () => `${WEBHOOK_SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
+
 function view(row: WebhookEndpointRow): WebhookEndpoint {
   return {
     id: row.id,
@@ -66,8 +69,7 @@ export class WebhookService {
       url: body.url,
       description: body.description,
       events: JSON.stringify(body.events),
-      // A Standard Webhooks secret: whsec_ and the base64 of 32 random bytes.
-      secret: `${WEBHOOK_SECRET_PREFIX}${randomBytes(32).toString('base64')}`,
+      secret: newSigningSecret(),
       all_users: Number(body.allUsers),
       enabled: 1,
       created_at: now,
@@ -93,6 +95,17 @@ export class WebhookService {
     };
     await this.repo.update(id, values);
     return view({ ...row, ...values });
+  }
+
+  /**
+   * 重置密钥: a new signing secret, shown this once; the old one stops at once, also for retries still due (each
+   * attempt is signed when it is sent).
+   */
+  async rotateSecret(userId: string, id: string): Promise<WebhookCreated> {
+    const row = await this.owned(userId, id);
+    const values = { secret: newSigningSecret(), updated_at: nowIso() };
+    await this.repo.update(id, values);
+    return { ...view({ ...row, ...values }), secret: values.secret };
   }
 
   async remove(userId: string, id: string): Promise<void> {

@@ -101,7 +101,7 @@ export function WebhookDialog({ open, endpoint, onClose, onSaved }: WebhookDialo
         <SecretReveal
           label="签名密钥"
           secret={created.secret}
-          warning="签名密钥只显示这一次，关闭后无法再次查看。接收方用它验证每个请求的签名（Standard Webhooks）；丢失后只能删除这个接收地址再重新添加。"
+          warning="签名密钥只显示这一次，关闭后无法再次查看。接收方用它验证每个请求的签名（Standard Webhooks）；丢失后可以在列表里点“重置密钥”换一个新的。"
           onDone={onClose}
         />
       ) : (

@@ -1,13 +1,21 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { WEBHOOK_MAX_PER_USER, type WebhookEndpoint, type WebhookTestResult } from '@huafang/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Empty, Popconfirm, Result, Skeleton, Switch, Tag, Typography } from 'antd';
+import { Alert, Button, Empty, Modal, Popconfirm, Result, Skeleton, Switch, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { formatDateTime } from '../../common/format-date-time';
 import { useEditDialog } from '../../common/use-edit-dialog';
 import { toast } from '../../services/notices';
-import { deleteWebhook, testWebhook, updateWebhook, webhookKeys, webhookQueries } from '../../services/webhooks';
+import {
+  deleteWebhook,
+  rotateWebhookSecret,
+  testWebhook,
+  updateWebhook,
+  webhookKeys,
+  webhookQueries,
+} from '../../services/webhooks';
 import { EVENT_LABELS } from './open-api-labels';
+import { SecretReveal } from './SecretReveal';
 import { WebhookDeliveriesDrawer } from './WebhookDeliveriesDrawer';
 import { WebhookDialog } from './WebhookDialog';
 
@@ -48,6 +56,7 @@ interface EndpointItemProps {
   onToggle: (enabled: boolean) => void;
   onDeliveries: () => void;
   onEdit: () => void;
+  onRotate: () => Promise<unknown>;
   onDelete: () => Promise<unknown>;
 }
 
@@ -93,6 +102,15 @@ function EndpointItem(props: EndpointItemProps) {
         <Button onClick={props.onDeliveries}>投递记录</Button>
         <Button onClick={props.onEdit}>编辑</Button>
         <Popconfirm
+          title="重置签名密钥？"
+          description="旧密钥立即失效，接收方须换用新密钥验证签名。"
+          okText="重置"
+          cancelText="取消"
+          onConfirm={props.onRotate}
+        >
+          <Button>重置密钥</Button>
+        </Popconfirm>
+        <Popconfirm
           title="删除这个接收地址？"
           description="投递记录会一并删除，之后不再向它发送事件。"
           okText="删除"
@@ -108,13 +126,16 @@ function EndpointItem(props: EndpointItemProps) {
   );
 }
 
-/** Webhook: the user's endpoints, 添加 / 编辑 / 启用 / 删除, 测试发送 with its result, and each one's 投递记录. */
+/**
+ * Webhook: the user's endpoints, 添加 / 编辑 / 启用 / 重置密钥 / 删除, 测试发送 with its result, and each one's 投递记录.
+ */
 export function WebhooksPanel() {
   const queryClient = useQueryClient();
   const endpoints = useQuery(webhookQueries.list());
   const dialog = useEditDialog<WebhookEndpoint>();
   const [logOf, setLogOf] = useState<WebhookEndpoint | null>(null);
   const [outcomes, setOutcomes] = useState<Record<string, TestOutcome>>({});
+  const [newSecret, setNewSecret] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: webhookKeys.list });
 
   const setOutcome = (endpointId: string, outcome: TestOutcome | null) =>
@@ -137,6 +158,10 @@ export function WebhooksPanel() {
         list?.map((item) => (item.id === saved.id ? saved : item)),
       );
     },
+  });
+  const rotate = useMutation({
+    mutationFn: (endpoint: WebhookEndpoint) => rotateWebhookSecret(endpoint.id),
+    onSuccess: (created) => setNewSecret(created.secret),
   });
   const remove = useMutation({
     mutationFn: (endpoint: WebhookEndpoint) => deleteWebhook(endpoint.id),
@@ -188,6 +213,7 @@ export function WebhooksPanel() {
               onToggle={(enabled) => toggle.mutate({ endpoint, enabled })}
               onDeliveries={() => setLogOf(endpoint)}
               onEdit={() => dialog.show(endpoint)}
+              onRotate={() => rotate.mutateAsync(endpoint).catch(() => undefined)}
               onDelete={() => remove.mutateAsync(endpoint).catch(() => undefined)}
             />
           ))}
@@ -200,6 +226,24 @@ export function WebhooksPanel() {
         onSaved={() => void refresh()}
       />
       <WebhookDeliveriesDrawer endpoint={logOf} onClose={() => setLogOf(null)} />
+      <Modal
+        open={newSecret !== null}
+        title="签名密钥已重置"
+        onCancel={() => setNewSecret(null)}
+        footer={null}
+        width={560}
+        maskClosable={false}
+        destroyOnHidden
+      >
+        {newSecret && (
+          <SecretReveal
+            label="签名密钥"
+            secret={newSecret}
+            warning="新的签名密钥只显示这一次，关闭后无法再次查看。旧密钥已经失效：请在接收方换用新密钥验证签名，之后的重试也用新密钥签名。"
+            onDone={() => setNewSecret(null)}
+          />
+        )}
+      </Modal>
     </div>
   );
 }
