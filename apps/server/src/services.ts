@@ -127,7 +127,7 @@ export function createServices(deps: {
   const webhookRepo = new WebhookRepository(db, config.database.kind);
   const webhookRules = new WebhookAddressRules(config.webhooks);
   const webhookSender = new WebhookSender(webhookRepo, webhookRules, config.webhooks, deps.log);
-  const webhookEvents = new WebhookEvents(webhookRepo, db, deps.signer);
+  const webhookEvents = new WebhookEvents(webhookRepo, deps.signer);
   // Jobs settle where the sender loop runs (embedded process, workers): it hears of their events at once.
   webhookEvents.onEmitted(() => webhookSender.nudge());
   const runner = new JobRunner({

@@ -209,6 +209,25 @@ describeServer('webhooks', () => {
     await app.call('DELETE', `/api/user/webhooks/${everyone.id}`, { token: admin });
   });
 
+  it('records one work.published when parallel requests publish the same work', async () => {
+    const endpoint = await addEndpoint(user.token, { url: good.url, events: ['work.published'] });
+    const final = await generate(user.token);
+    const workId = final.images[0]!.workId;
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        app.call('POST', '/api/works/publish', {
+          token: user.token,
+          body: { id: workId, public: true, hidePrompt: i % 2 === 0 },
+        }),
+      ),
+    );
+    for (const answer of answers) expect(answer.body.code, answer.body.msg).toBe(0);
+    const log = await deliveries(endpoint.id);
+    expect(log.list.filter((delivery) => delivery.eventType === 'work.published')).toHaveLength(1);
+    await expect.poll(() => good.of('work.published').filter((r) => r.body.includes(workId)).length, POLL).toBe(1);
+    await app.call('DELETE', `/api/user/webhooks/${endpoint.id}`, { token: user.token });
+  });
+
   it('changes and disables an endpoint; a disabled endpoint gets nothing', async () => {
     const endpoint = await addEndpoint(user.token, { url: 'https://example.com/hook', events: ['work.published'] });
     const changed = await app.call('PUT', `/api/user/webhooks/${endpoint.id}`, {

@@ -1,5 +1,5 @@
 import { type ModerationReasonCount, moderationReasonCountSchema } from '@huafang/contracts';
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Insertable, Selectable, Transaction } from 'kysely';
 import { z } from 'zod';
 import { countRows } from '../../platform/db/count.js';
 import type { Database } from '../../platform/db/database.js';
@@ -136,7 +136,7 @@ export class WorkModerationRepository {
    */
   async decide(
     decision: { id: string; workId: string; decision: 'approve' | 'remove'; adminId: string; note: string | null },
-    apply: (trx: Kysely<DB>, work: Selectable<WorkTable>) => Promise<void>,
+    apply: (trx: Transaction<DB>, work: Selectable<WorkTable>) => Promise<void>,
     at: string,
   ): Promise<{ reasons: ModerationReasonCount[]; work: Selectable<WorkTable> } | null> {
     return this.db.transaction().execute(async (trx) => {

@@ -151,6 +151,9 @@ export class WorkModerationService {
           })
           .where('id', '=', work.id)
           .execute();
+        if (outcome.published) {
+          await this.webhooks.workPublished(trx, work.user_id, { id: work.id, publishedAt: outcome.published });
+        }
       },
       at,
     );
@@ -161,7 +164,7 @@ export class WorkModerationService {
     if (body.decision === 'remove') return DECISION_MESSAGES.removed;
     const { published } = outcome;
     if (published === null) return DECISION_MESSAGES.approved;
-    await this.webhooks.workPublished(decided.work.user_id, { id: body.id, publishedAt: published });
+    this.webhooks.nudge();
     return DECISION_MESSAGES.approvedAndPublished;
   }
 

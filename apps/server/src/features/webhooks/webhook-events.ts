@@ -1,13 +1,10 @@
 import type { GenerationEventData, WebhookEvent, WebhookEventType, WorkPublishedEventData } from '@huafang/contracts';
 import type { Transaction } from 'kysely';
-import type { Database } from '../../platform/db/database.js';
 import type { DB } from '../../platform/db/schema.js';
 import { newId, nowIso } from '../../platform/ids.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
 import { generatedImage, workImageUrl, workThumbUrl } from '../works/work-files.js';
 import type { WebhookRepository } from './webhook.repository.js';
-
-type Executor = Database | Transaction<DB>;
 
 /** A new Standard Webhooks message id: the same on every try of one event to one endpoint. */
 export const newEventId = () => `msg_${newId()}`;
@@ -26,7 +23,6 @@ export class WebhookEvents {
 
   constructor(
     private readonly repo: WebhookRepository,
-    private readonly db: Database,
     private readonly signer: UrlSigner,
   ) {}
 
@@ -61,10 +57,10 @@ export class WebhookEvents {
     });
   }
 
-  /** A work was published to 灵感广场 for the first time. */
-  async workPublished(userId: string, work: { id: string; publishedAt: string }): Promise<void> {
+  /** A private work was published to 灵感广场: called inside the publishing transaction. */
+  async workPublished(trx: Transaction<DB>, userId: string, work: { id: string; publishedAt: string }): Promise<void> {
     await this.emit(
-      this.db,
+      trx,
       userId,
       'work.published',
       async () =>
@@ -75,12 +71,11 @@ export class WebhookEvents {
           publishedAt: work.publishedAt,
         }) satisfies WorkPublishedEventData,
     );
-    this.nudge();
   }
 
   /** `data` is read only when some endpoint listens, so an event nobody hears costs one query. */
   private async emit(
-    trx: Executor,
+    trx: Transaction<DB>,
     userId: string,
     type: WebhookEventType,
     data: () => Promise<unknown>,

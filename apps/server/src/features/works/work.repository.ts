@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import { countRows } from '../../platform/db/count.js';
 import type { Database } from '../../platform/db/database.js';
 import type { DB, WorkTable } from '../../platform/db/schema.js';
@@ -102,8 +102,32 @@ export class WorkRepository {
     await this.db.deleteFrom('works').where('user_id', '=', userId).where('id', 'in', ids).execute();
   }
 
-  async setPublic(id: string, values: { public: number; hide_prompt: number; published_at: string | null }) {
-    await this.db.updateTable('works').set(values).where('id', '=', id).execute();
+  /**
+   * Sets 公开 and 隐藏提示词. When this turns a private work public, `onPublished` runs in the same transaction (the
+   * webhook outbox): a work becomes public exactly once however many requests race, and its event is kept exactly
+   * when the change is. True when this call published it.
+   */
+  async setPublic(
+    id: string,
+    values: { public: number; hide_prompt: number; published_at: string | null },
+    onPublished: (trx: Transaction<DB>) => Promise<void>,
+  ): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      if (values.public === 1) {
+        const turned = await trx
+          .updateTable('works')
+          .set(values)
+          .where('id', '=', id)
+          .where('public', '=', 0)
+          .executeTakeFirst();
+        if (turned.numUpdatedRows > 0n) {
+          await onPublished(trx);
+          return true;
+        }
+      }
+      await trx.updateTable('works').set(values).where('id', '=', id).execute();
+      return false;
+    });
   }
 
   async setHidden(id: string, hidden: boolean): Promise<void> {

@@ -163,17 +163,15 @@ export class WorkService {
     // 内容审核 before a work first reaches 灵感广场 (docs/compliance.md): a flag or no verdict refuses it here.
     if (makePublic && row.public !== 1) await this.moderation.beforePublication(row, hidePrompt);
     if (!makePublic) await this.moderation.withdraw(row);
+    // Re-publishing keeps the first date, so a work does not jump back to the top of 最新.
     const publishedAt = makePublic ? (row.published_at ?? nowIso()) : row.published_at;
-    await this.works.setPublic(id, {
-      public: makePublic ? 1 : 0,
-      hide_prompt: hidePrompt ? 1 : 0,
-      // Re-publishing keeps the first date, so a work does not jump back to the top of 最新.
-      published_at: publishedAt,
-    });
     // Only a work newly public is news; changing 隐藏提示词 on a public work is not.
-    if (makePublic && row.public !== 1 && publishedAt) {
-      await this.webhooks.workPublished(userId, { id, publishedAt });
-    }
+    const published = await this.works.setPublic(
+      id,
+      { public: makePublic ? 1 : 0, hide_prompt: hidePrompt ? 1 : 0, published_at: publishedAt },
+      (trx) => this.webhooks.workPublished(trx, userId, { id, publishedAt: publishedAt ?? nowIso() }),
+    );
+    if (published) this.webhooks.nudge();
     this.audit.record({
       action: makePublic ? 'work.publish' : 'work.unpublish',
       userId,

@@ -10,7 +10,7 @@ export const SCOPE_LABELS: Record<ApiKeyScope, { label: string; detail: string }
 export const EVENT_LABELS: Record<WebhookEventType, { label: string; detail: string }> = {
   'generation.succeeded': { label: '生成成功', detail: '一次生成的一个步骤成功结束' },
   'generation.failed': { label: '生成失败', detail: '一个步骤失败，算力已退回' },
-  'work.published': { label: '作品发布', detail: '作品第一次发布到灵感广场' },
+  'work.published': { label: '作品发布', detail: '作品从私有发布到灵感广场' },
 };
 
 const TEST_EVENT_LABEL = '测试发送';
