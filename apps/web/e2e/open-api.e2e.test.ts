@@ -293,6 +293,8 @@ describe('开放接口: personal API keys and webhooks', () => {
       const newSecret = await rotated.getByLabel('签名密钥').inputValue();
       expect(newSecret).toMatch(/^whsec_/);
       expect(newSecret).not.toBe(secret);
+      expect(await sidewaysOverflow(page)).toBe(0);
+      await screenshot(page, `open-api-${screen}-secret-reset`);
       await press(screen, rotated.getByRole('button', { name: '我已保存，关闭' }));
       await hidden(rotated);
       const beforeRotatedTest = receiver.received.length;

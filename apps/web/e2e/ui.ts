@@ -97,7 +97,6 @@ export function pathname(page: Page): string {
   return new URL(page.url()).pathname;
 }
 
-/** Opens the login dialog from the header of the current page. */
 /**
  * Presses `tab` until it is the selected one: a press that lands while its dialog or drawer is still opening can be
  * lost on a loaded machine, and a person would press again.
@@ -123,6 +122,7 @@ async function expectSelected(tab: Locator, timeout: number): Promise<boolean> {
   return false;
 }
 
+/** Opens the login dialog from the header of the current page. */
 export async function openLogin(page: Page): Promise<Locator> {
   await page.locator('.hf-header-right').getByRole('button', { name: '登录' }).click();
   const login = loginDialog(page);

@@ -164,12 +164,16 @@ export class WorkService {
     if (makePublic && row.public !== 1) await this.moderation.beforePublication(row, hidePrompt);
     if (!makePublic) await this.moderation.withdraw(row);
     // Re-publishing keeps the first date, so a work does not jump back to the top of 最新.
-    const publishedAt = makePublic ? (row.published_at ?? nowIso()) : row.published_at;
+    const publishedAt = row.published_at ?? nowIso();
     // Only a work newly public is news; changing 隐藏提示词 on a public work is not.
     const published = await this.works.setPublic(
       id,
-      { public: makePublic ? 1 : 0, hide_prompt: hidePrompt ? 1 : 0, published_at: publishedAt },
-      (trx) => this.webhooks.workPublished(trx, userId, { id, publishedAt: publishedAt ?? nowIso() }),
+      {
+        public: makePublic ? 1 : 0,
+        hide_prompt: hidePrompt ? 1 : 0,
+        published_at: makePublic ? publishedAt : row.published_at,
+      },
+      (trx) => this.webhooks.workPublished(trx, userId, { id, publishedAt }),
     );
     if (published) this.webhooks.nudge();
     this.audit.record({
