@@ -63,7 +63,13 @@ export default defineConfig({
         },
       },
       {
-        test: { name: 'server-process', include: serverProcess, testTimeout: 60_000, hookTimeout: 60_000 },
+        test: {
+          name: 'server-process',
+          include: serverProcess,
+          globalSetup: ['apps/server/test/helpers/build-server.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
       },
       {
         test: {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { expect } from 'vitest';
-import { ADMIN_PASSWORD, GeneratingProcess, ServerProcess, until } from './server-process.js';
+import { ADMIN_PASSWORD, GeneratingProcess, type Launch, ServerProcess, until } from './server-process.js';
 import { createTestDatabase, dropRedisKeys, onPostgresAdmin, type TestDatabase } from './services.js';
 
 export const WORKER_SCRIPT = 'apps/server/src/worker.ts';
@@ -35,8 +35,8 @@ export class ApiProcess extends GeneratingProcess {
 
 /** A worker process (`npm run worker`): ready once it logs its start; `port` is its health port. */
 export class WorkerProcess extends ServerProcess {
-  constructor(dataDir: string, env: Record<string, string>) {
-    super(dataDir, env, WORKER_SCRIPT);
+  constructor(dataDir: string, env: Record<string, string>, launch: Launch = {}) {
+    super(dataDir, env, { ...launch, script: WORKER_SCRIPT });
     this.port = Number(env.WORKER_HEALTH_PORT);
   }
 
@@ -77,6 +77,8 @@ export type ClusterOptions = {
   workers?: number;
   /** Added to (or overriding) the environment of every process. */
   env?: Record<string, string>;
+  /** Every process runs the build under plain node instead of the sources through tsx. */
+  compiled?: boolean;
 };
 
 /**
@@ -96,6 +98,7 @@ export class ScaleOutCluster {
     readonly prefix: string,
     readonly redisUrl: string,
     private readonly extraEnv: Record<string, string>,
+    private readonly compiled: boolean,
   ) {}
 
   static async start(options: ClusterOptions): Promise<ScaleOutCluster> {
@@ -107,6 +110,7 @@ export class ScaleOutCluster {
       `hfproc-${db.name.slice(db.name.lastIndexOf('_') + 1)}`,
       options.redisUrl,
       options.env ?? {},
+      options.compiled ?? false,
     );
     // The first process migrates the database and creates the admin; the others then start side by side.
     await cluster.startApi();
@@ -129,15 +133,16 @@ export class ScaleOutCluster {
   }
 
   async startApi(): Promise<ApiProcess> {
-    const api = await ApiProcess.start(this.dataDir, this.env);
+    const api = await ApiProcess.start(this.dataDir, this.env, { compiled: this.compiled });
     this.apis.push(api);
     this.started.push(api);
     return api;
   }
 
-  async startWorker(): Promise<WorkerProcess> {
+  /** Starts a worker; `nodeArgs` go to its node (e.g. a test's `--import` preload). */
+  async startWorker(nodeArgs: string[] = []): Promise<WorkerProcess> {
     const env = { ...this.env, WORKER_HEALTH_PORT: String(await freePort()) };
-    const worker = await WorkerProcess.start(this.dataDir, env);
+    const worker = await WorkerProcess.start(this.dataDir, env, { compiled: this.compiled, nodeArgs });
     this.workers.push(worker);
     this.started.push(worker);
     return worker;

@@ -6,6 +6,18 @@ const root = path.resolve(import.meta.dirname, '../../../..');
 /** `npm start`: the API (and, embedded, the jobs). */
 export const MAIN_SCRIPT = 'apps/server/src/main.ts';
 
+/**
+ * How a process runs: from the TypeScript sources through tsx (the default), or `compiled`: the build of the same
+ * entry point (apps/server/dist, made by the server-process project's global setup) under plain node, as
+ * `npm start` and the image run it. `nodeArgs` go to node before the script (e.g. a test's `--import` preload).
+ */
+export type Launch = { compiled?: boolean; nodeArgs?: string[] };
+
+/** The build of an entry point of apps/server/src: apps/server/src/main.ts → apps/server/dist/main.js. */
+export function compiledScript(script: string): string {
+  return script.replace(/^apps\/server\/src\/(.*)\.ts$/, 'apps/server/dist/$1.js');
+}
+
 export type ProcessAnswer = { status: number; body: { code: number; msg: string; data: any } };
 
 /** The first admin's password every process test starts its server with. */
@@ -40,8 +52,13 @@ export class ServerProcess {
   readonly exited: Promise<number | null>;
   protected readonly child: ChildProcess;
 
-  constructor(dataDir: string, env: Record<string, string>, script = MAIN_SCRIPT) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', script], {
+  constructor(dataDir: string, env: Record<string, string>, launch: Launch & { script?: string } = {}) {
+    const script = launch.script ?? MAIN_SCRIPT;
+    const nodeArgs = launch.nodeArgs ?? [];
+    const args = launch.compiled
+      ? ['--enable-source-maps', ...nodeArgs, compiledScript(script)]
+      : ['--import', 'tsx', ...nodeArgs, script];
+    this.child = spawn(process.execPath, args, {
       cwd: root,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -59,14 +76,20 @@ export class ServerProcess {
     this: new (
       dataDir: string,
       env: Record<string, string>,
+      launch?: Launch,
     ) => T,
     dataDir: string,
     env: Record<string, string> = {},
+    launch: Launch = {},
+    timeoutMs = 45_000,
   ): Promise<T> {
-    const server = new this(dataDir, env);
-    const deadline = Date.now() + 45_000;
+    const server = new this(dataDir, env, launch);
+    const deadline = Date.now() + timeoutMs;
     while (!server.ready()) {
-      if (!server.alive || Date.now() > deadline) throw new Error(`server did not start:\n${server.output}`);
+      if (!server.alive || Date.now() > deadline) {
+        server.signal('SIGKILL');
+        throw new Error(`server did not start:\n${server.output}`);
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
     return server;
