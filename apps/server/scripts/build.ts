@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
 
@@ -19,8 +19,7 @@ const npmPackagesExternal: Plugin = {
   },
 };
 
-await rm(outdir, { recursive: true, force: true });
-await build({
+const result = await build({
   absWorkingDir: serverDir,
   entryPoints: {
     main: 'src/main.ts',
@@ -42,4 +41,14 @@ await build({
   keepNames: true,
   plugins: [npmPackagesExternal],
   logLevel: 'warning',
+  metafile: true,
 });
+
+// Written over in place, not emptied first: processes started from this folder (`npm run worker` builds before it
+// starts) keep finding their files while another one builds; the build is deterministic, so they stay the same.
+// Only what this build no longer makes is removed.
+const made = new Set(Object.keys(result.metafile.outputs).map((file) => path.resolve(serverDir, file)));
+for (const entry of await readdir(outdir, { recursive: true, withFileTypes: true })) {
+  const file = path.join(entry.parentPath, entry.name);
+  if (entry.isFile() && !made.has(file)) await rm(file);
+}
