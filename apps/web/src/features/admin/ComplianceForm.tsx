@@ -41,7 +41,7 @@ export function ComplianceForm({ initial }: { initial: ComplianceSettings }) {
       <Form.Item
         name="producer"
         label="服务提供者名称或编码"
-        extra="写入每张图片的隐式标识。只能用英文字母、数字和英文符号，建议填统一社会信用代码或备案编号。"
+        extra="写入每张图片的隐式标识，默认为部署时设置的 AIGC_PRODUCER，改成别的值保存后以这里为准。只能用英文字母、数字和英文符号，建议填统一社会信用代码或备案编号。"
         rules={[zodRule(shape.producer)]}
       >
         <Input maxLength={LABEL_CODE_MAX} autoComplete="off" />
