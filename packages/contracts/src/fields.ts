@@ -69,6 +69,15 @@ const INVISIBLE =
 export const isVisibleText = (text: string) => !INVISIBLE.test(text);
 
 /**
+ * Characters that show nothing by themselves: white space, controls and format characters, every default-ignorable
+ * code point (variation selectors, the combining grapheme joiner U+034F, the Hangul fillers U+115F, U+1160,
+ * U+3164 and U+FFA0, tags…), and the blank Braille pattern U+2800 (a symbol, not ignorable, yet blank).
+ */
+const BLANK = /^[\p{White_Space}\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u115f\u1160\u3164\uffa0\u2800]*$/u;
+/** A name must show something: one visible character at least (\uffa0\uffa0\uffa0 reads as no name at all). */
+export const hasVisibleCharacter = (text: string) => !BLANK.test(text);
+
+/**
  * Every name shown in the product (templates, tasks and categories, models and their groups, backends, plans,
  * prompt library labels): trimmed, 1–`max` characters, visible characters only. Nicknames follow the same rule
  * with their own length limits.
@@ -79,7 +88,8 @@ export const displayNameOf = (label: string, max: number) =>
     .trim()
     .min(1, `请填写${label}`)
     .max(max, `${label}不能超过 ${max} 个字`)
-    .refine(isVisibleText, `${label}不能包含控制字符或不可见字符`);
+    .refine(isVisibleText, `${label}不能包含控制字符或不可见字符`)
+    .refine(hasVisibleCharacter, `${label}不能只由不可见字符组成`);
 
 export const NICKNAME_MIN = 2;
 export const NICKNAME_MAX = 16;
@@ -88,7 +98,8 @@ export const nicknameSchema = z
   .trim()
   .min(NICKNAME_MIN, `昵称长度至少 ${NICKNAME_MIN} 个字符`)
   .max(NICKNAME_MAX, `昵称长度不能超过 ${NICKNAME_MAX} 个字符`)
-  .refine(isVisibleText, '昵称不能包含控制字符或不可见字符');
+  .refine(isVisibleText, '昵称不能包含控制字符或不可见字符')
+  .refine(hasVisibleCharacter, '昵称不能只由不可见字符组成');
 
 export const inviteCodeSchema = z
   .string({ error: '请输入邀请码' })
