@@ -50,8 +50,9 @@ const envSchema = z.object({
   RATE_LIMIT_SEND_CODE: z.coerce.number().int().positive().default(10),
   RATE_LIMIT_SIGN_UP: z.coerce.number().int().positive().default(10),
   LOGIN_DELAY_AFTER_FAILURES: z.coerce.number().int().min(1).default(5),
-  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
-  LOGIN_LOCK_MINUTES: z.coerce.number().positive().default(15),
+  // More tries than this protect nothing; the bound also keeps the doubling slow-down within dates (login-guard).
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(20, '最多 20 次（连续失败这么多次后锁定账号）').default(10),
+  LOGIN_LOCK_MINUTES: z.coerce.number().positive().max(1440, '最长 1440 分钟（一天）').default(15),
   SMS_PROVIDER: z.enum(['console', 'aliyun', 'tencent']).default('console'),
   SMS_RESEND_SECONDS: z.coerce.number().int().min(1).default(60),
   SMS_ACCESS_KEY_ID: optionalText,

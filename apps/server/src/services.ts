@@ -91,6 +91,7 @@ export function createServices(deps: {
   const { db, config } = deps;
   const sessions = new SessionService(db, config.tokenTtlMs, deps.bus);
   const smsCodes = new SmsCodeService(db, deps.sms, config.smsResendMs, deps.clock);
+  const apiKeys = new ApiKeyService(db, config.database.kind, deps.bus, deps.log);
   const files = new FileService(db, deps.storage, deps.signer);
   const invites = new InviteService(db);
   const models = new ModelService(db);
@@ -175,7 +176,7 @@ export function createServices(deps: {
     tasks: new TaskService(db, templates, words),
     prompts: new PromptService(db, () => translate.invalidateLibrary()),
     sessions,
-    apiKeys: new ApiKeyService(db, config.database.kind, deps.bus, deps.log),
+    apiKeys,
     webhooks: new WebhookService(webhookRepo, webhookRules, webhookSender),
     webhookSender,
     smsCodes,
@@ -188,8 +189,9 @@ export function createServices(deps: {
       config.newUserCredits,
       new LoginGuardService(db, config.loginGuard, deps.clock),
       auditRecorder,
+      apiKeys,
     ),
-    users: new UserService(db, sessions, smsCodes, invites, files, words),
+    users: new UserService(db, sessions, smsCodes, invites, files, words, apiKeys),
     help: new HelpService(db, words),
     sensitiveWords: new SensitiveWordService(db, words),
     wordFilter: words,

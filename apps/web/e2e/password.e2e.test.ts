@@ -44,6 +44,7 @@ describe('password login and password change', () => {
     await page.getByRole('menuitem', { name: '修改密码' }).click();
     const change = dialog(page, '修改密码');
     await visible(change);
+    await visible(change.getByText('修改后所有设备都需要用新密码重新登录，你的所有个人 API 密钥也将被吊销。'));
     const newPassword = `Changed${randomSuffix(4)}7`;
     await change.getByPlaceholder('请输入原密码').fill(user.password);
     await change.getByPlaceholder('8–32 位，需同时包含字母和数字').fill(newPassword);
@@ -97,6 +98,7 @@ describe('password login and password change', () => {
     await reset.getByPlaceholder('6 位验证码').fill(await code);
     await reset.getByRole('button', { name: '下一步' }).click();
 
+    await visible(reset.getByText('重置后所有设备都需要用新密码重新登录，你的所有个人 API 密钥也将被吊销。'));
     const newPassword = `Reset${randomSuffix(4)}5`;
     await reset.getByPlaceholder('8–32 位，需同时包含字母和数字').fill(newPassword);
     await reset.getByPlaceholder('请再次输入密码').fill(newPassword);

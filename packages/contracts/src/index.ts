@@ -21,3 +21,4 @@ export * from './user.js';
 export * from './webhooks.js';
 export * from './work-moderation.js';
 export * from './works.js';
+export * from './zod-messages.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageSchema } from './envelope.js';
-import { displayNameOf } from './fields.js';
+import { displayNameOf, hasVisibleCharacter } from './fields.js';
 
 /** spec §3 prompt group item. `custom` "1" marks words typed by the user, "0" words from a template or the library. */
 export const promptGroupItemSchema = z.object({
@@ -9,7 +9,8 @@ export const promptGroupItemSchema = z.object({
     .string({ error: '提示词不能为空' })
     .trim()
     .min(1, '提示词不能为空')
-    .max(200, '单个提示词不能超过 200 个字符'),
+    .max(200, '单个提示词不能超过 200 个字符')
+    .refine(hasVisibleCharacter, '提示词不能只由不可见字符组成'),
   promptText: z.string().trim().max(400, '提示词文本不能超过 400 个字符'),
   custom: z.enum(['0', '1']).default('0'),
   /** 10 marks a negative item in the admin variant. */

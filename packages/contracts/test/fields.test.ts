@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   agreementBodySchema,
+  apiKeyCreateBodySchema,
   backendBodySchema,
   comboPlanBodySchema,
   createInviteCodeBodySchema,
@@ -10,6 +11,7 @@ import {
   modelGroupBodySchema,
   nicknameSchema,
   passwordSchema,
+  promptGroupItemSchema,
   promptWordBodySchema,
   sendCodeBodySchema,
   taskBodySchema,
@@ -82,5 +84,34 @@ describe('contracts: field rules shared by server and web', () => {
     expect(messageOf(createInviteCodeBodySchema.shape.remark.safeParse('\u202e备注'))).toBe(
       '备注不能包含控制字符或不可见字符',
     );
+  });
+
+  it('refuses names made only of characters that show nothing, and keeps visible names with such characters', () => {
+    const blanks = [
+      '\uffa0\uffa0\uffa0',
+      '\u034f\u034f\u034f',
+      '\u3164\u3164',
+      '\u2800\u2800',
+      '\ufe0f\ufe0f',
+      '\u{e0041}\u{e0042}',
+    ];
+    const names = [
+      ['昵称', nicknameSchema],
+      ['密钥名称', apiKeyCreateBodySchema.shape.name],
+      ['分组名称', modelGroupBodySchema.shape.name],
+      ['套餐名称', comboPlanBodySchema.shape.name],
+      ['后端名称', backendBodySchema.shape.name],
+    ] as const;
+    for (const [label, schema] of names) {
+      for (const blank of blanks) {
+        expect(messageOf(schema.safeParse(blank)), `${label} ${JSON.stringify(blank)}`).toMatch(
+          new RegExp(`^${label}不能(包含控制字符或不可见字符|只由不可见字符组成)$`),
+        );
+      }
+      expect(schema.safeParse('❤️画坊').success, label).toBe(true);
+    }
+    const word = (groupName: string) => promptGroupItemSchema.safeParse({ id: 'p1', groupName, promptText: 'x' });
+    expect(messageOf(word('\uffa0\u034f'))).toBe('提示词不能只由不可见字符组成');
+    expect(word('山水').success).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { BizCode, FIELD_LABELS, MSG } from '@huafang/contracts';
+import { BizCode, chineseZodMessage, FIELD_LABELS, MSG } from '@huafang/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -12,22 +12,17 @@ type ValidationIssue = { instancePath: string; message?: string };
 
 /** Marks zod's own (generic) messages; the contracts' messages already name their field. */
 const GENERIC_MARK = '\u2063';
-const zhCN = z.locales.zhCN();
-z.config({
-  localeError: (issue) => {
-    const generic = zhCN.localeError?.(issue);
-    const message = typeof generic === 'string' ? generic : generic?.message;
-    return `${GENERIC_MARK}${message ?? '格式不正确'}`;
-  },
-});
+z.config({ localeError: (issue) => `${GENERIC_MARK}${chineseZodMessage(issue)}` });
 
 /** A Chinese message naming the field: the contract's own, or zod's generic one after the field's name. */
 export function describeValidationIssue(issue: ValidationIssue, context: string | undefined): string {
   const message = issue.message ?? `${GENERIC_MARK}格式不正确`;
   if (!message.startsWith(GENERIC_MARK)) return message;
   const path = issue.instancePath.split('/').filter(Boolean);
-  const field = [...path].reverse().find((p) => FIELD_LABELS[p]) ?? path[path.length - 1];
-  const label = field ? (FIELD_LABELS[field] ?? field) : context === 'body' ? '请求内容' : '请求参数';
+  // Own keys only: a path segment such as `constructor` is a field name, not a label.
+  const labelOf = (segment: string) => (Object.hasOwn(FIELD_LABELS, segment) ? FIELD_LABELS[segment] : undefined);
+  const field = [...path].reverse().find((p) => labelOf(p));
+  const label = field ? labelOf(field) : context === 'body' ? '请求内容' : '请求参数';
   return `${label}：${message.slice(GENERIC_MARK.length)}`;
 }
 

@@ -161,6 +161,66 @@ describeServer('personal API keys', () => {
     }
   });
 
+  it("revokes every key of the user on a password change (401 in every API process), not another user's keys", async () => {
+    const owner = await registerUser(app);
+    const keys = [await createKey(owner.token), await createKey(owner.token, ['works:read'], '备份')];
+    const bystander = await createKey(other.token);
+    // Scale-out: another API process has the keys in its cache when the password changes here.
+    const sibling = SCALE_OUT ? await app.sibling() : null;
+    try {
+      const elsewhere = sibling ?? app;
+      for (const { key } of keys) {
+        expect((await elsewhere.call('GET', '/api/works/profile', { token: key })).body.code).toBe(0);
+      }
+
+      const changed = await app.call('POST', '/api/user/update/pwd', {
+        token: owner.token,
+        body: { oldPassword: owner.password, newPassword: 'Changed123' },
+      });
+      expect(changed.body.code, changed.body.msg).toBe(0);
+
+      for (const target of [app, elsewhere]) {
+        for (const { key } of keys) {
+          const res = await target.call('GET', '/api/works/profile', { token: key });
+          expect(res.status).toBe(401);
+          expect(res.body).toEqual({ code: 401, msg: 'API 密钥无效或已删除', data: null });
+        }
+        expect((await target.call('GET', '/api/works/profile', { token: bystander.key })).body.code).toBe(0);
+      }
+      const login = await app.call('POST', '/api/auth/account', {
+        body: { account: owner.account, password: 'Changed123' },
+      });
+      const list = await app.call('GET', '/api/user/apiKeys', { token: login.body.data.token });
+      expect(list.body.data).toEqual([]);
+    } finally {
+      await sibling?.close();
+    }
+  });
+
+  it('revokes every key of the user on an SMS password reset, and none of another user', async () => {
+    const owner = await registerUser(app);
+    const { key } = await createKey(owner.token);
+    const bystander = await createKey(other.token);
+    expect((await app.call('GET', '/api/works/profile', { token: key })).body.code).toBe(0);
+
+    app.advanceClock(61_000);
+    const sent = await app.call('POST', '/api/auth/sendCode', { body: { mobile: owner.mobile, scene: 'reset' } });
+    expect(sent.body.code, sent.body.msg).toBe(0);
+    const verified = await app.call('POST', '/api/auth/reVerify', {
+      body: { mobile: owner.mobile, code: app.smsCode(owner.mobile) },
+    });
+    expect(verified.body.code, verified.body.msg).toBe(0);
+    const reset = await app.call('POST', '/api/auth/rePassword', {
+      body: { token: verified.body.data.token, password: 'Reset1234' },
+    });
+    expect(reset.body.code, reset.body.msg).toBe(0);
+
+    const res = await app.call('GET', '/api/works/profile', { token: key });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ code: 401, msg: 'API 密钥无效或已删除', data: null });
+    expect((await app.call('GET', '/api/works/profile', { token: bystander.key })).body.code).toBe(0);
+  });
+
   it('refuses a made-up key and a key of a disabled user', async () => {
     const fake = `hf_${'A'.repeat(43)}`;
     expect((await app.call('GET', '/api/works/profile', { token: fake })).body).toMatchObject({ code: 401 });

@@ -153,4 +153,31 @@ describeServer('auth: per-account login protection', () => {
     await app.services.auth.sweepExpired();
     expect((await passwordLogin(user.account, WRONG_PASSWORD)).body.msg).toBe('账号或密码错误');
   });
+
+  it('answers password logins in Chinese, never 500, with far more allowed failures than the setting takes', async () => {
+    // Past LOGIN_MAX_FAILURES' bound (config refuses it): every try plans waits up to 2^58 × 5 s, which once made
+    // an Invalid Date; the doubling now stops at the lock time (reached after 8 doublings of 5 s).
+    const lockMs = LOCK_MINUTES * 60_000;
+    const lenient = await createTestApp({ loginGuard: { delayAfter: 1, maxFailures: 60, lockMs } });
+    try {
+      const user = await registerUser(lenient);
+      const login = (password: string) =>
+        lenient.call('POST', '/api/auth/account', { body: { account: user.account, password } });
+      const waits: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        const { status, body } = await login(WRONG_PASSWORD);
+        expect(status, body.msg).toBe(200);
+        expect(body).toMatchObject({ code: -1, msg: '账号或密码错误' });
+        const slowed = await login(WRONG_PASSWORD);
+        const wait = WAIT.exec(slowed.body.msg);
+        expect(wait, slowed.body.msg).not.toBeNull();
+        waits.push(Number(wait?.[1]));
+        lenient.advanceClock(Number(wait?.[1]) * 1000);
+      }
+      expect(Math.max(...waits)).toBe(LOCK_MINUTES * 60);
+      expect((await login(PASSWORD)).body.code).toBe(0);
+    } finally {
+      await lenient.close();
+    }
+  });
 });

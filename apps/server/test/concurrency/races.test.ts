@@ -34,6 +34,32 @@ describeServer('concurrency: limits hold under parallel requests', () => {
 
   const post = (url: string, token: string, body: object) => app.call('POST', url, { token, body });
 
+  it('sends one SMS to a mobile however many sendCode requests arrive at once, over two API apps', async () => {
+    const mobile = uniqueMobile();
+    const other = await app.sibling();
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          (i % 2 === 0 ? app : other).call('POST', '/api/auth/sendCode', { body: { mobile } }),
+        ),
+      );
+
+      const sent = [...app.logLines, ...other.logLines].filter((line) => line.includes(`SMS code for ${mobile}:`));
+      expect(sent).toHaveLength(1);
+      expect(answers.filter((a) => a.body.code === 0)).toHaveLength(1);
+      const refused = answers.filter((a) => a.body.code !== 0);
+      expect(refused).toHaveLength(29);
+      for (const answer of refused) {
+        expect(answer.status).toBe(429);
+        const seconds = Number(/^验证码发送过于频繁，请 (\d+) 秒后再试$/.exec(answer.body.msg)?.[1]);
+        expect(seconds).toBeGreaterThanOrEqual(1);
+        expect(seconds).toBeLessThanOrEqual(60);
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
   it('checks at most 5 guesses of one SMS code, however many arrive at once', async () => {
     const mobile = uniqueMobile();
     expect((await app.call('POST', '/api/auth/sendCode', { body: { mobile } })).body.code).toBe(0);

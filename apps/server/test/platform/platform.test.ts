@@ -84,7 +84,14 @@ describeServer('platform: health, envelope, errors, docs', () => {
     const admin = await app.call('POST', '/api/auth/account', { body: { account: 'admin', password: 'Admin12345' } });
     const page = await app.call('GET', '/api/admin/help?pageSize=abc', { token: admin.body.data.token });
     expect(page.status).toBe(400);
-    expect(page.body.msg).toMatch(/^每页条数：/);
+    expect(page.body.msg).toBe('每页条数：应为数字，实际为非数字');
+    // zod's type names are Chinese too: no English word reaches the user.
+    const backend = await app.call('POST', '/api/admin/backends', {
+      token: admin.body.data.token,
+      body: { name: '显卡一号', kind: 'sdwebui', baseUrl: 'http://127.0.0.1:9', enabled: 'yes' },
+    });
+    expect(backend.status).toBe(400);
+    expect(backend.body.msg).toBe('启用：应为布尔值，实际为字符串');
   });
 
   it('serves the OpenAPI document and its UI', async () => {

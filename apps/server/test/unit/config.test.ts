@@ -37,6 +37,18 @@ describe('config: environment variables parsed once', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
   });
+
+  it('bounds the login protection: at most 20 failures before the lock, a lock of at most a day', () => {
+    expect(loadConfig({ LOGIN_MAX_FAILURES: '20', LOGIN_LOCK_MINUTES: '1440' }).loginGuard).toEqual({
+      delayAfter: 5,
+      maxFailures: 20,
+      lockMs: 1440 * 60_000,
+    });
+    expect(() => loadConfig({ LOGIN_MAX_FAILURES: '47' })).toThrow(
+      'LOGIN_MAX_FAILURES: 最多 20 次（连续失败这么多次后锁定账号）',
+    );
+    expect(() => loadConfig({ LOGIN_LOCK_MINUTES: '100000' })).toThrow('LOGIN_LOCK_MINUTES: 最长 1440 分钟（一天）');
+  });
 });
 
 describe('config: production refuses placeholders and weak secrets', () => {

@@ -64,6 +64,18 @@ export class ApiKeyRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  /** Revokes every live key of the user; the ids revoked. */
+  async revokeAllOfUser(userId: string, now: string): Promise<string[]> {
+    const rows = await this.db
+      .updateTable('api_keys')
+      .set({ revoked_at: now })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .returning('id')
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
   async touch(id: string, now: string): Promise<void> {
     await this.db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', id).execute();
   }

@@ -100,6 +100,16 @@ export class ApiKeyService implements ApiKeyResolver {
     await this.bus.publish(apiKeyRevoked, { keyId });
   }
 
+  /**
+   * A password change or reset: a key minted by whoever held the account (a stolen session) must not outlive the
+   * recovery. The database first, then the broadcast, as for one key.
+   */
+  async revokeAllOfUser(userId: string): Promise<void> {
+    for (const keyId of await this.keys.revokeAllOfUser(userId, nowIso())) {
+      await this.bus.publish(apiKeyRevoked, { keyId });
+    }
+  }
+
   async resolveApiKey(token: string): Promise<ApiKeyCaller | null> {
     const hash = sha256(token);
     let key = this.resolved.get(hash);

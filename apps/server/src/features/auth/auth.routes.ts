@@ -80,7 +80,12 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; rateLimit: C
   app.post(
     '/auth/rePassword',
     {
-      schema: { tags, summary: '重置密码', body: rePasswordBodySchema, response: replyEmpty },
+      schema: {
+        tags,
+        summary: '重置密码（所有设备需重新登录，个人 API 密钥全部吊销）',
+        body: rePasswordBodySchema,
+        response: replyEmpty,
+      },
       config: perMinute(rateLimit.login),
     },
     async (req) => {

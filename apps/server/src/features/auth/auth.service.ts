@@ -13,6 +13,7 @@ import { hashPassword, verifyPassword } from '../../platform/auth/password.js';
 import type { Database } from '../../platform/db/database.js';
 import { BizError, fail } from '../../platform/errors.js';
 import { isoIn, newId, nowIso } from '../../platform/ids.js';
+import type { ApiKeyService } from '../api-keys/api-key.service.js';
 import type { AuditOrigin, AuditRecorder } from '../audit/audit-recorder.js';
 import { UserRepository, type UserRow } from '../user/user.repository.js';
 import type { LoginGuardService } from './login-guard.service.js';
@@ -43,6 +44,7 @@ export class AuthService {
     private readonly newUserCredits: number,
     private readonly guard: LoginGuardService,
     private readonly audit: AuditRecorder,
+    private readonly apiKeys: ApiKeyService,
   ) {
     this.users = new UserRepository(db);
     this.registrations = new RegistrationRepository(db);
@@ -172,6 +174,8 @@ export class AuthService {
     const userId = await this.sessions.consumeResetToken(resetToken);
     if (!userId) throw fail('重置凭证无效或已过期，请重新验证手机号');
     await this.users.update(userId, { password_hash: await hashPassword(password), updated_at: nowIso() });
+    // A reset is how an account is taken back: keys minted meanwhile stop with the sessions.
+    await this.apiKeys.revokeAllOfUser(userId);
     await this.sessions.revokeAllOfUser(userId);
     await this.guard.passwordSucceeded(userId);
   }

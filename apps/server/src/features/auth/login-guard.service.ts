@@ -90,12 +90,14 @@ export class LoginGuardService {
     throw fail(`尝试过于频繁，请 ${Math.ceil(waitMs / 1000)} 秒后再试`);
   }
 
-  /** Waits after counts from `delayAfter` on: 5 s, doubling; the lock from `maxFailures` on. */
+  /** Waits after counts from `delayAfter` on: 5 s, doubling, never longer than the lock; the lock from `maxFailures` on. */
   private schedule(now: number, delayAfter: number): BlockSchedule {
     const { maxFailures, lockMs } = this.policy;
     const slowedUntil = new Map<number, string>();
     for (let failures = delayAfter; failures < maxFailures; failures++) {
-      slowedUntil.set(failures, new Date(now + FIRST_DELAY_MS * 2 ** (failures - delayAfter)).toISOString());
+      // Unbounded, the doubling passes the largest date after about 40 steps (an Invalid Date answered 500).
+      const delayMs = Math.min(FIRST_DELAY_MS * 2 ** (failures - delayAfter), lockMs);
+      slowedUntil.set(failures, new Date(now + delayMs).toISOString());
     }
     return { lockFrom: maxFailures, lockedUntil: new Date(now + lockMs).toISOString(), slowedUntil };
   }

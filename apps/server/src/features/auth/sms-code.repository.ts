@@ -9,14 +9,31 @@ export class SmsCodeRepository {
     await this.db.insertInto('sms_codes').values(row).execute();
   }
 
-  latestSentTo(mobile: string) {
-    return this.db
-      .selectFrom('sms_codes')
-      .selectAll()
-      .where('mobile', '=', mobile)
-      .orderBy('created_at', 'desc')
-      .limit(1)
+  /**
+   * Claims the send slot of a mobile at `now` unless a code went to it after `since`, in one statement: of
+   * concurrent claims on SQLite or PostgreSQL (a second upsert waits for the first's row and sees its time), only
+   * one wins. True when this one did.
+   */
+  async claimSendSlot(mobile: string, now: string, since: string): Promise<boolean> {
+    const row = await this.db
+      .insertInto('sms_send_slots')
+      .values({ mobile, sent_at: now })
+      .onConflict((oc) =>
+        oc.column('mobile').doUpdateSet({ sent_at: now }).where('sms_send_slots.sent_at', '<=', since),
+      )
+      .returning('mobile')
       .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** When a code last went to the mobile (the slot's holder). */
+  async lastSentAt(mobile: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('sms_send_slots')
+      .select('sent_at')
+      .where('mobile', '=', mobile)
+      .executeTakeFirst();
+    return row?.sent_at;
   }
 
   latestOfScene(mobile: string, scene: string) {
@@ -30,8 +47,10 @@ export class SmsCodeRepository {
       .executeTakeFirst();
   }
 
-  async deleteExpired(now: string): Promise<void> {
+  /** Codes past their expiry, and send slots whose interval ended before `slotsBefore`. */
+  async deleteExpired(now: string, slotsBefore: string): Promise<void> {
     await this.db.deleteFrom('sms_codes').where('expires_at', '<', now).execute();
+    await this.db.deleteFrom('sms_send_slots').where('sent_at', '<', slotsBefore).execute();
   }
 
   find(id: string) {

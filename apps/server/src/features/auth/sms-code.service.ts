@@ -30,10 +30,18 @@ export class SmsCodeService {
 
   async send(mobile: string, scene: SmsScene): Promise<{ resendAfter: number }> {
     const now = this.clock();
-    const last = await this.codes.latestSentTo(mobile);
-    if (last) {
-      const wait = Date.parse(last.created_at) + this.resendIntervalMs - now;
-      if (wait > 0) throw tooManyRequests(`验证码发送过于频繁，请 ${Math.ceil(wait / 1000)} 秒后再试`);
+    // The slot is claimed before anything is sent: parallel requests (on any API process) cannot all pass.
+    const claimed = await this.codes.claimSendSlot(
+      mobile,
+      new Date(now).toISOString(),
+      new Date(now - this.resendIntervalMs).toISOString(),
+    );
+    if (!claimed) {
+      const last = await this.codes.lastSentAt(mobile);
+      // The clock is read again: the winner may have read it after `now`, and the wait is never past the interval.
+      const wait = last ? Date.parse(last) + this.resendIntervalMs - this.clock() : this.resendIntervalMs;
+      const seconds = Math.ceil(Math.min(Math.max(wait, 1000), this.resendIntervalMs) / 1000);
+      throw tooManyRequests(`验证码发送过于频繁，请 ${seconds} 秒后再试`);
     }
     const code = sixDigitCode();
     const id = newId();
@@ -51,8 +59,8 @@ export class SmsCodeService {
     try {
       await this.provider.sendCode(mobile, code);
     } catch (err) {
-      // Nobody may use a code the gateway did not send (after a timeout it may still arrive). The row stays, so
-      // the failed attempt counts toward the resend interval and a broken gateway is not hammered by retries.
+      // Nobody may use a code the gateway did not send (after a timeout it may still arrive). The slot stays
+      // claimed, so the failed attempt counts toward the resend interval and a broken gateway is not hammered.
       await this.codes.markUsed(id, nowIso());
       if (err instanceof SmsSendError) throw fail(SEND_FAILURE_MESSAGES[err.failure]);
       throw err;
@@ -60,9 +68,10 @@ export class SmsCodeService {
     return { resendAfter: Math.ceil(this.resendIntervalMs / 1000) };
   }
 
-  /** Expired codes are useless; the 60 s resend rule only needs the newest live one. */
+  /** Expired codes are useless, and so are send slots whose resend interval is over. */
   deleteExpired() {
-    return this.codes.deleteExpired(new Date(this.clock()).toISOString());
+    const now = this.clock();
+    return this.codes.deleteExpired(new Date(now).toISOString(), new Date(now - this.resendIntervalMs).toISOString());
   }
 
   /** Consumes the newest code of this scene or throws a Chinese message saying why not. */

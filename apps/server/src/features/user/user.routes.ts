@@ -56,7 +56,14 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService }> = async (
 
   app.post(
     '/user/update/pwd',
-    { schema: { tags, summary: '修改密码（所有设备需重新登录）', body: updatePwdBodySchema, response: replyEmpty } },
+    {
+      schema: {
+        tags,
+        summary: '修改密码（所有设备需重新登录，个人 API 密钥全部吊销）',
+        body: updatePwdBodySchema,
+        response: replyEmpty,
+      },
+    },
     async (req) => {
       await users.updatePassword(currentUser(req).id, req.body.oldPassword, req.body.newPassword);
       return done('密码已修改，请重新登录');

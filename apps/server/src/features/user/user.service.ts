@@ -3,6 +3,7 @@ import { hashPassword, verifyPassword } from '../../platform/auth/password.js';
 import type { Database } from '../../platform/db/database.js';
 import { fail, forbidden, notFound } from '../../platform/errors.js';
 import { nowIso } from '../../platform/ids.js';
+import type { ApiKeyService } from '../api-keys/api-key.service.js';
 import type { SessionService } from '../auth/session.service.js';
 import type { SmsCodeService } from '../auth/sms-code.service.js';
 import type { FileService } from '../files/file.service.js';
@@ -20,6 +21,7 @@ export class UserService {
     private readonly invites: InviteService,
     private readonly files: FileService,
     private readonly words: SensitiveWordFilter,
+    private readonly apiKeys: ApiKeyService,
   ) {
     this.users = new UserRepository(db);
   }
@@ -89,13 +91,14 @@ export class UserService {
     await this.users.update(userId, { password_hash: await hashPassword(password), updated_at: nowIso() });
   }
 
-  /** Changing the password signs out every device, this one included. */
+  /** Changing the password signs out every device, this one included, and revokes every personal API key. */
   async updatePassword(userId: string, oldPassword: string, newPassword: string): Promise<void> {
     const user = await this.getOrFail(userId);
     if (!user.password_hash) throw fail('你还没有设置密码，请先设置密码');
     if (!(await verifyPassword(user.password_hash, oldPassword))) throw fail('原密码错误');
     if (oldPassword === newPassword) throw fail('新密码不能与原密码相同');
     await this.users.update(userId, { password_hash: await hashPassword(newPassword), updated_at: nowIso() });
+    await this.apiKeys.revokeAllOfUser(userId);
     await this.sessions.revokeAllOfUser(userId);
   }
 

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 
 /** The one migration list, run at start on SQLite and PostgreSQL alike. Append; never edit a landed one. */
 const migrations: Record<string, Migration> = {
@@ -598,6 +598,21 @@ const migrations: Record<string, Migration> = {
         .on('moderation_decisions')
         .columns(['work_id', 'created_at'])
         .execute();
+    },
+  },
+  '0015_sms_send_slots': {
+    async up(db: Kysely<unknown>) {
+      // One row per mobile: a send claims it with one conditional upsert, so of parallel sends (on any API
+      // process) exactly one finds the interval over. Seeded from the codes already sent, so no resend interval
+      // running at the upgrade restarts.
+      await db.schema
+        .createTable('sms_send_slots')
+        .addColumn('mobile', 'varchar(20)', (c) => c.primaryKey())
+        .addColumn('sent_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await sql`insert into sms_send_slots (mobile, sent_at) select mobile, max(created_at) from sms_codes group by mobile`.execute(
+        db,
+      );
     },
   },
 };

@@ -51,6 +51,12 @@ export interface SmsCodeTable {
   created_at: string;
 }
 
+/** When a code last went to a mobile: the resend interval runs from here (claimed atomically, see 0015). */
+export interface SmsSendSlotTable {
+  mobile: string;
+  sent_at: string;
+}
+
 export interface InviteCodeTable {
   id: string;
   code: string;
@@ -461,6 +467,7 @@ export interface DB {
   sessions: SessionTable;
   registrations: RegistrationTable;
   sms_codes: SmsCodeTable;
+  sms_send_slots: SmsSendSlotTable;
   invite_codes: InviteCodeTable;
   files: FileTable;
   help_types: HelpTypeTable;

@@ -17,7 +17,7 @@ interface PasswordValues {
   confirm: string;
 }
 
-/** 设置密码 for users without one, 修改密码 otherwise; a change signs out everywhere, here too. */
+/** 设置密码 for users without one, 修改密码 otherwise; a change signs out everywhere, here too, and revokes API keys. */
 export function PasswordDialog() {
   const hasPassword = useSession((state) => state.userData?.hasPassword ?? false);
   const closeDialog = useSession((state) => state.closeDialog);
@@ -40,7 +40,9 @@ export function PasswordDialog() {
   return (
     <AccountModal name="password" title={hasPassword ? '修改密码' : '设置密码'} width={420}>
       {hasPassword && (
-        <Typography.Paragraph type="secondary">修改后所有设备都需要用新密码重新登录。</Typography.Paragraph>
+        <Typography.Paragraph type="secondary">
+          修改后所有设备都需要用新密码重新登录，你的所有个人 API 密钥也将被吊销。
+        </Typography.Paragraph>
       )}
       <Form layout="vertical" onFinish={onFinish} requiredMark={false}>
         {hasPassword && (

@@ -1,5 +1,5 @@
 import { MSG, mobileSchema } from '@huafang/contracts';
-import { Button, Form, Input, Steps } from 'antd';
+import { Button, Form, Input, Steps, Typography } from 'antd';
 import { useState } from 'react';
 import { SubmitError } from '../../common/SubmitError';
 import { rePassword, reVerify } from '../../services/auth';
@@ -48,6 +48,9 @@ export function ResetPasswordDialog() {
       />
       {token ? (
         <Form key="reset" layout="vertical" onFinish={onReset} requiredMark={false}>
+          <Typography.Paragraph type="secondary">
+            重置后所有设备都需要用新密码重新登录，你的所有个人 API 密钥也将被吊销。
+          </Typography.Paragraph>
           <NewPasswordFields label="新密码" autoFocus />
           <SubmitError error={error} />
           <Button type="primary" htmlType="submit" block loading={submitting}>
