@@ -15,11 +15,11 @@ import { nextAttemptDelayMs } from './webhook-schedule.js';
 /** How often the sender looks for due deliveries it was not told of (retries, events of other processes). */
 const POLL_MS = 2_000;
 /** Tries one process has in flight at once, over all endpoints. */
-export const WEBHOOK_MAX_IN_FLIGHT = 16;
+const WEBHOOK_MAX_IN_FLIGHT = 16;
 /** Tries one process has in flight at once to one endpoint: a slow receiver holds one place, not the others'. */
-export const WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT = 1;
+const WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT = 1;
 /** 测试发送 holds the user's request: it waits this long at most, however long deliveries may wait. */
-export const WEBHOOK_TEST_TIMEOUT_MS = 5_000;
+const WEBHOOK_TEST_TIMEOUT_MS = 5_000;
 /** A held delivery becomes due again this long after its try's timeout, should its sender have died. */
 const LEASE_MARGIN_MS = 60_000;
 
