@@ -39,6 +39,7 @@ import { authPlugin } from './platform/auth/auth.plugin.js';
 import type { Database } from './platform/db/database.js';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './platform/error-handler.js';
 import { tooManyRequests } from './platform/errors.js';
+import { LocalRateLimitStore } from './platform/local-rate-limit-store.js';
 import { registerNulGuard } from './platform/nul-guard.js';
 import { API_DOCS_CSP, registerSecurityHeaders } from './platform/security-headers.js';
 import { registerWebApp } from './platform/web.js';
@@ -103,7 +104,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     global: false,
     errorResponseBuilder: (_req, ctx) => tooManyRequests(`操作过于频繁，请 ${Math.ceil(ctx.ttl / 1000)} 秒后再试`),
     // Scale-out: the counters live in Redis, so a limit counts the requests of all API processes together.
-    ...runtime.shared?.rateLimit,
+    ...(runtime.shared?.rateLimit ?? { store: LocalRateLimitStore }),
   });
   await app.register(multipart, {
     limits: { fileSize: config.uploadMaxBytes, files: 9, fields: 10 },
@@ -121,7 +122,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(authRoutes, { auth: services.auth, rateLimit: config.rateLimit });
       await api.register(userRoutes, { users: services.users });
       await api.register(apiKeyRoutes, { apiKeys: services.apiKeys });
-      await api.register(webhookRoutes, { webhooks: services.webhooks });
+      await api.register(webhookRoutes, {
+        webhooks: services.webhooks,
+        testsPerMinute: config.webhookTests.perUserPerMinute,
+      });
       await api.register(fileRoutes, { files: services.files });
       await api.register(helpRoutes, { help: services.help });
       await api.register(appConfigRoutes, { appConfig: services.appConfig });

@@ -104,6 +104,7 @@ const envSchema = z.object({
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(60).default(10),
   WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(6),
   WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().default(10),
+  RATE_LIMIT_WEBHOOK_TEST: z.coerce.number().int().positive().default(5),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(180),
   NODE_ENV: z.string().optional(),
   API_DOCS: bool,
@@ -261,6 +262,8 @@ export type Config = {
    * retryBaseMs × 6^(n-1) after the one before (10 s, 1 min, 6 min, 36 min, 3.6 h by default).
    */
   webhooks: { allowHttp: boolean; allowPrivate: boolean; timeoutMs: number; maxAttempts: number; retryBaseMs: number };
+  /** 测试发送 requests per minute per user, over all API processes (each holds its request for up to 5 s). */
+  webhookTests: { perUserPerMinute: number };
   /** The audit trail keeps entries this many days; a daily prune deletes older ones (docs/compliance.md § 日志). */
   audit: { retentionDays: number };
   /** Swagger UI and /api/docs/json: on by default, off when NODE_ENV=production unless API_DOCS=true. */
@@ -354,6 +357,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
       retryBaseMs: Math.round(e.WEBHOOK_RETRY_BASE_SECONDS * 1000),
     },
+    webhookTests: { perUserPerMinute: e.RATE_LIMIT_WEBHOOK_TEST },
     audit: { retentionDays: e.AUDIT_RETENTION_DAYS },
     apiDocs: e.API_DOCS ?? e.NODE_ENV !== 'production',
     requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,

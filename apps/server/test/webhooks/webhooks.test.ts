@@ -4,7 +4,14 @@ import { WebhookRepository } from '../../src/features/webhooks/webhook.repositor
 import { isoIn, nowIso } from '../../src/platform/ids.js';
 import { waitForEnd } from '../generate/generation-helpers.js';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import {
+  createTestApp,
+  loginAdmin,
+  registerUser,
+  SCALE_OUT,
+  type TestApp,
+  type TestUser,
+} from '../helpers/test-app.js';
 import { startReceiver } from './webhook-receiver.js';
 
 const SMALL = { width: 256, height: 256, steps: 4 };
@@ -125,6 +132,56 @@ describeServer('webhooks', () => {
     expect(failedLog.list[0].attemptLog[0].responseExcerpt).toHaveLength(200);
     await app.call('DELETE', `/api/user/webhooks/${failing.id}`, { token: user.token });
     await app.call('DELETE', `/api/user/webhooks/${endpoint.id}`, { token: user.token });
+  });
+
+  it('lets one user 测试发送 5 times a minute, over every API process, and refuses the rest with a Chinese 429', async () => {
+    good.answer([200]);
+    const tester = await registerUser(app);
+    const endpoint = await addEndpoint(tester.token, { url: good.url, events: ['work.published'] });
+    const othersEndpoint = await addEndpoint(other.token, { url: good.url, events: ['work.published'] });
+    const sent = good.of('webhook.test').length;
+    // Scale-out: half the requests go through another API process; the count is kept in Redis for both.
+    const second = SCALE_OUT ? await app.sibling() : app;
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          (i % 2 === 0 ? app : second).call('POST', `/api/user/webhooks/${endpoint.id}/test`, { token: tester.token }),
+        ),
+      );
+      console.log('ANS', JSON.stringify(answers));
+      const sentOk = answers.filter((res) => res.status === 200);
+      const refused = answers.filter((res) => res.status === 429);
+      expect(sentOk.map((res) => res.body.msg)).toEqual(Array(5).fill('测试发送成功'));
+      expect(refused).toHaveLength(3);
+      for (const res of refused) {
+        expect(res.body).toEqual({
+          code: -1,
+          msg: expect.stringMatching(/^测试发送过于频繁（每分钟最多 5 次），请 \d+ 秒后再试$/),
+          data: null,
+        });
+      }
+      expect(good.of('webhook.test').length - sent).toBe(5);
+      expect((await deliveries(endpoint.id, tester.token)).total).toBe(5);
+      // Another user has an allowance of their own.
+      const others = await second.call('POST', `/api/user/webhooks/${othersEndpoint.id}/test`, { token: other.token });
+      expect(others.body).toMatchObject({ code: 0, msg: '测试发送成功' });
+    } finally {
+      if (second !== app) await second.close();
+    }
+    await app.call('DELETE', `/api/user/webhooks/${endpoint.id}`, { token: tester.token });
+    await app.call('DELETE', `/api/user/webhooks/${othersEndpoint.id}`, { token: other.token });
+  });
+
+  it('refuses, when saved, a port that fetch will not connect to', async () => {
+    const res = await app.call('POST', '/api/user/webhooks', {
+      token: user.token,
+      body: { url: 'http://127.0.0.1:6000/hook', events: ['work.published'] },
+    });
+    expect(res.body).toEqual({
+      code: -1,
+      msg: '接收地址不能使用端口 6000（出于安全原因，HTTP 客户端禁止连接该端口），请换一个端口',
+      data: null,
+    });
   });
 
   it('retries an endpoint that answers 500 then 200, and gives up on one that always fails', async () => {

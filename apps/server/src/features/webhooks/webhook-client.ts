@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
-import type { WebhookAddressRules } from './webhook-address.js';
+import { Agent, type Dispatcher, fetch, type Response } from 'undici';
+import { type WebhookAddressRules, WebhookRefusal } from './webhook-address.js';
 
 /** Characters of an endpoint's answer kept in the delivery log: enough to read an error, never a whole page. */
 const EXCERPT_CHARS = 200;
@@ -37,9 +38,17 @@ function reasonOf(err: unknown, timeoutMs: number): string {
   if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
     return `接收地址在 ${Math.round(timeoutMs / 1000)} 秒内没有应答`;
   }
-  const cause = err instanceof Error ? (err.cause as { code?: string } | undefined) : undefined;
-  return `无法连接接收地址${cause?.code ? `（${cause.code}）` : ''}`;
+  const cause = err instanceof Error ? err.cause : undefined;
+  if (cause instanceof WebhookRefusal) return cause.message;
+  const code = (cause as { code?: string } | undefined)?.code;
+  return `无法连接接收地址${code ? `（${code}）` : ''}`;
 }
+
+/**
+ * The connections webhooks go out on: each resolves the receiver's name once and connects only to the addresses
+ * that passed the rules (TLS SNI and Host stay the name). Close it when no more sends will be made.
+ */
+export const webhookAgent = (rules: WebhookAddressRules): Agent => new Agent({ connect: { lookup: rules.lookup } });
 
 /**
  * One signed POST of a webhook message (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature over
@@ -49,11 +58,11 @@ function reasonOf(err: unknown, timeoutMs: number): string {
 export async function sendWebhook(
   target: WebhookTarget,
   message: WebhookMessage,
-  options: { timeoutMs: number; rules: WebhookAddressRules },
+  options: { timeoutMs: number; rules: WebhookAddressRules; dispatcher: Dispatcher },
 ): Promise<WebhookTry> {
   const started = Date.now();
   const took = () => Date.now() - started;
-  const refusal = await options.rules.refusal(target.url);
+  const refusal = options.rules.refusal(target.url);
   if (refusal) return { success: false, statusCode: null, error: refusal, responseExcerpt: null, durationMs: took() };
   const timestamp = new Date();
   try {
@@ -68,6 +77,7 @@ export async function sendWebhook(
       },
       body: message.payload,
       redirect: 'manual',
+      dispatcher: options.dispatcher,
       signal: AbortSignal.timeout(options.timeoutMs),
     });
     const responseExcerpt = await excerptOf(res).catch(() => null);

@@ -1,14 +1,25 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Agent } from 'undici';
 import { isoIn, newId, nowIso } from '../../platform/ids.js';
 import type { ClaimedDelivery, WebhookRepository } from './webhook.repository.js';
 import type { WebhookAddressRules } from './webhook-address.js';
-import { sendWebhook, type WebhookMessage, type WebhookTarget, type WebhookTry } from './webhook-client.js';
+import {
+  sendWebhook,
+  type WebhookMessage,
+  type WebhookTarget,
+  type WebhookTry,
+  webhookAgent,
+} from './webhook-client.js';
 import { nextAttemptDelayMs } from './webhook-schedule.js';
 
 /** How often the sender looks for due deliveries it was not told of (retries, events of other processes). */
 const POLL_MS = 2_000;
-/** Deliveries taken at once; they are sent in parallel. */
-const BATCH = 10;
+/** Tries one process has in flight at once, over all endpoints. */
+const WEBHOOK_MAX_IN_FLIGHT = 16;
+/** Tries one process has in flight at once to one endpoint: a slow receiver holds one place, not the others'. */
+const WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT = 1;
+/** 测试发送 holds the user's request: it waits this long at most, however long deliveries may wait. */
+const WEBHOOK_TEST_TIMEOUT_MS = 5_000;
 /** A held delivery becomes due again this long after its try's timeout, should its sender have died. */
 const LEASE_MARGIN_MS = 60_000;
 
@@ -17,6 +28,9 @@ export type WebhookSenderOptions = { timeoutMs: number; maxAttempts: number; ret
 /**
  * Sends deliveries and retries failed ones with growing delays. Every process can send one delivery at once (测试
  * 发送); the loop that works through the outbox runs where jobs run: the embedded process and scale-out workers.
+ * Each try goes out on its own as soon as it is claimed, so one slow receiver delays only its own deliveries: a
+ * process claims a delivery only when it has a free place (WEBHOOK_MAX_IN_FLIGHT) and that endpoint has none in
+ * flight from it (WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT); what it cannot send now stays in the outbox for any sender.
  * Several loops never send one try twice: each try is claimed with one conditional update (see claim).
  */
 export class WebhookSender {
@@ -24,13 +38,19 @@ export class WebhookSender {
   private draining: Promise<void> | null = null;
   private again = false;
   private closed = false;
+  /** Tries in flight, and how many of them go to each endpoint. */
+  private readonly tries = new Set<Promise<void>>();
+  private readonly perEndpoint = new Map<string, number>();
+  private readonly agent: Agent;
 
   constructor(
     private readonly repo: WebhookRepository,
     private readonly rules: WebhookAddressRules,
     private readonly options: WebhookSenderOptions,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.agent = webhookAgent(rules);
+  }
 
   start(): void {
     this.timer = setInterval(() => this.nudge(), POLL_MS);
@@ -56,20 +76,42 @@ export class WebhookSender {
       });
   }
 
+  /** Claims due deliveries while there are free places, starting each try at once; never waits for one. */
   private async drain(): Promise<void> {
     while (!this.closed) {
-      const due = await this.repo.due(nowIso(), BATCH);
-      const sent = await Promise.all(
-        due.map(async ({ id, next_attempt_at }) => {
-          const leaseUntil = this.leaseEnd();
-          const claimed = next_attempt_at ? await this.repo.claim(id, next_attempt_at, leaseUntil) : undefined;
-          if (claimed) await this.deliver(claimed, leaseUntil);
-          return claimed !== undefined;
-        }),
-      );
-      // Nothing due, or every one taken by another sender: wait for the next round.
-      if (!sent.includes(true)) return;
+      const free = WEBHOOK_MAX_IN_FLIGHT - this.tries.size;
+      if (free <= 0) return;
+      const busy = [...this.perEndpoint].filter(([, n]) => n >= WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT).map(([id]) => id);
+      const due = await this.repo.due(nowIso(), free, busy);
+      let started = 0;
+      for (const { id, endpoint_id, next_attempt_at } of due) {
+        if (this.closed || this.tries.size >= WEBHOOK_MAX_IN_FLIGHT) break;
+        if ((this.perEndpoint.get(endpoint_id) ?? 0) >= WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT) continue;
+        const leaseUntil = this.leaseEnd();
+        const claimed = next_attempt_at ? await this.repo.claim(id, next_attempt_at, leaseUntil) : undefined;
+        if (!claimed) continue;
+        this.launch(claimed, leaseUntil);
+        started += 1;
+      }
+      // Nothing due, or every one taken by another sender: wait for the next round (or a try's end).
+      if (started === 0) return;
     }
+  }
+
+  /** Starts a claimed try, holding its places until it is recorded; its end looks for more. */
+  private launch(delivery: ClaimedDelivery, leaseUntil: string): void {
+    const endpointId = delivery.endpoint_id;
+    this.perEndpoint.set(endpointId, (this.perEndpoint.get(endpointId) ?? 0) + 1);
+    const run = this.deliver(delivery, leaseUntil)
+      .catch((err: unknown) => this.log.error({ err, deliveryId: delivery.id }, 'webhook delivery not recorded'))
+      .finally(() => {
+        const left = (this.perEndpoint.get(endpointId) ?? 1) - 1;
+        if (left > 0) this.perEndpoint.set(endpointId, left);
+        else this.perEndpoint.delete(endpointId);
+        this.tries.delete(run);
+        this.nudge();
+      });
+    this.tries.add(run);
   }
 
   private leaseEnd(): string {
@@ -100,12 +142,13 @@ export class WebhookSender {
     }
   }
 
-  send(target: WebhookTarget, message: WebhookMessage): Promise<WebhookTry> {
-    return sendWebhook(target, message, { timeoutMs: this.options.timeoutMs, rules: this.rules });
+  send(target: WebhookTarget, message: WebhookMessage, timeoutMs = this.options.timeoutMs): Promise<WebhookTry> {
+    return sendWebhook(target, message, { timeoutMs, rules: this.rules, dispatcher: this.agent });
   }
 
   /**
    * 测试发送: a delivery written as held by this process, tried once at once, kept in the log but never retried.
+   * It waits WEBHOOK_TEST_TIMEOUT_MS at most (less if WEBHOOK_TIMEOUT_SECONDS is less): the user is waiting.
    */
   async sendOnce(
     endpoint: WebhookTarget & { id: string },
@@ -126,7 +169,7 @@ export class WebhookSender {
         created_at: nowIso(),
       },
     ]);
-    const result = await this.send(endpoint, message);
+    const result = await this.send(endpoint, message, Math.min(this.options.timeoutMs, WEBHOOK_TEST_TIMEOUT_MS));
     await this.record(deliveryId, 1, leaseUntil, result, {
       status: result.success ? 'succeeded' : 'failed',
       next_attempt_at: null,
@@ -162,5 +205,7 @@ export class WebhookSender {
     this.closed = true;
     clearInterval(this.timer);
     await this.draining;
+    await Promise.all(this.tries);
+    await this.agent.close();
   }
 }

@@ -82,16 +82,15 @@ export class WebhookRepository {
     if (rows.length > 0) await trx.insertInto('webhook_deliveries').values(rows).execute();
   }
 
-  /** Deliveries due now, oldest first, as candidates for {@link claim}. */
-  due(now: string, limit: number) {
-    return this.db
+  /** Deliveries due now, oldest first, as candidates for {@link claim}; none to the endpoints in `skip`. */
+  due(now: string, limit: number, skip: string[] = []) {
+    let query = this.db
       .selectFrom('webhook_deliveries')
-      .select(['id', 'next_attempt_at'])
+      .select(['id', 'endpoint_id', 'next_attempt_at'])
       .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', now)
-      .orderBy('next_attempt_at')
-      .limit(limit)
-      .execute();
+      .where('next_attempt_at', '<=', now);
+    if (skip.length > 0) query = query.where('endpoint_id', 'not in', skip);
+    return query.orderBy('next_attempt_at').limit(limit).execute();
   }
 
   /**

@@ -12,6 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
 import { done, ok } from '../../platform/envelope.js';
+import { tooManyRequests } from '../../platform/errors.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { WebhookService } from './webhook.service.js';
 
@@ -19,7 +20,10 @@ const tags = ['Webhook'];
 const params = webhookIdParamsSchema;
 
 /** Webhook endpoints of the logged-in user (admins may add all-users endpoints); never open to API keys. */
-export const webhookRoutes: FastifyPluginAsyncZod<{ webhooks: WebhookService }> = async (app, { webhooks }) => {
+export const webhookRoutes: FastifyPluginAsyncZod<{ webhooks: WebhookService; testsPerMinute: number }> = async (
+  app,
+  { webhooks, testsPerMinute },
+) => {
   app.addHook('onRequest', app.requireUser);
 
   app.get(
@@ -80,7 +84,21 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ webhooks: WebhookService }> 
 
   app.post(
     '/user/webhooks/:endpointId/test',
-    { schema: { tags, summary: '测试发送（webhook.test 事件）', params, response: reply(webhookTestResultSchema) } },
+    {
+      schema: { tags, summary: '测试发送（webhook.test 事件）', params, response: reply(webhookTestResultSchema) },
+      // Each one makes the server send a request and holds this one for up to 5 s: counted per user, over all API
+      // processes (Redis in scale-out), at preHandler once requireUser has set the user.
+      config: {
+        rateLimit: {
+          max: testsPerMinute,
+          timeWindow: 60_000,
+          hook: 'preHandler',
+          keyGenerator: (req) => `webhook-test:${currentUser(req).id}`,
+          errorResponseBuilder: (_req, ctx) =>
+            tooManyRequests(`测试发送过于频繁（每分钟最多 ${ctx.max} 次），请 ${Math.ceil(ctx.ttl / 1000)} 秒后再试`),
+        },
+      },
+    },
     async (req) => {
       const result = await webhooks.test(currentUser(req).id, req.params.endpointId);
       return ok(result, result.success ? '测试发送成功' : `测试发送失败：${result.error}`);
