@@ -16,12 +16,16 @@ describe('server process in production: start-up refusals', () => {
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
   it("the API refuses the example's URL_SIGNING_SECRET, naming it in Chinese and English", async () => {
-    const server = new ServerProcess(dataDir, {
-      NODE_ENV: 'production',
-      AIGC_PRODUCER: PRODUCER,
-      ADMIN_PASSWORD: '',
-      URL_SIGNING_SECRET: 'CHANGE_ME_url_signing_secret_32_chars',
-    });
+    const server = new ServerProcess(
+      dataDir,
+      {
+        NODE_ENV: 'production',
+        AIGC_PRODUCER: PRODUCER,
+        ADMIN_PASSWORD: '',
+        URL_SIGNING_SECRET: 'CHANGE_ME_url_signing_secret_32_chars',
+      },
+      { compiled: true },
+    );
     expect(await server.exited).not.toBe(0);
     expect(server.output).toContain('URL_SIGNING_SECRET: 是占位符或太弱（生产环境至少 32 个字符');
     expect(server.output).toContain('URL_SIGNING_SECRET is a placeholder or too weak');
@@ -32,7 +36,7 @@ describe('server process in production: start-up refusals', () => {
     const worker = new ServerProcess(
       dataDir,
       { NODE_ENV: 'production', ADMIN_PASSWORD: '' },
-      'apps/server/src/worker.ts',
+      { script: 'apps/server/src/worker.ts', compiled: true },
     );
     expect(await worker.exited).not.toBe(0);
     expect(worker.output).toContain('AIGC_PRODUCER: 生产环境必须设置 AI 生成内容隐式标识的服务提供者名称或编码');
@@ -40,11 +44,15 @@ describe('server process in production: start-up refusals', () => {
   });
 
   it('starts with AIGC_PRODUCER set and URL_SIGNING_SECRET unset', async () => {
-    const server = await ServerProcess.start(dataDir, {
-      NODE_ENV: 'production',
-      AIGC_PRODUCER: PRODUCER,
-      ADMIN_PASSWORD: '',
-    });
+    const server = await ServerProcess.start(
+      dataDir,
+      {
+        NODE_ENV: 'production',
+        AIGC_PRODUCER: PRODUCER,
+        ADMIN_PASSWORD: '',
+      },
+      { compiled: true },
+    );
     try {
       expect((await server.call('GET', '/api/health')).body).toMatchObject({ code: 0 });
     } finally {
