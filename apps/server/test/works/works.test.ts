@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { flushAudit } from '../audit/audit-helpers.js';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import {
+  createTestApp,
+  loginAdmin,
+  registerUser,
+  SCALE_OUT,
+  type TestApp,
+  type TestUser,
+} from '../helpers/test-app.js';
 import { readZip } from '../helpers/zip.js';
 import { seedWorks } from './work-fixtures.js';
 
@@ -141,6 +149,43 @@ describeServer('works: my gallery, the public gallery, downloads and review', ()
 
     await publish(alice.token, { id: aliceWorks[1], public: false });
     expect((await get('/api/works/public/list')).body.data.list.map((w: any) => w.id)).toEqual([aliceWorks[2]]);
+  });
+
+  it('publishes a work once when 8 requests race: one success, the others told it is public, one audit entry', async () => {
+    const [workId] = await seedWorks(app, alice.userId, [{ prompt: 'race' }]);
+    // Scale-out: the requests are shared between two API processes.
+    const other = SCALE_OUT ? await app.sibling() : app;
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        (i % 2 === 0 ? app : other).call('POST', '/api/works/publish', {
+          token: alice.token,
+          body: { id: workId, public: true },
+        }),
+      ),
+    );
+    if (other !== app) await other.close();
+    for (const answer of answers) expect(answer.body).toMatchObject({ code: 0, data: { id: workId, public: true } });
+    const messages = answers.map((answer) => answer.body.msg).sort();
+    expect(messages).toEqual([...Array(7).fill('作品已在灵感广场'), '已发布到灵感广场'].sort());
+    await flushAudit(app);
+    const entries = await app.db
+      .selectFrom('audit_log')
+      .select(['action', 'detail'])
+      .where('target_id', '=', workId!)
+      .execute();
+    expect(entries).toEqual([
+      { action: 'work.publish', detail: JSON.stringify({ wasPublic: false, hidePrompt: false }) },
+    ]);
+    // Asking again changes nothing and says so; withdrawing is one entry more.
+    const again = await app.call('POST', '/api/works/publish', {
+      token: alice.token,
+      body: { id: workId, public: true },
+    });
+    expect(again.body.msg).toBe('作品已在灵感广场');
+    await app.call('POST', '/api/works/publish', { token: alice.token, body: { id: workId, public: false } });
+    await flushAudit(app);
+    const actions = await app.db.selectFrom('audit_log').select('action').where('target_id', '=', workId!).execute();
+    expect(actions.map((entry) => entry.action).sort()).toEqual(['work.publish', 'work.unpublish']);
   });
 
   it('serves private images only through their signed links, public ones openly', async () => {

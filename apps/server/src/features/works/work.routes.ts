@@ -131,9 +131,15 @@ export const myWorkRoutes: FastifyPluginAsyncZod<Deps> = async (app, { works, st
     },
     async (req) => {
       const { id, public: makePublic, hidePrompt } = req.body;
-      const { work, wasPublic } = await works.publish(currentUser(req).id, id, makePublic, hidePrompt, originOf(req));
-      // On a work already public only 隐藏提示词 changed: a setting, not a publication.
-      const msg = makePublic ? (wasPublic ? '设置成功' : '已发布到灵感广场') : '已取消发布';
+      const { work, outcome } = await works.publish(currentUser(req).id, id, makePublic, hidePrompt, originOf(req));
+      // On a work already public only 隐藏提示词 may change: a setting, not a publication.
+      const msg = !makePublic
+        ? '已取消发布'
+        : outcome === 'published'
+          ? '已发布到灵感广场'
+          : outcome === 'changed'
+            ? '设置成功'
+            : '作品已在灵感广场';
       return ok(work, msg);
     },
   );
