@@ -231,6 +231,52 @@ describeServer('works: my gallery, the public gallery, downloads and review', ()
     expect((await get('/api/works/public/list')).body.data.total).toBe(1);
   });
 
+  it('stops serving a work at once when it is withdrawn or hidden: a minute of public cache, old signed links refused', async () => {
+    const admin = await loginAdmin(app);
+    const [workId] = await seedWorks(app, alice.userId, [{ prompt: 'soon hidden' }]);
+    const image = (url: string) => app.app.inject({ method: 'GET', url });
+    const owned = async () => (await get(`/api/works/profile/detail?id=${workId}`, alice.token)).body.data;
+    const before = await owned();
+    await app.call('POST', '/api/works/publish', { token: alice.token, body: { id: workId, public: true } });
+    const plain = [`/api/works/image/${workId}`, `/api/works/thumb/${workId}`];
+    for (const url of plain) {
+      const open = await image(url);
+      expect(open.statusCode).toBe(200);
+      expect(open.headers['cache-control']).toBe('public, max-age=60');
+    }
+    for (const url of [before.url, before.thumbUrl]) {
+      const signed = await image(url);
+      expect(signed.statusCode).toBe(200);
+      expect(signed.headers['cache-control']).toBe('private, max-age=3600');
+    }
+
+    // Hidden by an admin: neither the plain link nor a link signed before opens it, for anyone.
+    await app.call('POST', '/api/admin/works/hide', { token: admin, body: { id: workId, hidden: true } });
+    for (const url of [...plain, before.url, before.thumbUrl]) {
+      const refused = await image(url);
+      expect(refused.statusCode, url).toBe(403);
+      expect(refused.json()).toMatchObject({ code: -1, msg: '图片链接已失效，请刷新页面' });
+    }
+    // The author's and the admin's lists hand out links that open it.
+    const now = await owned();
+    const [mine] = (await get('/api/works/profile?pageSize=50', alice.token)).body.data.list.filter(
+      (w: any) => w.id === workId,
+    );
+    const [reviewed] = (await get('/api/admin/works/review?status=hidden&pageSize=50', admin)).body.data.list.filter(
+      (w: any) => w.id === workId,
+    );
+    for (const url of [now.url, now.thumbUrl, mine.url, reviewed.url, reviewed.thumbUrl]) {
+      expect((await image(url)).statusCode, url).toBe(200);
+    }
+    await app.call('POST', '/api/admin/works/hide', { token: admin, body: { id: workId, hidden: false } });
+    expect((await image(plain[0]!)).statusCode).toBe(200);
+
+    // Withdrawn by its author: the plain link stops at once; the author's own signed link still opens it.
+    await app.call('POST', '/api/works/publish', { token: alice.token, body: { id: workId, public: false } });
+    for (const url of plain) expect((await image(url)).statusCode).toBe(403);
+    expect((await image((await owned()).url)).statusCode).toBe(200);
+  });
+
   it('streams a zip of 200 originals and refuses other users’ works and oversized requests', async () => {
     const many = await seedWorks(
       app,

@@ -20,7 +20,7 @@ import type { FileService } from '../files/file.service.js';
 import type { PublicationGate } from '../moderation/publication-gate.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
 import type { PublicWorkRow, WorkRepository, WorkRow } from './work.repository.js';
-import { workImageUrl, workThumbUrl } from './work-files.js';
+import { signedWorkLink, workImageUrl, workThumbUrl } from './work-files.js';
 
 const DAY_MS = 86_400_000;
 
@@ -40,7 +40,7 @@ function picture(row: WorkRow, link: (path: string) => string) {
 
 function item(row: WorkRow, signer: UrlSigner): WorkItem {
   return {
-    ...picture(row, (path) => signer.sign(path)),
+    ...picture(row, (path) => signedWorkLink(signer, path, row)),
     public: row.public === 1,
   };
 }
@@ -263,6 +263,8 @@ export class WorkService {
     return {
       list: rows.map((row) => ({
         ...this.publicItem(row),
+        // A hidden work no longer opens by its plain link: the admin's links are signed for it.
+        ...(row.hidden === 1 ? picture(row, (path) => signedWorkLink(this.signer, path, row)) : {}),
         hidden: row.hidden === 1,
         prompt: row.prompt,
         authorId: row.user_id,
