@@ -39,6 +39,7 @@ import { authPlugin } from './platform/auth/auth.plugin.js';
 import type { Database } from './platform/db/database.js';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './platform/error-handler.js';
 import { tooManyRequests } from './platform/errors.js';
+import { registerJsonDepthLimit } from './platform/json-depth.js';
 import { LocalRateLimitStore } from './platform/local-rate-limit-store.js';
 import { registerNulGuard } from './platform/nul-guard.js';
 import { API_DOCS_CSP, registerSecurityHeaders } from './platform/security-headers.js';
@@ -81,6 +82,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app, config.uploadMaxBytes);
   registerNulGuard(app);
+  registerJsonDepthLimit(app);
   // While shutting down, answers in flight close their connection so keep-alive clients do not hold the exit.
   let closing = false;
   app.addHook('preClose', async () => {

@@ -43,6 +43,14 @@ function multipartWithoutBoundary(req: FastifyRequest): boolean {
   return /^\s*multipart\//i.test(type) && !/;\s*boundary=/i.test(type);
 }
 
+/** A multipart body that ends before its closing delimiter (a cut upload): busboy's plain Errors, with no code. */
+function truncatedMultipart(req: FastifyRequest, error: Error): boolean {
+  return (
+    /^\s*multipart\//i.test(req.headers['content-type'] ?? '') &&
+    /unexpected end of (multipart data|form)/i.test(error.message)
+  );
+}
+
 /** The one error mapper: every failure leaves as the envelope; stacks stay in the log. */
 export function registerErrorHandler(app: FastifyInstance, uploadMaxBytes: number): void {
   app.setErrorHandler((error: FastifyError, req, reply) => {
@@ -73,6 +81,10 @@ export function registerErrorHandler(app: FastifyInstance, uploadMaxBytes: numbe
     if (multipartWithoutBoundary(req)) {
       req.log.info({ err: error }, 'multipart body without a boundary');
       return reply.status(400).send({ code: BizCode.FAIL, msg: '上传内容格式不正确，请重新选择文件上传', data: null });
+    }
+    if (truncatedMultipart(req, error)) {
+      req.log.info({ err: error }, 'multipart body cut short');
+      return reply.status(400).send({ code: BizCode.FAIL, msg: '上传内容不完整，请重新选择文件上传', data: null });
     }
     if (isDiskFull(error)) {
       req.log.error({ err: error }, 'disk full');

@@ -13,13 +13,15 @@ export class UrlSigner {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  private mac(path: string, expires: number): Buffer {
-    return createHmac('sha256', this.secret).update(`${path}\n${expires}`).digest().subarray(0, 18);
+  /** `scope` binds a link to a state of what it opens: a link signed in another state does not verify. */
+  private mac(path: string, expires: number, scope: string | undefined): Buffer {
+    const text = scope === undefined ? `${path}\n${expires}` : `${path}\n${scope}\n${expires}`;
+    return createHmac('sha256', this.secret).update(text).digest().subarray(0, 18);
   }
 
-  sign(path: string): string {
+  sign(path: string, scope?: string): string {
     const expires = Math.floor((this.clock() + this.ttlMs) / 1000);
-    return `${path}?e=${expires}&s=${this.mac(path, expires).toString('base64url')}`;
+    return `${path}?e=${expires}&s=${this.mac(path, expires, scope).toString('base64url')}`;
   }
 
   /** A keyed hash of `text`: stable for the same text, and without this server's secret no way back to it. */
@@ -27,13 +29,13 @@ export class UrlSigner {
     return createHmac('sha256', this.secret).update(`fingerprint\n${text}`).digest('base64url');
   }
 
-  /** True for a link this server signed for exactly this path that has not expired. */
-  verify(path: string, e: string | undefined, s: string | undefined): boolean {
+  /** True for a link this server signed for exactly this path (and scope) that has not expired. */
+  verify(path: string, e: string | undefined, s: string | undefined, scope?: string): boolean {
     if (!e || !s || !/^\d{1,12}$/.test(e)) return false;
     const expires = Number(e);
     if (expires * 1000 < this.clock()) return false;
     const given = Buffer.from(s, 'base64url');
-    const expected = this.mac(path, expires);
+    const expected = this.mac(path, expires, scope);
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
 }

@@ -10,9 +10,12 @@ import { styleNonce } from './security-headers.js';
 const HASHED_ASSET_CACHE = 'public, max-age=31536000, immutable';
 /** Everything else (the page, favicon.svg, zod-jitless.js) is checked with the server on every use. */
 const REVALIDATE = 'no-cache';
+/** Files a page loads by name: a missing one is a 404, never the page (a script tag would run HTML). */
+const STATIC_FILE =
+  /^\/assets\/|\.(?:m?js|css|map|json|txt|xml|webmanifest|wasm|png|jpe?g|gif|webp|avif|svg|ico|woff2?|ttf|otf|br|gz)$/i;
 
 /**
- * Serves the built web app beside /api. Unknown /api paths answer the envelope;
+ * Serves the built web app beside /api. Unknown /api paths and missing static files answer a 404 envelope;
  * any other GET answers index.html so the SPA's router handles deep links.
  * Text assets go out as the brotli or gzip files the web build wrote beside them (apps/web/build/plugins.ts).
  */
@@ -40,6 +43,7 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
     if (pathname === '/api' || pathname.startsWith('/api/') || req.method !== 'GET') {
       return reply.status(404).send({ code: 404, msg: MSG.routeNotFound, data: null });
     }
+    if (STATIC_FILE.test(pathname)) return reply.status(404).send({ code: 404, msg: '文件不存在', data: null });
     if (page === null) {
       return reply
         .status(503)

@@ -93,6 +93,78 @@ describeServer('files: an upload is its owner’s, a work made from it does not 
     expect((await get(plain)).status).toBe(200);
   });
 
+  it('never lets another user make an upload public through a cover or a template: it stays its owner’s', async () => {
+    const photo = await upload(owner.token);
+    const plain = `/api/files/${photo.fileId}`;
+    const refused = { code: -1, msg: '只能使用自己上传的图片，请重新上传' };
+    const tree = await app.call('GET', '/api/task/tree', { token: other.token });
+    const source = (tree.body.data as any[]).flatMap((c) => c.children).find((t: any) => t.name === '头像生成');
+    const copy = await app.call('POST', '/api/task/copy_to_mine', { token: other.token, body: { taskId: source.id } });
+    const copyId = copy.body.data.id as string;
+    // The copy keeps the official cover it came with; another user's upload as its cover is refused.
+    const kept = await app.call('PUT', `/api/task/${copyId}`, {
+      token: other.token,
+      body: { name: '我的副本', cover: copy.body.data.cover },
+    });
+    expect(kept.body.code).toBe(0);
+    const cover = await app.call('PUT', `/api/task/${copyId}`, { token: other.token, body: { cover: plain } });
+    expect(cover.status).toBe(400);
+    expect(cover.body).toMatchObject(refused);
+    const list = await app.call('GET', `/api/task/template/list?taskId=${copyId}`, { token: other.token });
+    const templateId = list.body.data[0].visTemplateList[0].templateId as string;
+    const detail = (await app.call('GET', `/api/task/template/detail/${templateId}`, { token: other.token })).body.data;
+    const save = (body: object) =>
+      app.call('POST', '/api/task/template/save/publish', {
+        token: other.token,
+        body: {
+          templateId,
+          taskId: copyId,
+          name: detail.name,
+          description: '',
+          taskStepList: detail.taskStepList,
+          ...body,
+        },
+      });
+    expect((await save({ cover: detail.cover })).body.code).toBe(0);
+    for (const body of [{ cover: plain }, { cover: null, description: plain }]) {
+      const res = await save(body);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject(refused);
+    }
+    // An admin may not publish a user's upload in official content either.
+    const admin = await loginAdmin(app);
+    const official = await app.call('POST', '/api/task', { token: admin, body: { name: '别人的封面', cover: plain } });
+    expect(official.status).toBe(400);
+    expect(official.body).toMatchObject(refused);
+
+    // Even where such a link got in some other way (a row written before this rule), it opens nothing.
+    await app.db.updateTable('task_nodes').set({ cover: plain }).where('id', '=', copyId).execute();
+    await app.db
+      .updateTable('templates')
+      .set({ cover: plain, published_json: JSON.stringify({ ...detail, cover: plain }) })
+      .where('id', '=', templateId)
+      .execute();
+    await app.db.updateTable('users').set({ avatar_file_id: photo.fileId }).where('id', '=', other.userId).execute();
+    for (const token of [undefined, other.token, owner.token]) {
+      const bare = await get(plain, token);
+      expect(bare.status).toBe(403);
+      expect(bare.json()).toMatchObject(EXPIRED);
+    }
+    const theirs = await app.call('GET', `/api/files/link/${photo.fileId}`, { token: other.token });
+    expect(theirs.status).toBe(404);
+    const mine = await app.call('GET', `/api/files/link/${photo.fileId}`, { token: owner.token });
+    expect(mine.body.data.url).toMatch(new RegExp(`^/api/files/${photo.fileId}\\?e=\\d+&s=[\\w-]+$`));
+    expect((await get(mine.body.data.url)).status).toBe(200);
+
+    // The user's own upload as the cover of their own copy is their own act.
+    const own = await upload(other.token);
+    const ownCover = await app.call('PUT', `/api/task/${copyId}`, {
+      token: other.token,
+      body: { cover: `/api/files/${own.fileId}` },
+    });
+    expect(ownCover.body.code).toBe(0);
+  });
+
   it('publishes works made from an uploaded photo (蓝底证件照, ControlNet) without the photo or its id', async () => {
     const photo = await upload(owner.token);
     const sketch = await upload(owner.token);

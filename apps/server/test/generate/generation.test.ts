@@ -154,6 +154,22 @@ describeServer('generate: from submit to works on the built-in engine', () => {
     expect(none.body).toMatchObject({ code: 0, data: null });
   });
 
+  it('no longer lists a work in the progress answer once the user deleted it', async () => {
+    const submit = await post('/api/generate/task', generateBody(ink, { ...SMALL, batchSize: 2 }));
+    const { generateId } = submit.body.data;
+    const { final } = await waitForEnd(app, user.token, generateId);
+    const [gone, kept] = final.images;
+    const removed = await app.call('DELETE', '/api/works', { token: user.token, body: { ids: [gone.workId] } });
+    expect(removed.body.code).toBe(0);
+    const after = await post('/api/generate/task/progress', { generateId });
+    expect(after.body.data.images.map((image: any) => image.workId)).toEqual([kept.workId]);
+    await app.call('DELETE', '/api/works', { token: user.token, body: { ids: [kept.workId] } });
+    expect((await post('/api/generate/task/progress', { generateId })).body.data).toMatchObject({
+      status: 'succeeded',
+      images: [],
+    });
+  });
+
   it('keeps generations private: another user cannot poll, interrupt or step them', async () => {
     const submit = await post('/api/generate/task', generateBody(ink, SMALL));
     const { generateId } = submit.body.data;

@@ -1,5 +1,7 @@
 import net from 'node:net';
+import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { multipartBody, uploadPng } from '../helpers/multipart.js';
 import { describeServer } from '../helpers/suite.js';
 import { createTestApp, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
 
@@ -90,5 +92,27 @@ describeServer('platform: slow and malformed requests answer the envelope', () =
     });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ code: -1, msg: '上传内容格式不正确，请重新选择文件上传', data: null });
+  });
+
+  it('answers a multipart upload cut before its closing delimiter with 400 and a Chinese message', async () => {
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
+    const body = multipartBody([{ filename: 'a.png', contentType: 'image/png', bytes: png }]);
+    const closing = body.payload.lastIndexOf('\r\n--');
+    for (const url of ['/api/files/upload', '/api/files/uploads']) {
+      for (const payload of [body.payload.subarray(0, closing), body.payload.subarray(0, closing - 20)]) {
+        const res = await app.app.inject({
+          method: 'POST',
+          url,
+          headers: { ...body.headers, authorization: `Bearer ${user.token}` },
+          payload,
+        });
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json()).toEqual({ code: -1, msg: '上传内容不完整，请重新选择文件上传', data: null });
+      }
+    }
+    // The whole body still uploads.
+    expect((await uploadPng(app, user.token)).code).toBe(0);
   });
 });

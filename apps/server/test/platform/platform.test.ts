@@ -76,6 +76,49 @@ describeServer('platform: health, envelope, errors, docs', () => {
     expect((await app.call('GET', '/api/user/currentUser', { token: user.token })).body.data).toEqual(before);
   });
 
+  it('refuses JSON nested thousands of levels deep with 400 on a user and an admin route, and nothing changes', async () => {
+    const token = await loginAdmin(app);
+    const user = await registerUser(app);
+    const before = (await app.call('GET', '/api/user/currentUser', { token: user.token })).body.data;
+    const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    for (const [url, auth, body] of [
+      ['/api/user/update/nickname', user.token, `{"nickname": ${deep(5_000)}}`],
+      ['/api/admin/users/credits', token, `{"userId": "${user.userId}", "amount": 5, "note": ${deep(5_000)}}`],
+      ['/api/auth/account', undefined, `{"account": ${deep(65)}, "password": "x"}`],
+    ] as const) {
+      const res = await app.app.inject({
+        method: 'POST',
+        url,
+        payload: body,
+        headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${auth}` } : {}) },
+      });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json()).toEqual({ code: -1, msg: '请求内容的嵌套层级过深（最多 64 层）', data: null });
+    }
+    expect((await app.call('GET', '/api/user/currentUser', { token: user.token })).body.data).toEqual(before);
+    // Within the limit the body reaches validation as before; prototype poisoning is still refused.
+    const shallow = await app.app.inject({
+      method: 'POST',
+      url: '/api/user/update/nickname',
+      payload: `{"nickname": ${deep(63)}}`,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
+    });
+    expect(shallow.statusCode).toBe(400);
+    expect(shallow.json().msg).toBe('请输入昵称');
+    const poisoned = await app.app.inject({
+      method: 'POST',
+      url: '/api/user/update/nickname',
+      payload: '{"nickname": "新名字", "__proto__": {"isAdmin": true}}',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
+    });
+    expect(poisoned.statusCode).toBe(400);
+    const renamed = await app.call('POST', '/api/user/update/nickname', {
+      token: user.token,
+      body: { nickname: '新名字' },
+    });
+    expect(renamed.body.code).toBe(0);
+  });
+
   it('names the field in validation messages, for zod defaults too', async () => {
     const res = await app.call('POST', '/api/auth/account', { body: { account: 12, password: 'x' } });
     expect(res.status).toBe(400);

@@ -92,4 +92,17 @@ describeServer('platform: caching and compression of the web app', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-cache');
   });
+
+  it('answers 404, not the page, for a missing asset or static file, and still the page for an unknown app route', async () => {
+    for (const url of ['/assets/index-missing.js', '/assets/missing.css', '/assets/img/gone.png', '/favicon-old.ico']) {
+      const res = await get(url, 'gzip, br');
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type']).toContain('application/json');
+      expect(res.json()).toEqual({ code: 404, msg: '文件不存在', data: null });
+    }
+    const route = await get('/draw/xyz');
+    expect(route.statusCode).toBe(200);
+    expect(route.headers['content-type']).toContain('text/html');
+    expect(route.body).toContain(`"${entry}"`);
+  });
 });

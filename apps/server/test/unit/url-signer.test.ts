@@ -20,6 +20,20 @@ it('signs a path until it expires, for that path and secret only', () => {
   expect(signer.verify('/api/works/image/abc', e, s)).toBe(false);
 });
 
+it('binds a link to the scope it was signed in: a link of another scope does not verify', () => {
+  const signer = new UrlSigner(Buffer.from('a-secret-of-enough-length'), 3_600_000);
+  const query = (link: string) => {
+    const params = new URL(link, 'http://x').searchParams;
+    return [params.get('e') ?? undefined, params.get('s') ?? undefined] as const;
+  };
+  const [e, s] = query(signer.sign('/api/works/image/abc'));
+  expect(signer.verify('/api/works/image/abc', e, s)).toBe(true);
+  expect(signer.verify('/api/works/image/abc', e, s, 'hidden')).toBe(false);
+  const [he, hs] = query(signer.sign('/api/works/image/abc', 'hidden'));
+  expect(signer.verify('/api/works/image/abc', he, hs, 'hidden')).toBe(true);
+  expect(signer.verify('/api/works/image/abc', he, hs)).toBe(false);
+});
+
 it('fingerprints a viewer the same way each time, differently per secret, never in the clear', () => {
   const signer = new UrlSigner(Buffer.from('a-secret-of-enough-length'), 3_600_000);
   const viewer = '203.0.113.9\nMozilla/5.0';

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { flushAudit } from '../audit/audit-helpers.js';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import {
+  createTestApp,
+  loginAdmin,
+  registerUser,
+  SCALE_OUT,
+  type TestApp,
+  type TestUser,
+} from '../helpers/test-app.js';
 import { readZip } from '../helpers/zip.js';
 import { seedWorks } from './work-fixtures.js';
 
@@ -143,6 +151,43 @@ describeServer('works: my gallery, the public gallery, downloads and review', ()
     expect((await get('/api/works/public/list')).body.data.list.map((w: any) => w.id)).toEqual([aliceWorks[2]]);
   });
 
+  it('publishes a work once when 8 requests race: one success, the others told it is public, one audit entry', async () => {
+    const [workId] = await seedWorks(app, alice.userId, [{ prompt: 'race' }]);
+    // Scale-out: the requests are shared between two API processes.
+    const other = SCALE_OUT ? await app.sibling() : app;
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        (i % 2 === 0 ? app : other).call('POST', '/api/works/publish', {
+          token: alice.token,
+          body: { id: workId, public: true },
+        }),
+      ),
+    );
+    if (other !== app) await other.close();
+    for (const answer of answers) expect(answer.body).toMatchObject({ code: 0, data: { id: workId, public: true } });
+    const messages = answers.map((answer) => answer.body.msg).sort();
+    expect(messages).toEqual([...Array(7).fill('作品已在灵感广场'), '已发布到灵感广场'].sort());
+    await flushAudit(app);
+    const entries = await app.db
+      .selectFrom('audit_log')
+      .select(['action', 'detail'])
+      .where('target_id', '=', workId!)
+      .execute();
+    expect(entries).toEqual([
+      { action: 'work.publish', detail: JSON.stringify({ wasPublic: false, hidePrompt: false }) },
+    ]);
+    // Asking again changes nothing and says so; withdrawing is one entry more.
+    const again = await app.call('POST', '/api/works/publish', {
+      token: alice.token,
+      body: { id: workId, public: true },
+    });
+    expect(again.body.msg).toBe('作品已在灵感广场');
+    await app.call('POST', '/api/works/publish', { token: alice.token, body: { id: workId, public: false } });
+    await flushAudit(app);
+    const actions = await app.db.selectFrom('audit_log').select('action').where('target_id', '=', workId!).execute();
+    expect(actions.map((entry) => entry.action).sort()).toEqual(['work.publish', 'work.unpublish']);
+  });
+
   it('serves private images only through their signed links, public ones openly', async () => {
     const image = (url: string) => app.app.inject({ method: 'GET', url });
     const [, bobSecond] = bobWorks;
@@ -184,6 +229,52 @@ describeServer('works: my gallery, the public gallery, downloads and review', ()
     expect(hiddenOnly.body.data.list.map((w: any) => w.id)).toEqual([aliceWorks[2]]);
     await app.call('POST', '/api/admin/works/hide', { token: admin, body: { id: aliceWorks[2], hidden: false } });
     expect((await get('/api/works/public/list')).body.data.total).toBe(1);
+  });
+
+  it('stops serving a work at once when it is withdrawn or hidden: a minute of public cache, old signed links refused', async () => {
+    const admin = await loginAdmin(app);
+    const [workId] = await seedWorks(app, alice.userId, [{ prompt: 'soon hidden' }]);
+    const image = (url: string) => app.app.inject({ method: 'GET', url });
+    const owned = async () => (await get(`/api/works/profile/detail?id=${workId}`, alice.token)).body.data;
+    const before = await owned();
+    await app.call('POST', '/api/works/publish', { token: alice.token, body: { id: workId, public: true } });
+    const plain = [`/api/works/image/${workId}`, `/api/works/thumb/${workId}`];
+    for (const url of plain) {
+      const open = await image(url);
+      expect(open.statusCode).toBe(200);
+      expect(open.headers['cache-control']).toBe('public, max-age=60');
+    }
+    for (const url of [before.url, before.thumbUrl]) {
+      const signed = await image(url);
+      expect(signed.statusCode).toBe(200);
+      expect(signed.headers['cache-control']).toBe('private, max-age=3600');
+    }
+
+    // Hidden by an admin: neither the plain link nor a link signed before opens it, for anyone.
+    await app.call('POST', '/api/admin/works/hide', { token: admin, body: { id: workId, hidden: true } });
+    for (const url of [...plain, before.url, before.thumbUrl]) {
+      const refused = await image(url);
+      expect(refused.statusCode, url).toBe(403);
+      expect(refused.json()).toMatchObject({ code: -1, msg: '图片链接已失效，请刷新页面' });
+    }
+    // The author's and the admin's lists hand out links that open it.
+    const now = await owned();
+    const [mine] = (await get('/api/works/profile?pageSize=50', alice.token)).body.data.list.filter(
+      (w: any) => w.id === workId,
+    );
+    const [reviewed] = (await get('/api/admin/works/review?status=hidden&pageSize=50', admin)).body.data.list.filter(
+      (w: any) => w.id === workId,
+    );
+    for (const url of [now.url, now.thumbUrl, mine.url, reviewed.url, reviewed.thumbUrl]) {
+      expect((await image(url)).statusCode, url).toBe(200);
+    }
+    await app.call('POST', '/api/admin/works/hide', { token: admin, body: { id: workId, hidden: false } });
+    expect((await image(plain[0]!)).statusCode).toBe(200);
+
+    // Withdrawn by its author: the plain link stops at once; the author's own signed link still opens it.
+    await app.call('POST', '/api/works/publish', { token: alice.token, body: { id: workId, public: false } });
+    for (const url of plain) expect((await image(url)).statusCode).toBe(403);
+    expect((await image((await owned()).url)).statusCode).toBe(200);
   });
 
   it('streams a zip of 200 originals and refuses other users’ works and oversized requests', async () => {

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Database } from '../../platform/db/database.js';
 import type { FileTable } from '../../platform/db/schema.js';
 
@@ -13,19 +13,32 @@ export class FileRepository {
     return this.db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** True when the file is shown to everyone: a user's avatar or the cover of a task, template or model. */
-  async inPublicUse(id: string, url: string): Promise<boolean> {
-    const use = await this.db
+  async ownerIsAdmin(ownerId: string): Promise<boolean> {
+    const owner = await this.db.selectFrom('users').select('is_admin').where('id', '=', ownerId).executeTakeFirst();
+    return owner?.is_admin === 1;
+  }
+
+  /**
+   * True when the file is shown to everyone through its owner's own act: the owner's avatar, or the cover of a
+   * task, template or model the owner wrote. Official content (no owner) and models are written by admins, so there
+   * only an admin's upload counts. A cover naming someone else's upload makes nothing public.
+   */
+  async inPublicUse(file: { id: string; owner_id: string }, url: string): Promise<boolean> {
+    const byAdmin = await this.ownerIsAdmin(file.owner_id);
+    // '' stands for official content (owner_id null), which counts only for an admin's upload.
+    const writers = byAdmin ? [file.owner_id, ''] : [file.owner_id];
+    const writer = sql<string>`coalesce(owner_id, '')`;
+    const templates = this.db.selectFrom('templates').select('id').where(writer, 'in', writers);
+    let use = this.db
       .selectFrom('users')
       .select('id')
-      .where('avatar_file_id', '=', id)
-      .union(this.db.selectFrom('task_nodes').select('id').where('cover', '=', url))
-      .union(this.db.selectFrom('templates').select('id').where('cover', '=', url))
+      .where('id', '=', file.owner_id)
+      .where('avatar_file_id', '=', file.id)
+      .union(this.db.selectFrom('task_nodes').select('id').where(writer, 'in', writers).where('cover', '=', url))
+      .union(templates.where('cover', '=', url))
       // Users see a template as last published, which may still show a cover its draft has since replaced.
-      .union(this.db.selectFrom('templates').select('id').where('published_json', 'like', `%"${url}"%`))
-      .union(this.db.selectFrom('models').select('id').where('cover', '=', url))
-      .limit(1)
-      .executeTakeFirst();
-    return use !== undefined;
+      .union(templates.where('published_json', 'like', `%"${url}"%`));
+    if (byAdmin) use = use.union(this.db.selectFrom('models').select('id').where('cover', '=', url));
+    return (await use.limit(1).executeTakeFirst()) !== undefined;
   }
 }

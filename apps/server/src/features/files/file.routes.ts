@@ -10,6 +10,11 @@ import type { FileService } from './file.service.js';
 
 const tags = ['文件'];
 export const MAX_FILES_PER_UPLOAD = 9;
+/**
+ * An image anyone may open (a public work, an avatar, a cover): shared caches may keep it only a minute, so a
+ * withdrawn, hidden or replaced one stops being served soon after the server stops serving it.
+ */
+export const PUBLIC_IMAGE_CACHE = 'public, max-age=60';
 const fileParams = z.object({ fileId: z.string().max(64) });
 
 function requireFileField(part: MultipartFile | undefined): MultipartFile {
@@ -88,7 +93,7 @@ export const fileRoutes: FastifyPluginAsyncZod<{ files: FileService }> = async (
       const file = await files.serve(req.params.fileId, req.query.e, req.query.s);
       return replyTo
         .header('content-type', file.mime)
-        .header('cache-control', file.open ? 'public, max-age=3600' : 'private, max-age=3600')
+        .header('cache-control', file.open ? PUBLIC_IMAGE_CACHE : 'private, max-age=3600')
         .send(file.stream);
     },
   );

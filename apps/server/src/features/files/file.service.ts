@@ -110,7 +110,7 @@ export class FileService {
   async linkFor(userId: string, fileId: string): Promise<UploadResult> {
     const file = await this.files.findById(fileId);
     if (file?.owner_id === userId) return { fileId, url: this.signedUrlOf(fileId) };
-    if (file && (await this.files.inPublicUse(fileId, this.urlOf(fileId)))) return { fileId, url: this.urlOf(fileId) };
+    if (file && (await this.files.inPublicUse(file, this.urlOf(fileId)))) return { fileId, url: this.urlOf(fileId) };
     throw notFound('文件不存在');
   }
 
@@ -122,7 +122,7 @@ export class FileService {
     const file = await this.files.findById(fileId);
     if (!file) throw notFound('文件不存在');
     const signed = this.signer.verify(this.urlOf(fileId), e, s);
-    const open = !signed && (await this.files.inPublicUse(fileId, this.urlOf(fileId)));
+    const open = !signed && (await this.files.inPublicUse(file, this.urlOf(fileId)));
     if (!signed && !open) throw forbidden('图片链接已失效，请刷新页面');
     return { mime: file.mime, stream: await this.streamOf(file), open };
   }

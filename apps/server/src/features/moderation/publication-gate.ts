@@ -13,7 +13,7 @@ import {
 import { readBytes, type Storage } from '../../platform/storage/storage.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
 import type { WorkRow } from '../works/work.repository.js';
-import { workImageUrl } from '../works/work-files.js';
+import { signedWorkLink, workImageUrl } from '../works/work-files.js';
 import type { WorkModerationRepository } from './work-moderation.repository.js';
 
 export const MODERATION_MESSAGES = {
@@ -118,7 +118,7 @@ export class PublicationGate {
     const text = publicText(work);
     try {
       const [imageVerdict, textVerdict] = await Promise.all([
-        this.provider.checkImage(image, work.id, () => this.imageLink(work.id)),
+        this.provider.checkImage(image, work.id, () => this.imageLink(work.id, work.hidden === 1)),
         text ? this.provider.checkText(text, work.id) : null,
       ]);
       return [
@@ -133,13 +133,13 @@ export class PublicationGate {
 }
 
 /** A fresh signed link to a work's original, absolute on the public site (for a provider that fetches it). */
-export type WorkImageLink = (workId: string) => string;
+export type WorkImageLink = (workId: string, hidden?: boolean) => string;
 
 /** Links on PUBLIC_BASE_URL; without it (only Aliyun asks, and config.ts requires it there) asking throws. */
 export function workImageLink(signer: UrlSigner, publicBaseUrl: string | undefined): WorkImageLink {
-  return (workId) => {
+  return (workId, hidden = false) => {
     if (!publicBaseUrl) throw new Error('PUBLIC_BASE_URL is not set: no link a moderation provider could fetch');
-    return `${publicBaseUrl}${signer.sign(workImageUrl(workId))}`;
+    return `${publicBaseUrl}${signedWorkLink(signer, workImageUrl(workId), { hidden: hidden ? 1 : 0 })}`;
   };
 }
 

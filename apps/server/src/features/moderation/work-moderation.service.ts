@@ -15,7 +15,7 @@ import type { UrlSigner } from '../../platform/url-signer.js';
 import type { FileService } from '../files/file.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
 import type { WorkRepository } from '../works/work.repository.js';
-import { workImageUrl, workThumbUrl } from '../works/work-files.js';
+import { signedWorkLink, workImageUrl, workThumbUrl } from '../works/work-files.js';
 import type {
   ModeratedWorkRow,
   ModerationItemRow,
@@ -73,8 +73,8 @@ export class WorkModerationService {
     return {
       id: row.id,
       // Flagged works are private: the admin's links are signed like the author's.
-      thumbUrl: this.signer.sign(workThumbUrl(row.id)),
-      url: this.signer.sign(workImageUrl(row.id)),
+      thumbUrl: signedWorkLink(this.signer, workThumbUrl(row.id), row),
+      url: signedWorkLink(this.signer, workImageUrl(row.id), row),
       width: row.width,
       height: row.height,
       templateName: row.template_name,

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Database } from '../../platform/db/database.js';
 import { fail, forbidden, notFound } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
+import { assertOwnFileLinks } from '../files/file-links.js';
 import type { SensitiveWordFilter } from '../moderation/sensitive-word-filter.js';
 import { TemplateRepository, type TemplateRow } from '../template/template.repository.js';
 import {
@@ -109,6 +110,7 @@ export class TaskService {
   async create(viewer: Viewer, body: TaskBody): Promise<Task> {
     if (!viewer.isAdmin) throw forbidden();
     await this.words.assertClean('taskName', body.name);
+    await assertOwnFileLinks(this.db, viewer, body.cover);
     let kind: 'category' | 'task' = 'category';
     if (body.parentId) {
       const parent = await this.tasks.find(body.parentId);
@@ -138,8 +140,9 @@ export class TaskService {
   }
 
   async update(viewer: Viewer, id: string, body: TaskUpdate): Promise<Task> {
-    await this.writable(viewer, id);
+    const task = await this.writable(viewer, id);
     await this.words.assertClean('taskName', body.name);
+    await assertOwnFileLinks(this.db, viewer, body.cover, task.cover);
     await this.tasks.update(id, {
       ...(body.name !== undefined ? { name: body.name } : {}),
       ...(body.icon !== undefined ? { icon: body.icon } : {}),

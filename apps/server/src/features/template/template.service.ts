@@ -15,6 +15,7 @@ import type { AuthUser } from '../../platform/auth/auth.plugin.js';
 import type { Database } from '../../platform/db/database.js';
 import { fail, forbidden, notFound } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
+import { assertOwnFileLinks } from '../files/file-links.js';
 import type { ModelService } from '../models/model.service.js';
 import type { SensitiveWordFilter } from '../moderation/sensitive-word-filter.js';
 import { OPTION_URLS } from '../options/option-urls.js';
@@ -260,6 +261,7 @@ export class TemplateService {
     const now = nowIso();
     const existing = body.templateId ? await this.writable(viewer, body.templateId) : undefined;
     if (existing && existing.task_id !== body.taskId) throw fail('要把模板放到其他任务，请使用移动');
+    await assertOwnFileLinks(this.db, viewer, body, existing && [existing, await this.templates.steps([existing.id])]);
     const templateId = existing?.id ?? newId();
     const version = publish ? (existing?.version ?? 0) + 1 : (existing?.version ?? 0);
     const status = publish ? 'published' : 'draft';

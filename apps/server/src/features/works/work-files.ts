@@ -12,6 +12,16 @@ const THUMB_SIZE = 384;
 export const workImageUrl = (workId: string) => `/api/works/image/${workId}`;
 export const workThumbUrl = (workId: string) => `/api/works/thumb/${workId}`;
 
+/**
+ * The state a work's signed link is bound to: a link signed while the work was shown stops at once when an admin
+ * hides it; the owner's and admins' lists then hand out links signed for the hidden work.
+ */
+export const workLinkScope = (work: { hidden?: number }) => (work.hidden === 1 ? 'hidden' : undefined);
+
+/** A signed link of a work's original or thumbnail (`path`), bound to the work's state. */
+export const signedWorkLink = (signer: UrlSigner, path: string, work: { hidden?: number }) =>
+  signer.sign(path, workLinkScope(work));
+
 export type StoredWorkFiles = { imageKey: string; thumbKey: string };
 
 export const workFileKeys = (workId: string): StoredWorkFiles => ({
@@ -64,13 +74,13 @@ export async function readWorkImage(
 
 /** A result as the draw page shows it, with signed links (a new work is private). */
 export function generatedImage(
-  work: { id: string; width: number; height: number; seed: number | string },
+  work: { id: string; width: number; height: number; seed: number | string; hidden?: number },
   signer: UrlSigner,
 ): GeneratedImage {
   return {
     workId: work.id,
-    url: signer.sign(workImageUrl(work.id)),
-    thumbUrl: signer.sign(workThumbUrl(work.id)),
+    url: signedWorkLink(signer, workImageUrl(work.id), work),
+    thumbUrl: signedWorkLink(signer, workThumbUrl(work.id), work),
     width: work.width,
     height: work.height,
     seed: Number(work.seed),

@@ -45,6 +45,12 @@ export class WorkRepository {
       .executeTakeFirst();
   }
 
+  /** Which of these works still exist. */
+  async existingIds(ids: string[]): Promise<string[]> {
+    const rows = await this.db.selectFrom('works').select('id').where('id', 'in', ids).execute();
+    return rows.map((row) => row.id);
+  }
+
   listByJob(jobId: string): Promise<WorkRow[]> {
     return this.db
       .selectFrom('works')
@@ -103,15 +109,16 @@ export class WorkRepository {
   }
 
   /**
-   * Sets 公开 and 隐藏提示词. When this turns a private work public, `onPublished` runs in the same transaction (the
-   * webhook outbox): a work becomes public exactly once however many requests race, and its event is kept exactly
-   * when the change is. True when this call published it.
+   * Sets 公开 and 隐藏提示词, each change decided by the row itself, so however many requests race only one of them
+   * changes it. 'published' when this call turned a private work public: `onPublished` then ran in the same
+   * transaction (the webhook outbox), so its event is kept exactly when the change is. 'changed' when only another
+   * value changed (隐藏提示词, or withdrawing), 'unchanged' when the work already was as asked.
    */
   async setPublic(
     id: string,
     values: { public: number; hide_prompt: number; published_at: string | null },
     onPublished: (trx: Transaction<DB>) => Promise<void>,
-  ): Promise<boolean> {
+  ): Promise<'published' | 'changed' | 'unchanged'> {
     return this.db.transaction().execute(async (trx) => {
       if (values.public === 1) {
         const turned = await trx
@@ -122,11 +129,16 @@ export class WorkRepository {
           .executeTakeFirst();
         if (turned.numUpdatedRows > 0n) {
           await onPublished(trx);
-          return true;
+          return 'published';
         }
       }
-      await trx.updateTable('works').set(values).where('id', '=', id).execute();
-      return false;
+      const changed = await trx
+        .updateTable('works')
+        .set(values)
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('public', '!=', values.public), eb('hide_prompt', '!=', values.hide_prompt)]))
+        .executeTakeFirst();
+      return changed.numUpdatedRows > 0n ? 'changed' : 'unchanged';
     });
   }
 

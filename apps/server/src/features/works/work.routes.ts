@@ -24,9 +24,10 @@ import type { Storage } from '../../platform/storage/storage.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
 import { originOf } from '../audit/audit-recorder.js';
 import type { ComplianceService } from '../compliance/compliance.service.js';
+import { PUBLIC_IMAGE_CACHE } from '../files/file.routes.js';
 import type { WorkRepository } from './work.repository.js';
 import type { WorkService } from './work.service.js';
-import { readWorkImage, readWorkThumb } from './work-files.js';
+import { readWorkImage, readWorkThumb, workLinkScope } from './work-files.js';
 import { worksZip } from './work-zip.js';
 
 const tags = ['作品'];
@@ -43,9 +44,11 @@ const signature = z.object({ e: z.string().max(16).optional(), s: z.string().max
 
 /**
  * A work's original and thumbnail. A public work's links are open; a private work's need the signature its
- * owner's lists carry (they expire), since an <img> cannot send a bearer token. The signature is the owner's
- * view: without it, a work whose author hid the prompt is served without its text chunks. Either way both leave
- * with their AIGC labels (implicit and visible): a public thumbnail's link can be opened and saved on its own.
+ * owner's lists carry (they expire), since an <img> cannot send a bearer token. Both are checked against the work
+ * as it is now: withdrawn or hidden, its plain link stops at once (and shared caches keep it a minute at most);
+ * hidden, only links signed since (the owner's and admins' lists) open it. The signature is the owner's
+ * view: without it, a work whose author hid the prompt is served without its text chunks. Either way both leave with their AIGC
+ * labels (implicit and visible): a public thumbnail's link can be opened and saved on its own.
  */
 export const workImageRoutes: FastifyPluginAsyncZod<Deps> = async (app, { repo, storage, signer, compliance }) => {
   for (const [kind, mime] of [
@@ -66,7 +69,8 @@ export const workImageRoutes: FastifyPluginAsyncZod<Deps> = async (app, { repo, 
         const keys = await repo.keysOf(req.params.workId);
         if (!keys) throw notFound('作品不存在');
         const open = keys.public === 1 && keys.hidden === 0;
-        const signed = signer.verify(`/api/works/${kind}/${req.params.workId}`, req.query.e, req.query.s);
+        const path = `/api/works/${kind}/${req.params.workId}`;
+        const signed = signer.verify(path, req.query.e, req.query.s, workLinkScope(keys));
         if (!open && !signed) throw forbidden('图片链接已失效，请刷新页面');
         // The thumbnail holds no metadata but the label; only the original carries the prompt.
         const body =
@@ -81,7 +85,7 @@ export const workImageRoutes: FastifyPluginAsyncZod<Deps> = async (app, { repo, 
         if (!body) throw notFound('作品不存在');
         return reply
           .header('content-type', mime)
-          .header('cache-control', signed ? 'private, max-age=3600' : 'public, max-age=3600')
+          .header('cache-control', signed ? 'private, max-age=3600' : PUBLIC_IMAGE_CACHE)
           .send(body);
       },
     );
@@ -131,9 +135,15 @@ export const myWorkRoutes: FastifyPluginAsyncZod<Deps> = async (app, { works, st
     },
     async (req) => {
       const { id, public: makePublic, hidePrompt } = req.body;
-      const { work, wasPublic } = await works.publish(currentUser(req).id, id, makePublic, hidePrompt, originOf(req));
-      // On a work already public only 隐藏提示词 changed: a setting, not a publication.
-      const msg = makePublic ? (wasPublic ? '设置成功' : '已发布到灵感广场') : '已取消发布';
+      const { work, outcome } = await works.publish(currentUser(req).id, id, makePublic, hidePrompt, originOf(req));
+      // On a work already public only 隐藏提示词 may change: a setting, not a publication.
+      const msg = !makePublic
+        ? '已取消发布'
+        : outcome === 'published'
+          ? '已发布到灵感广场'
+          : outcome === 'changed'
+            ? '设置成功'
+            : '作品已在灵感广场';
       return ok(work, msg);
     },
   );

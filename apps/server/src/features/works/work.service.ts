@@ -20,7 +20,7 @@ import type { FileService } from '../files/file.service.js';
 import type { PublicationGate } from '../moderation/publication-gate.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
 import type { PublicWorkRow, WorkRepository, WorkRow } from './work.repository.js';
-import { workImageUrl, workThumbUrl } from './work-files.js';
+import { signedWorkLink, workImageUrl, workThumbUrl } from './work-files.js';
 
 const DAY_MS = 86_400_000;
 
@@ -40,7 +40,7 @@ function picture(row: WorkRow, link: (path: string) => string) {
 
 function item(row: WorkRow, signer: UrlSigner): WorkItem {
   return {
-    ...picture(row, (path) => signer.sign(path)),
+    ...picture(row, (path) => signedWorkLink(signer, path, row)),
     public: row.public === 1,
   };
 }
@@ -152,13 +152,17 @@ export class WorkService {
     }
   }
 
+  /**
+   * 发布 and 取消发布. The outcome is the row's own (see WorkRepository.setPublic): of parallel publishes one publishes
+   * and is audited, the others learn the work is already public and leave no entry.
+   */
   async publish(
     userId: string,
     id: string,
     makePublic: boolean,
     hidePrompt: boolean,
     origin: AuditOrigin,
-  ): Promise<{ work: WorkItem; wasPublic: boolean }> {
+  ): Promise<{ work: WorkItem; outcome: 'published' | 'changed' | 'unchanged' }> {
     const row = await this.owned(userId, id);
     // 内容审核 before a work first reaches 灵感广场 (docs/compliance.md): a flag or no verdict refuses it here.
     if (makePublic && row.public !== 1) await this.moderation.beforePublication(row, hidePrompt);
@@ -166,7 +170,7 @@ export class WorkService {
     // Re-publishing keeps the first date, so a work does not jump back to the top of 最新.
     const publishedAt = row.published_at ?? nowIso();
     // Only a work newly public is news; changing 隐藏提示词 on a public work is not.
-    const published = await this.works.setPublic(
+    const outcome = await this.works.setPublic(
       id,
       {
         public: makePublic ? 1 : 0,
@@ -175,15 +179,20 @@ export class WorkService {
       },
       (trx) => this.webhooks.workPublished(trx, userId, { id, publishedAt }),
     );
-    if (published) this.webhooks.nudge();
-    this.audit.record({
-      action: makePublic ? 'work.publish' : 'work.unpublish',
-      userId,
-      origin,
-      target: { type: 'work', id },
-      detail: { wasPublic: row.public === 1, hidePrompt },
-    });
-    return { work: item({ ...row, public: makePublic ? 1 : 0 }, this.signer), wasPublic: row.public === 1 };
+    if (outcome === 'published') this.webhooks.nudge();
+    if (outcome !== 'unchanged') {
+      this.audit.record({
+        action: makePublic ? 'work.publish' : 'work.unpublish',
+        userId,
+        origin,
+        target: { type: 'work', id },
+        detail: { wasPublic: makePublic ? outcome === 'changed' : row.public === 1, hidePrompt },
+      });
+    }
+    return {
+      work: item({ ...row, public: makePublic ? 1 : 0 }, this.signer),
+      outcome,
+    };
   }
 
   private publicItem(row: PublicWorkRow): PublicWorkItem {
@@ -254,6 +263,8 @@ export class WorkService {
     return {
       list: rows.map((row) => ({
         ...this.publicItem(row),
+        // A hidden work no longer opens by its plain link: the admin's links are signed for it.
+        ...(row.hidden === 1 ? picture(row, (path) => signedWorkLink(this.signer, path, row)) : {}),
         hidden: row.hidden === 1,
         prompt: row.prompt,
         authorId: row.user_id,
