@@ -64,9 +64,14 @@ export class ServerProcess {
     env: Record<string, string> = {},
   ): Promise<T> {
     const server = new this(dataDir, env);
-    const deadline = Date.now() + 45_000;
+    // Generous: on a loaded 2-core machine a cold tsx start of three processes at once has taken over 45 s.
+    const deadline = Date.now() + 90_000;
     while (!server.ready()) {
-      if (!server.alive || Date.now() > deadline) throw new Error(`server did not start:\n${server.output}`);
+      if (!server.alive || Date.now() > deadline) {
+        // Not left running behind the failed test (its caller never gets it to stop).
+        server.signal('SIGKILL');
+        throw new Error(`server did not start:\n${server.output}`);
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
     return server;
@@ -100,9 +105,15 @@ export class ServerProcess {
     return this.exited;
   }
 
-  async call(method: string, url: string, options: { token?: string; body?: unknown } = {}): Promise<ProcessAnswer> {
+  /** `abortAfterMs`: the client gives up then, as a browser or a load balancer would (the call then fails). */
+  async call(
+    method: string,
+    url: string,
+    options: { token?: string; body?: unknown; abortAfterMs?: number } = {},
+  ): Promise<ProcessAnswer> {
     const res = await fetch(`${this.baseUrl}${url}`, {
       method,
+      ...(options.abortAfterMs ? { signal: AbortSignal.timeout(options.abortAfterMs) } : {}),
       headers: {
         ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
         ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
