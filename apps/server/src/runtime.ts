@@ -4,7 +4,7 @@ import { LocalBroadcast } from './platform/broadcast/broadcast.js';
 import { createDatabase, type Database } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrations.js';
 import { underStartLock } from './platform/db/start-lock.js';
-import { connectRedis } from './platform/redis/redis.js';
+import { connectRedis, FAIL_FAST, untilReady } from './platform/redis/redis.js';
 import { connectSharedState, type SharedState } from './platform/redis/shared-state.js';
 import { createSmsProvider } from './platform/sms/create-sms-provider.js';
 import { createStorage } from './platform/storage/create-storage.js';
@@ -30,6 +30,9 @@ export type Runtime = {
   /** Stops the jobs if not yet done, then closes Redis and the database. */
   close(): Promise<void>;
 };
+
+/** How long an API process waits at start for its Redis connections before it serves anyway. */
+const STARTUP_REDIS_WAIT_MS = 5_000;
 
 /** The role a process takes from the configuration: scale-out when Redis is configured. */
 export function roleOf(config: Config, wanted: 'api' | 'worker'): ProcessRole {
@@ -101,13 +104,20 @@ export async function openRuntime(
     if (role !== 'embedded') {
       const url = config.redisUrl;
       if (!url) throw new Error(`The ${role} role needs REDIS_URL`);
+      // An API process's requests fail fast while Redis is away (503); a worker's commands wait for it instead.
+      const requests = role === 'api' ? FAIL_FAST : {};
       redis = {
-        client: connectRedis(url, role, log),
+        client: connectRedis(url, role, log, requests),
         subscriber: connectRedis(url, `${role}-interrupts`, log),
-        polls: connectRedis(url, `${role}-polls`, log, { enableAutoPipelining: true }),
+        polls: connectRedis(url, `${role}-polls`, log, { enableAutoPipelining: true, ...requests }),
+        probe: connectRedis(url, `${role}-health`, log, FAIL_FAST),
       };
       // Revocations, cache invalidations and rate limits concern API processes only.
-      if (role === 'api') shared = await connectSharedState(url, config.redisPrefix, log);
+      if (role === 'api') {
+        shared = await connectSharedState(url, config.redisPrefix, log);
+        const { client, polls } = redis;
+        await Promise.all([untilReady(client, STARTUP_REDIS_WAIT_MS), untilReady(polls, STARTUP_REDIS_WAIT_MS)]);
+      }
     }
     const services = await prepareDatabase(db, config, role, log, (signer) =>
       createServices({
@@ -141,7 +151,10 @@ export async function openRuntime(
           // After the jobs (their ends are recorded) and the requests (closed before onClose): the last entries.
           await services.audit.recorder.close();
           await shared?.close();
-          if (redis) await Promise.allSettled([redis.client.quit(), redis.subscriber.quit(), redis.polls.quit()]);
+          if (redis) {
+            const { client, subscriber, polls, probe } = redis;
+            await Promise.allSettled([client.quit(), subscriber.quit(), polls.quit(), probe.quit()]);
+          }
           await db.destroy();
         })();
         return closed;
@@ -152,6 +165,7 @@ export async function openRuntime(
     redis?.client.disconnect();
     redis?.subscriber.disconnect();
     redis?.polls.disconnect();
+    redis?.probe.disconnect();
     await db.destroy();
     throw err;
   }

@@ -72,7 +72,13 @@ export type ProcessRole = 'embedded' | 'api' | 'worker';
  * Scale-out mode's Redis: commands, a connection of its own for pub/sub, and one for the progress polls' reads
  * that pipelines the commands of concurrent requests into one write (kept apart from BullMQ's connection).
  */
-export type RedisConnections = { client: Redis; subscriber: Redis; polls: Redis };
+export type RedisConnections = {
+  client: Redis;
+  subscriber: Redis;
+  polls: Redis;
+  /** Health probes: fails fast whatever the role, so a probe answers while Redis is away. */
+  probe: Redis;
+};
 
 /** Every service of the product, wired once; API and worker processes mount the same ones. */
 export function createServices(deps: {
@@ -195,7 +201,7 @@ export function createServices(deps: {
     help: new HelpService(db, words),
     sensitiveWords: new SensitiveWordService(db, words),
     wordFilter: words,
-    health: new HealthService(db, deps.storage, config.database.kind),
+    health: new HealthService(db, deps.storage, config.database.kind, redis ? { probe: redis.probe, queue } : null),
     translate,
     appConfig: new AppConfigService(db),
     compliance,
@@ -244,6 +250,7 @@ export function createServices(deps: {
       signer: deps.signer,
       words,
       audit: auditRecorder,
+      log: deps.log,
     }),
   };
 }

@@ -39,12 +39,27 @@ export type Page<T> = { list: T[]; current: number; pageSize: number; total: num
 const checkStatusSchema = z.enum(['ok', 'down']);
 
 /**
- * GET /api/health: anyone learns only up or down (HTTP 503 when down); an admin's Bearer token also shows the
- * database kind and which check failed.
+ * GET /api/health: anyone learns ok, degraded or down (HTTP 503 when down only); an admin's Bearer token also
+ * shows the database kind, which check failed and, in scale-out mode, the BullMQ queue. `degraded`: Redis is away
+ * (scale-out), so generation answers 503 while the rest of the site serves; every API process shares that Redis,
+ * so a load balancer keeps the process in rotation (docs/operations.md § 健康检查).
  */
 export const healthSchema = z.object({
-  status: checkStatusSchema,
+  status: z.enum(['ok', 'degraded', 'down']),
   db: z.enum(['sqlite', 'postgres']).optional(),
-  checks: z.object({ database: checkStatusSchema, storage: checkStatusSchema }).optional(),
+  checks: z
+    .object({ database: checkStatusSchema, storage: checkStatusSchema, redis: checkStatusSchema.optional() })
+    .optional(),
+  /** Scale-out, for admins: BullMQ's jobs by state and the workers connected (null while Redis is away). */
+  queue: z
+    .object({
+      waiting: z.number().int(),
+      active: z.number().int(),
+      delayed: z.number().int(),
+      failed: z.number().int(),
+      workers: z.number().int(),
+    })
+    .nullable()
+    .optional(),
 });
 export type Health = z.infer<typeof healthSchema>;

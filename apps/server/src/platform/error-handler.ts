@@ -6,6 +6,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isConnectionLost } from './db/database.js';
 import { BizError } from './errors.js';
+import { isRedisUnavailable } from './redis/redis.js';
 import { diskFull, isDiskFull } from './storage/storage.js';
 
 type ValidationIssue = { instancePath: string; message?: string };
@@ -36,6 +37,9 @@ const CLIENT_ERRORS: Record<string, string> = {
   FST_FILES_LIMIT: '一次上传的文件过多',
   FST_PARTS_LIMIT: '一次上传的内容过多',
 };
+
+/** Scale-out: Redis holds the generation queue and its progress; without it those requests cannot be served. */
+export const REDIS_UNAVAILABLE = '生成队列暂时无法连接，请稍后重试';
 
 /** A multipart body needs a boundary to be split; without one the parser throws a plain Error. */
 function multipartWithoutBoundary(req: FastifyRequest): boolean {
@@ -77,6 +81,10 @@ export function registerErrorHandler(app: FastifyInstance, uploadMaxBytes: numbe
     if (isConnectionLost(error)) {
       req.log.warn({ err: error }, 'database connection lost');
       return reply.status(503).send({ code: BizCode.FAIL, msg: '数据库连接中断，请稍后重试', data: null });
+    }
+    if (isRedisUnavailable(error)) {
+      req.log.warn({ err: error }, 'Redis unavailable');
+      return reply.status(503).send({ code: BizCode.FAIL, msg: REDIS_UNAVAILABLE, data: null });
     }
     if (multipartWithoutBoundary(req)) {
       req.log.info({ err: error }, 'multipart body without a boundary');

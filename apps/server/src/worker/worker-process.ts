@@ -9,7 +9,8 @@ export type WorkerProcess = { runtime: Runtime; log: FastifyBaseLogger; close():
 
 /**
  * A scale-out worker: runs generation jobs from BullMQ on the backends it leases, and answers nothing but an
- * optional health probe (`GET /health` on WORKER_HEALTH_PORT: 200 while it takes jobs, 503 while stopping).
+ * optional health probe (`GET /health` on WORKER_HEALTH_PORT: 200 while it takes jobs, 503 while stopping or while
+ * Redis, PostgreSQL or the storage does not answer).
  */
 export async function startWorker(
   config: Config,
@@ -21,10 +22,18 @@ export async function startWorker(
   let stopping = false;
   let health: Server | undefined;
   if (config.worker.healthPort) {
+    const { health: checks } = runtime.services;
     health = createServer((req, res) => {
-      const ok = req.url === '/health' && !stopping;
-      res.writeHead(req.url === '/health' ? (ok ? 200 : 503) : 404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ ok }));
+      if (req.url !== '/health') {
+        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: false }));
+        return;
+      }
+      // A worker needs all three to run a job: Redis (the queue), PostgreSQL (the rows) and the storage (images).
+      void checks.check().then((report) => {
+        const ok = report.status === 'ok' && !stopping;
+        res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ ok, stopping, checks: report.checks }));
+      });
     });
     const server = health;
     await new Promise<void>((resolve) => server.listen(config.worker.healthPort, config.host, resolve));

@@ -105,4 +105,15 @@ describeServer('files: a user’s uploads and works kept in S3-compatible storag
     expect(health.body.data).toMatchObject({ status: 'ok', checks: { storage: 'ok' } });
     expect(await s3.keys('health/')).toEqual([]);
   });
+
+  it('probes the bucket without writing: 20 health checks add no object and no version', async () => {
+    // The uploads and works of the tests above were seen as writes: the count below can see one.
+    expect(s3.changes.some((change) => change.startsWith('ObjectCreated:'))).toBe(true);
+    const before = s3.changes.length;
+    for (let i = 0; i < 20; i++) {
+      expect(await app.call('GET', '/api/health')).toMatchObject({ status: 200, body: { data: { status: 'ok' } } });
+    }
+    expect(s3.changes.slice(before)).toEqual([]);
+    expect(await s3.keys('health/')).toEqual([]);
+  });
 });

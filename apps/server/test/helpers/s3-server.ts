@@ -14,6 +14,8 @@ export type TestS3Server = {
   storageConfig: S3StorageConfig;
   /** Every key in the bucket under a prefix, sorted, read with a client of its own. */
   keys(prefix?: string): Promise<string[]>;
+  /** Every object write and removal the server took so far, as `ObjectCreated:Put key` and the like. */
+  readonly changes: string[];
   close(): Promise<void>;
 };
 
@@ -29,6 +31,10 @@ export async function startS3Server(): Promise<TestS3Server> {
     silent: true,
     directory,
     configureBuckets: [{ name: BUCKET }],
+  });
+  const changes: string[] = [];
+  server.on('event', (event) => {
+    for (const record of event.Records) changes.push(`${record.eventName} ${record.s3.object.key}`);
   });
   const { port } = await server.run();
   const storageConfig: S3StorageConfig = {
@@ -49,6 +55,7 @@ export async function startS3Server(): Promise<TestS3Server> {
 
   return {
     storageConfig,
+    changes,
     async keys(prefix = '') {
       const keys: string[] = [];
       let token: string | undefined;

@@ -15,5 +15,10 @@ declare module 's3rver' {
     constructor(options?: Options);
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
+    /** S3 event notifications: one per object written (`ObjectCreated:*`) or removed (`ObjectRemoved:*`). */
+    on(
+      event: 'event',
+      listener: (event: { Records: { eventName: string; s3: { object: { key: string } } }[] }) => void,
+    ): this;
   }
 }

@@ -113,11 +113,17 @@ export class ScaleOutCluster {
       options.compiled ?? false,
     );
     // The first process migrates the database and creates the admin; the others then start side by side.
-    await cluster.startApi();
-    await Promise.all([
-      ...Array.from({ length: (options.apis ?? 2) - 1 }, () => cluster.startApi()),
-      ...Array.from({ length: options.workers ?? 2 }, () => cluster.startWorker()),
-    ]);
+    try {
+      await cluster.startApi();
+      await Promise.all([
+        ...Array.from({ length: (options.apis ?? 2) - 1 }, () => cluster.startApi()),
+        ...Array.from({ length: options.workers ?? 2 }, () => cluster.startWorker()),
+      ]);
+    } catch (err) {
+      // One that did not start in time: the others would outlive the test file.
+      await cluster.close();
+      throw err;
+    }
     return cluster;
   }
 
@@ -180,6 +186,12 @@ export class ScaleOutCluster {
       );
       return res.rows.filter((row) => row.ended).length;
     });
+  }
+
+  /** Makes the cluster's database refuse new connections (and ends the open ones), or take them again. */
+  async refuseDatabaseConnections(refuse: boolean): Promise<void> {
+    await onPostgresAdmin((admin) => admin.query(`alter database "${this.db.name}" allow_connections ${!refuse}`));
+    if (refuse) await this.terminateDatabaseConnections();
   }
 
   /** One value of the cluster's database (for checks a user cannot make, e.g. a job's attempts). */
@@ -253,6 +265,15 @@ export class RedisServer {
     }
   }
 
+  /** Freezes the server (SIGSTOP): connections stay open and nothing answers, like a hung host. */
+  pause(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.child?.kill('SIGCONT');
+  }
+
   /** SHUTDOWN as an operator's restart does it: the append-only file is flushed, then the process ends. */
   async stop(): Promise<void> {
     this.child?.kill('SIGTERM');
@@ -260,6 +281,7 @@ export class RedisServer {
   }
 
   async close(): Promise<void> {
+    this.child?.kill('SIGCONT');
     this.child?.kill('SIGKILL');
     await this.exited;
     await rm(this.dir, { recursive: true, force: true });

@@ -81,12 +81,14 @@ export class ServerProcess {
     dataDir: string,
     env: Record<string, string> = {},
     launch: Launch = {},
-    timeoutMs = 45_000,
+    // Generous: on a loaded 2-core machine a cold tsx start of three processes at once has taken over 45 s.
+    timeoutMs = 90_000,
   ): Promise<T> {
     const server = new this(dataDir, env, launch);
     const deadline = Date.now() + timeoutMs;
     while (!server.ready()) {
       if (!server.alive || Date.now() > deadline) {
+        // Not left running behind the failed test (its caller never gets it to stop).
         server.signal('SIGKILL');
         throw new Error(`server did not start:\n${server.output}`);
       }
@@ -123,9 +125,15 @@ export class ServerProcess {
     return this.exited;
   }
 
-  async call(method: string, url: string, options: { token?: string; body?: unknown } = {}): Promise<ProcessAnswer> {
+  /** `abortAfterMs`: the client gives up then, as a browser or a load balancer would (the call then fails). */
+  async call(
+    method: string,
+    url: string,
+    options: { token?: string; body?: unknown; abortAfterMs?: number } = {},
+  ): Promise<ProcessAnswer> {
     const res = await fetch(`${this.baseUrl}${url}`, {
       method,
+      ...(options.abortAfterMs ? { signal: AbortSignal.timeout(options.abortAfterMs) } : {}),
       headers: {
         ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
         ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, loginAdmin, registerUser, TEST_DB, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, loginAdmin, registerUser, SCALE_OUT, TEST_DB, type TestApp } from '../helpers/test-app.js';
 
 describeServer('platform: health, envelope, errors, docs', () => {
   let app: TestApp;
@@ -16,7 +16,13 @@ describeServer('platform: health, envelope, errors, docs', () => {
     const res = await app.call('GET', '/api/health');
     expect(res.body).toEqual({ code: 0, msg: 'ok', data: { status: 'ok' } });
     const forAdmin = await app.call('GET', '/api/health', { token: await loginAdmin(app) });
-    expect(forAdmin.body.data).toEqual({ status: 'ok', db: TEST_DB, checks: { database: 'ok', storage: 'ok' } });
+    expect(forAdmin.body.data).toEqual({
+      status: 'ok',
+      db: TEST_DB,
+      checks: { database: 'ok', storage: 'ok', ...(SCALE_OUT ? { redis: 'ok' } : {}) },
+      // Scale-out: the in-process worker is BullMQ's one worker; nothing waits between tests.
+      ...(SCALE_OUT ? { queue: { waiting: 0, active: 0, delayed: 0, failed: 0, workers: 1 } } : {}),
+    });
   });
 
   it('answers an unknown /api route with 404 接口不存在', async () => {

@@ -34,6 +34,7 @@ const BATCH_COST = 4;
 const SHUTDOWN_GRACE_SECONDS = 2;
 /** Past the server-process project's default: each test here waits for whole generations, a few of them long. */
 const TEST_TIMEOUT_MS = 150_000;
+const REDIS_UNAVAILABLE = '生成队列暂时无法连接，请稍后重试';
 const DB_LOST = { status: 503, body: { code: -1, msg: '数据库连接中断，请稍后重试', data: null } };
 
 /**
@@ -340,6 +341,17 @@ describe.skipIf(problem !== null)(
   },
 );
 
+/** Right after Redis is back the API processes may still answer 503 for a moment: polls until both serve. */
+async function servingAgain(api: ApiProcess[], token: string, generateId: string): Promise<void> {
+  await until('both API processes serve progress again', async () => {
+    const answers = await Promise.all(api.map((a) => a.poll(token, generateId)));
+    for (const answer of answers) {
+      if (answer.body.code !== 0) expect(answer).toMatchObject({ status: 503, body: { msg: REDIS_UNAVAILABLE } });
+    }
+    return answers.every((answer) => answer.body.code === 0);
+  });
+}
+
 describe.skipIf(problem !== null || redisServerProblem !== null)(
   'scale-out processes: Redis restarted under jobs',
   { timeout: TEST_TIMEOUT_MS },
@@ -372,6 +384,7 @@ describe.skipIf(problem !== null || redisServerProblem !== null)(
       await sleep(1000);
       await redis.launch();
       const downMs = Date.now() - downAt;
+      await servingAgain(api, token, generateIds[0]!);
 
       for (const [i, generateId] of generateIds.entries()) {
         const { final } = await api[(i + 1) % 2]!.waitForEnd(token, generateId, 120_000);
@@ -406,6 +419,7 @@ describe.skipIf(problem !== null || redisServerProblem !== null)(
       await redis.stop();
       await sleep(4000);
       await redis.launch();
+      await servingAgain(api, token, generateId);
 
       const { final } = await api[1]!.waitForEnd(token, generateId, 120_000);
       expect(final.status, final.message ?? '').toBe('succeeded');

@@ -1,6 +1,7 @@
-import { DelayedError, type Job, Queue, Worker } from 'bullmq';
+import { DelayedError, type Job, Queue, WaitingError, Worker } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
+import { newId } from '../../platform/ids.js';
 import type { Backend, BackendPool } from '../backends/backend-pool.js';
 import type { GenerationRepository } from './generation.repository.js';
 import type { InterruptChannel } from './interrupt-channel.js';
@@ -9,6 +10,7 @@ import {
   type JobKind,
   type JobOutcome,
   type JobQueue,
+  type QueueHealth,
   type QueueItem,
   type QueueLimits,
   type QueueStanding,
@@ -28,6 +30,15 @@ const LEASE_POLL_MS = 250;
  * cancel does not wait: the user who made it looks at the line next.
  */
 const LINE_REFRESH_GAP_MS = 200;
+/**
+ * How often a worker looks for jobs of workers that are gone. A worker is gone when the connection it keeps open
+ * only to be seen (its presence) left Redis's client list: the OS closes a killed process's sockets at once.
+ */
+const PRESENCE_CHECK_MS = 1_000;
+/** Looks in a row a worker must be missing: a connection re-made after a Redis restart is not taken for dead. */
+const GONE_AFTER_LOOKS = 3;
+/** What the user sees while a job of a worker that died waits for another. */
+export const MOVING_MESSAGE = '原服务器已停止，正在转移到其他服务器…';
 /** Standings are rewritten after every change; this keeps a stale copy from outliving a crashed writer. */
 const LINE_TTL_MS = 10 * 60_000;
 
@@ -77,6 +88,15 @@ export class BullJobQueue implements JobQueue {
   /** Ends the pending rewrite's wait for the gap early. */
   private wakeLine: (() => void) | null = null;
   private closed = false;
+  /** This worker's name in BullMQ (a job's `processedBy`) and at the end of its presence connection's name. */
+  private readonly name = newId();
+  private presence: Redis | null = null;
+  private presenceTimer: NodeJS.Timeout | undefined;
+  /** Owners of active jobs missing from the client list: how many looks in a row (GONE_AFTER_LOOKS means gone). */
+  private missingOwners = new Map<string, number>();
+  private lookingForGone = false;
+  /** Jobs this worker holds now (taken from BullMQ and not yet ended or left). */
+  private taken = 0;
 
   constructor(
     private readonly deps: {
@@ -109,6 +129,10 @@ export class BullJobQueue implements JobQueue {
     return `${this.deps.prefix}:line`;
   }
 
+  private get presencePrefix(): string {
+    return `huafang:presence:${this.deps.prefix}:`;
+  }
+
   private get speedKey(): string {
     return `${this.deps.prefix}:seconds-per-unit`;
   }
@@ -129,13 +153,58 @@ export class BullJobQueue implements JobQueue {
       stalledInterval: options.lockMs,
       // A job whose workers keep dying is still the user's: it is never failed for that.
       maxStalledCount: 1000,
+      name: this.name,
     });
+    this.presence = redis.duplicate({ connectionName: `${this.presencePrefix}${this.name}` });
+    this.presence.on('error', () => undefined);
+    this.presenceTimer = setInterval(() => {
+      // One look at a time, and none while Redis is away (the commands would pile up until it is back).
+      if (this.lookingForGone || redis.status !== 'ready') return;
+      this.lookingForGone = true;
+      this.moveJobsOfGoneWorkers()
+        .catch((err: unknown) => log.warn({ err }, 'looking for gone workers failed'))
+        .finally(() => {
+          this.lookingForGone = false;
+        });
+    }, PRESENCE_CHECK_MS);
+    this.presenceTimer.unref();
     this.worker.on('error', (err) => log.warn({ err: err.message }, 'BullMQ worker error'));
     await this.sweep();
     this.sweepTimer = setInterval(() => {
       this.sweep().catch((err: unknown) => log.warn({ err }, 'queue sweep failed'));
     }, options.lockMs);
     this.sweepTimer.unref();
+  }
+
+  /**
+   * Active jobs whose worker is known dead (its presence connection is gone, GONE_AFTER_LOOKS looks in a row)
+   * go back to the queue at once, instead of after their lock expires (JOB_LOCK_SECONDS): the user sees
+   * MOVING_MESSAGE, then the next free worker resumes the job. A worker whose machine vanished without closing its
+   * sockets still loses its jobs by the lock. Should a living worker be taken for dead (it reconnects just then),
+   * the job's claim stops its run (see JobRunner.recover), so nothing is painted or charged twice.
+   */
+  private async moveJobsOfGoneWorkers(): Promise<void> {
+    const list = String(await this.deps.redis.client('LIST'));
+    const alive = new Set<string>();
+    for (const match of list.matchAll(/(?:^|\s)name=(\S+)/g)) {
+      if (match[1]!.startsWith(this.presencePrefix)) alive.add(match[1]!.slice(this.presencePrefix.length));
+    }
+    const missing = new Map<string, number>();
+    for (const job of await this.queue.getActive()) {
+      const owner = job.processedBy;
+      if (!owner || alive.has(owner)) continue;
+      const looks = missing.get(owner) ?? (this.missingOwners.get(owner) ?? 0) + 1;
+      missing.set(owner, looks);
+      if (looks < GONE_AFTER_LOOKS || !job.id) continue;
+      // The dead worker's lock token lets the job leave `active`; no token: the lock expired, BullMQ moves it.
+      const token = await this.deps.redis.get(`${this.deps.prefix}:bull:${QUEUE_NAME}:${job.id}:lock`);
+      if (!token) continue;
+      // Shown before the move: once moved, the next worker's writes must come after this one.
+      await this.deps.runner.moving(job.data.jobId, MOVING_MESSAGE);
+      await job.moveToWait(token);
+      this.deps.log.info({ jobId: job.data.jobId, worker: owner }, 'job of a gone worker moved back to the queue');
+    }
+    this.missingOwners = missing;
   }
 
   /**
@@ -163,6 +232,11 @@ export class BullJobQueue implements JobQueue {
     for (const jobId of await this.deps.repo.handOver(userId, this.deps.limits.maxRunningPerUser)) {
       await this.push(jobId);
     }
+  }
+
+  /** One PING on the polls' connection, which fails fast in an API process (a 503 before anything is charged). */
+  async reachable(): Promise<void> {
+    await this.deps.polls.ping();
   }
 
   async add(item: QueueItem): Promise<void> {
@@ -201,18 +275,32 @@ export class BullJobQueue implements JobQueue {
       if (row) await this.handOver(row.user_id);
       return;
     }
-    // Started before by a worker that died or stopped: shows the images it kept and paints only the rest.
-    const item = row.status === 'running' ? await this.deps.runner.recover(row) : queueItemOf(row);
-    const controller = new AbortController();
-    this.running.set(item.jobId, controller);
-    const unwatch = await interrupts.watch(item.jobId, controller);
+    const first = await this.takeIfRunnable(job, token, queueItemOf(row));
+    let item: QueueItem;
     let outcome: JobOutcome;
+    let ran = false;
     const startedAt = Date.now();
     try {
-      outcome = await this.runOnBackends(item, controller.signal);
+      // Started before by a worker that died or stopped: shows the images it kept and paints only the rest.
+      item = row.status === 'running' ? await this.deps.runner.recover(row) : queueItemOf(row);
+      const controller = new AbortController();
+      const unwatch = await interrupts.watch(item.jobId, controller);
+      this.running.set(item.jobId, controller);
+      ran = true;
+      try {
+        outcome = await this.runOnBackends(item, controller.signal, first);
+      } finally {
+        unwatch();
+        this.running.delete(item.jobId);
+      }
+    } catch (err) {
+      // Failed before the run began: the backend taken for it goes back (a run releases its own).
+      if (first && !ran) await this.deps.pool.release(first, row.id).catch(() => undefined);
+      throw err;
     } finally {
-      unwatch();
-      this.running.delete(item.jobId);
+      this.taken--;
+      // A job ended here: take jobs up to the configured number again (takeIfRunnable lowers it).
+      if (this.worker) this.worker.concurrency = this.deps.worker.concurrency;
     }
     if (outcome === 'requeue') {
       // Stopping: the job goes back to BullMQ for another worker (the row already waits again).
@@ -226,12 +314,33 @@ export class BullJobQueue implements JobQueue {
     void this.refreshLine();
   }
 
-  /** Leases a backend and runs the job on it; a backend that fails sends the job to another. */
-  private async runOnBackends(item: QueueItem, signal: AbortSignal): Promise<JobOutcome> {
+  /**
+   * A worker takes only what it can run now. Every job tries for a backend at once; one that finds none while this
+   * worker holds other jobs goes straight back to BullMQ (`moveToWait`: it is taken next) for a worker with a free
+   * backend, and this worker takes no more until one of its jobs ends. A worker's only job waits here for a
+   * backend as before (any other worker would wait as well). The backend leased here is the job's first.
+   */
+  private async takeIfRunnable(job: Job<JobData>, token: string | undefined, item: QueueItem): Promise<Backend | null> {
+    this.taken++;
+    const backend = await this.deps.pool
+      .lease(item.engineKind, item.checkpoint, item.jobId, item.tried)
+      .catch(() => null);
+    if (backend || this.taken === 1) return backend;
+    this.taken--;
+    if (this.worker) this.worker.concurrency = Math.max(1, this.taken);
+    this.deps.log.info({ jobId: item.jobId }, 'no backend free on this worker: job left for another');
+    await job.moveToWait(token);
+    throw new WaitingError();
+  }
+
+  /** Leases a backend (unless given one) and runs the job on it; a backend that fails sends the job to another. */
+  private async runOnBackends(item: QueueItem, signal: AbortSignal, first: Backend | null): Promise<JobOutcome> {
     const handler = this.handlers.get('generation')!;
     const speed = await this.secondsPerUnit();
+    let leased = first;
     for (;;) {
-      const backend = await this.leaseBackend(item, signal);
+      const backend = leased ?? (await this.leaseBackend(item, signal));
+      leased = null;
       if (!backend) {
         if (signal.reason === SHUTDOWN) return 'requeue';
         // Interrupted while waiting for a backend: settled like a job that never left the line.
@@ -431,6 +540,21 @@ export class BullJobQueue implements JobQueue {
     return { queuePosition, etaSeconds: line.eta(job, queuePosition) };
   }
 
+  async health(): Promise<QueueHealth> {
+    const [counts, workers] = await Promise.all([
+      this.queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed'),
+      this.queue.getWorkersCount(),
+    ]);
+    const count = (state: string) => counts[state] ?? 0;
+    return {
+      waiting: count('waiting') + count('prioritized'),
+      active: count('active'),
+      delayed: count('delayed'),
+      failed: count('failed'),
+      workers,
+    };
+  }
+
   async stats(): Promise<{ waiting: number; running: number }> {
     const jobs = await this.deps.repo.waitingAndRunning();
     const running = jobs.filter((job) => job.status === 'running').length;
@@ -441,6 +565,7 @@ export class BullJobQueue implements JobQueue {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.sweepTimer);
+    clearInterval(this.presenceTimer);
     clearTimeout(this.leaseTimer);
     if (this.worker) {
       // Takes no new job; running ones get the grace period, then stop and go back to BullMQ.
@@ -454,6 +579,7 @@ export class BullJobQueue implements JobQueue {
     this.wakeLine?.();
     await this.lineChain;
     await this.queue.close();
+    this.presence?.disconnect();
     this.deps.runner.close();
   }
 

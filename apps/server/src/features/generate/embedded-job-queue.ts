@@ -63,9 +63,16 @@ export class EmbeddedJobQueue implements JobQueue {
     this.dispatch();
   }
 
+  /** The queue is this process's memory: always there. */
+  async reachable(): Promise<void> {}
+
   async add(item: QueueItem): Promise<void> {
     this.line.add(item);
     this.dispatch();
+  }
+
+  async health(): Promise<null> {
+    return null;
   }
 
   async stats(): Promise<{ waiting: number; running: number }> {

@@ -10,11 +10,13 @@ import {
   type TaskStep,
   type UnfinishedGeneration,
 } from '@huafang/contracts';
+import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import { buildPromptText } from '../../engines/engine.js';
 import type { Database } from '../../platform/db/database.js';
 import { fail, notFound } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
+import { isRedisUnavailable } from '../../platform/redis/redis.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
 import type { AuditOrigin, AuditRecorder } from '../audit/audit-recorder.js';
 import type { BackendPool } from '../backends/backend-pool.js';
@@ -67,6 +69,7 @@ export class GenerationService {
       signer: UrlSigner;
       words: SensitiveWordFilter;
       audit: AuditRecorder;
+      log: FastifyBaseLogger;
     },
   ) {}
 
@@ -195,6 +198,7 @@ export class GenerationService {
     const jobId = newId();
     const now = nowIso();
     const payload = { ...prepared.payload, origin };
+    await queue.reachable();
     const charge = await db.transaction().execute(async (trx) => {
       await repo.lockUser(trx, viewer.id);
       if (!generation.isNew) {
@@ -251,22 +255,29 @@ export class GenerationService {
     });
     credits.recorded(charge, origin);
     this.recordSubmit(viewer.id, origin, generation.id, jobId, payload, prepared.cost);
-    await board.queued(viewer.id, {
-      generateId: generation.id,
-      jobId,
-      stepNum: generation.stepNum,
-      stepIndex: payload.stepIndex,
-    });
-    await queue.add({
-      jobId,
-      generateId: generation.id,
-      userId: viewer.id,
-      engineKind: payload.engineKind,
-      checkpoint: payload.checkpoint,
-      units: workUnits(payload.parameters),
-      attempts: 0,
-      tried: new Set(),
-    });
+    try {
+      await board.queued(viewer.id, {
+        generateId: generation.id,
+        jobId,
+        stepNum: generation.stepNum,
+        stepIndex: payload.stepIndex,
+      });
+      await queue.add({
+        jobId,
+        generateId: generation.id,
+        userId: viewer.id,
+        engineKind: payload.engineKind,
+        checkpoint: payload.checkpoint,
+        units: workUnits(payload.parameters),
+        attempts: 0,
+        tried: new Set(),
+      });
+    } catch (err) {
+      // Redis went away after the commit: the job is recorded and the workers' sweep puts it in line once Redis
+      // is back (progress reads the database meanwhile), so the submit stands.
+      if (!isRedisUnavailable(err)) throw err;
+      this.deps.log.warn({ err, jobId }, 'job recorded while Redis is away; the sweep queues it');
+    }
     return { generateId: generation.id, currentStepId: jobId, currentStepNum: generation.stepNum };
   }
 

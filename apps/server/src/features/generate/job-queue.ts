@@ -42,6 +42,8 @@ export type JobHandler = (item: QueueItem, backend: Backend, run: JobRun) => Pro
 
 export type QueueStanding = { queuePosition: number; etaSeconds: number };
 
+export type QueueHealth = { waiting: number; active: number; delayed: number; failed: number; workers: number };
+
 /**
  * Where generation jobs wait and who runs them: in this process (embedded mode) or through BullMQ on Redis
  * (scale-out). Users take turns; each runs at most `limits.maxRunningPerUser` jobs at once.
@@ -51,6 +53,8 @@ export interface JobQueue {
   handle(kind: JobKind, handler: JobHandler): void;
   /** Puts the jobs a previous process left back in line and starts running jobs where this process runs them. */
   start(): Promise<void>;
+  /** Fails (fast) when the queue cannot take a job now; a submit asks before it charges anything. */
+  reachable(): Promise<void>;
   /** A job just submitted (its rows committed). */
   add(item: QueueItem): Promise<void>;
   /** Takes a waiting job out of line and settles it (credits back); false when it is not waiting (started or done). */
@@ -59,6 +63,8 @@ export interface JobQueue {
   standing(job: { jobId: string; generateId: string }): Promise<QueueStanding>;
   /** Where a new job of this user would land and when it would be done (predict). */
   predict(userId: string, job: { units: number; engineKind: string; checkpoint: string }): Promise<QueueStanding>;
+  /** For admins' health view: BullMQ's jobs by state and its workers (null in embedded mode: no BullMQ). */
+  health(): Promise<QueueHealth | null>;
   /** For 数据看板: jobs waiting and running now. */
   stats(): Promise<{ waiting: number; running: number }>;
   /** Stops taking jobs and gives running ones the grace period; then they stop and wait for the next start. */

@@ -484,6 +484,14 @@ export class JobRunner {
     await this.deps.board.requeued(item.generateId, item.jobId, `推理后端出错（${reason}），正在换一台重试…`);
   }
 
+  /** Scale-out: the job's worker died; it waits for another, which resumes it (recover). */
+  async moving(jobId: string, message: string): Promise<void> {
+    const row = await this.deps.repo.findJob(jobId);
+    if (row?.status === 'running' || row?.status === 'queued') {
+      await this.deps.board.requeued(row.generation_id, row.id, message);
+    }
+  }
+
   async requeueForRestart(item: QueueItem): Promise<void> {
     await this.deps.repo.updateJob(item.jobId, { status: 'queued', backend_id: null, started_at: null });
     await this.deps.repo.updateGeneration(item.generateId, { status: 'queued', updated_at: nowIso() });

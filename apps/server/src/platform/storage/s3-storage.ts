@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
@@ -64,6 +65,14 @@ export class S3Storage implements Storage {
   async remove(key: string): Promise<void> {
     // S3 answers a delete of a missing key with success, as LocalDiskStorage does.
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  /**
+   * A HEAD of the bucket: proves the endpoint, the credentials and the bucket, and writes nothing (a written probe
+   * would leave a version per call in a versioned bucket). A full bucket quota shows on the first upload instead.
+   */
+  async probe(): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
   }
 }
 

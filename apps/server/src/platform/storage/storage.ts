@@ -29,7 +29,12 @@ export interface Storage {
   put(key: string, bytes: Buffer): Promise<void>;
   read(key: string): Promise<Readable | null>;
   remove(key: string): Promise<void>;
+  /** Health: fails when the storage cannot serve; creates nothing new (probes come every few seconds). */
+  probe(): Promise<void>;
 }
+
+/** The one key a local probe writes, over and over: a full disk or a read-only mount fails it. */
+export const PROBE_KEY = 'health/probe';
 
 export class LocalDiskStorage implements Storage {
   constructor(private readonly root: string) {}
@@ -68,6 +73,10 @@ export class LocalDiskStorage implements Storage {
 
   async remove(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  async probe(): Promise<void> {
+    await this.put(PROBE_KEY, Buffer.from('ok'));
   }
 }
 

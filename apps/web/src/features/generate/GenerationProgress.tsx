@@ -84,6 +84,8 @@ export function GenerationProgress({ progress, error, interrupting, onInterrupt 
       </div>
       <ProgressBar percent={Math.round(progress?.progress ?? 0)} status={barStatus(status)} />
       {wait && <div className="hf-generation-meta">{wait}</div>}
+      {/* Why a started job waits again: a backend failed, a restart, its server stopped and it moves to another. */}
+      {running && progress?.message && <div className="hf-generation-meta">{progress.message}</div>}
       {running && progress?.previewUrl && (
         <img className="hf-generation-preview" src={progress.previewUrl} alt="实时预览" />
       )}
