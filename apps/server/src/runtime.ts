@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import { LocalBroadcast } from './platform/broadcast/broadcast.js';
 import { createDatabase, type Database } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrations.js';
+import { underStartLock } from './platform/db/start-lock.js';
 import { connectRedis } from './platform/redis/redis.js';
 import { connectSharedState, type SharedState } from './platform/redis/shared-state.js';
 import { createSmsProvider } from './platform/sms/create-sms-provider.js';
@@ -36,6 +37,54 @@ export function roleOf(config: Config, wanted: 'api' | 'worker'): ProcessRole {
 }
 
 /**
+ * What a start prepares in the database, once however many processes start together (see underStartLock):
+ * migrations, the URL signing secret, and (not for workers) the first admin and demo content. `wire` makes the
+ * services from the signer; they are returned for the process to run.
+ */
+async function prepareDatabase(
+  db: Database,
+  config: Config,
+  role: ProcessRole,
+  log: FastifyBaseLogger,
+  wire: (signer: UrlSigner) => Services,
+): Promise<Services> {
+  return underStartLock(db, config.database.kind, async () => {
+    await migrateToLatest(db);
+    const services = wire(new UrlSigner(await signingSecret(db, config.workUrls.secret), config.workUrls.ttlMs));
+    if (role !== 'worker') {
+      await ensureFirstAdmin(db, config, log);
+      if (config.seedDemo) await seedDemoContent(db, services);
+    }
+    return services;
+  });
+}
+
+/**
+ * `npm run migrate`: what a start prepares (migrations and first-run seeding), for a Kubernetes Job or an init
+ * container before the processes start; no job runs and nothing is served.
+ */
+export async function migrateAndSeed(config: Config, log: FastifyBaseLogger): Promise<void> {
+  const db = createDatabase(config.database, (err) => log.warn({ err }, 'database connection lost'));
+  try {
+    const services = await prepareDatabase(db, config, 'embedded', log, (signer) =>
+      createServices({
+        db,
+        signer,
+        config,
+        sms: createSmsProvider(config.sms, log),
+        storage: createStorage(config.storage),
+        log,
+        role: 'embedded',
+        bus: new LocalBroadcast(log),
+      }),
+    );
+    await services.audit.recorder.close();
+  } finally {
+    await db.destroy();
+  }
+}
+
+/**
  * Everything behind the HTTP layer, shared by API and worker processes: database (migrated), Redis in scale-out
  * mode, services, the first admin and demo content (not in workers), and the generation machinery started.
  */
@@ -49,7 +98,6 @@ export async function openRuntime(
   let redis: RedisConnections | undefined;
   let shared: SharedState | null = null;
   try {
-    await migrateToLatest(db);
     if (role !== 'embedded') {
       const url = config.redisUrl;
       if (!url) throw new Error(`The ${role} role needs REDIS_URL`);
@@ -61,23 +109,20 @@ export async function openRuntime(
       // Revocations, cache invalidations and rate limits concern API processes only.
       if (role === 'api') shared = await connectSharedState(url, config.redisPrefix, log);
     }
-    const signer = new UrlSigner(await signingSecret(db, config.workUrls.secret), config.workUrls.ttlMs);
-    const services = createServices({
-      db,
-      signer,
-      config,
-      sms: createSmsProvider(config.sms, log),
-      storage: options.storage ?? createStorage(config.storage),
-      log,
-      clock: options.clock,
-      role,
-      redis,
-      bus: shared?.bus ?? new LocalBroadcast(log),
-    });
-    if (role !== 'worker') {
-      await ensureFirstAdmin(db, config, log);
-      if (config.seedDemo) await seedDemoContent(db, services);
-    }
+    const services = await prepareDatabase(db, config, role, log, (signer) =>
+      createServices({
+        db,
+        signer,
+        config,
+        sms: createSmsProvider(config.sms, log),
+        storage: options.storage ?? createStorage(config.storage),
+        log,
+        clock: options.clock,
+        role,
+        redis,
+        bus: shared?.bus ?? new LocalBroadcast(log),
+      }),
+    );
     await startGeneration(services, config.backendHealthMs);
     let stopped: Promise<void> | undefined;
     let closed: Promise<void> | undefined;

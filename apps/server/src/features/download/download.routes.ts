@@ -1,13 +1,13 @@
 import type { Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZipFile } from 'yazl';
+import { REPO_ROOT } from '../../paths.js';
 import { notFound } from '../../platform/errors.js';
 
-/** apps/ps-plugin, found from this file (apps/server/src/features/download). */
-export const PS_PLUGIN_DIR = fileURLToPath(new URL('../../../../ps-plugin/', import.meta.url));
+/** apps/ps-plugin. */
+export const PS_PLUGIN_DIR = path.join(REPO_ROOT, 'apps/ps-plugin');
 
 /** Files of the plugin folder that Photoshop does not load: docs, tests, the Node package marker, dotfiles. */
 function isPackaged(relative: string, entry: Dirent): boolean {
