@@ -210,7 +210,7 @@ describe.skipIf(problem !== null)('deploy: the image and the Compose stack, driv
         `REDIS_PASSWORD=${secret()}`,
         `URL_SIGNING_SECRET=${secret()}`,
         `ADMIN_PASSWORD=${secret()}`,
-        'AIGC_PRODUCER=画坊部署测试',
+        'AIGC_PRODUCER=HUAFANG-DEPLOY-TEST',
         'PUBLIC_BASE_URL=https://huafang.example.com',
         // A killed worker's job moves to the other worker after about 5 s.
         'JOB_LOCK_SECONDS=5',
@@ -292,7 +292,11 @@ describe.skipIf(problem !== null)('deploy: the image and the Compose stack, driv
       `a worker starts job ${jobId}`,
       async () => {
         for (const worker of ['worker1', 'worker2']) {
-          if ((await logs(worker)).split('\n').some((line) => line.includes('generation job started') && line.includes(jobId))) {
+          if (
+            (await logs(worker))
+              .split('\n')
+              .some((line) => line.includes('generation job started') && line.includes(jobId))
+          ) {
             return worker;
           }
         }
