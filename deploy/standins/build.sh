@@ -30,11 +30,13 @@ fi
 
 build() {
   local tag="$1" dir="$2"
+  shift 2
   echo "stand-in $tag"
-  docker build -q -t "$tag" --build-arg BASE="$base" --build-arg DEBIAN_MIRROR="${DEBIAN_MIRROR:-}" \
-    --build-arg NPM_REGISTRY="$npm_registry" --build-arg EXTRA_CA_CERT="${EXTRA_CA_CERT:-}" "$here/$dir" >/dev/null
+  docker build -t "$tag" --build-arg BASE="$base" --build-arg DEBIAN_MIRROR="${DEBIAN_MIRROR:-}" "$@" "$here/$dir"
 }
-build "${registry}node:24-bookworm-slim" node
+# The Node binary and npm come from the npm registry (through a TLS-intercepting proxy's CA when one is given).
+build "${registry}node:24-bookworm-slim" node \
+  --build-arg NPM_REGISTRY="$npm_registry" --build-arg EXTRA_CA_CERT="${EXTRA_CA_CERT:-}"
 build "${registry}postgres:15" postgres
 build "${registry}redis:7" redis
 build "${registry}nginx:1.28" nginx

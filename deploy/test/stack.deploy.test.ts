@@ -126,7 +126,8 @@ describe.skipIf(problem !== null)('deploy: the image and the Compose stack, driv
   let replaced = new Map<string, string>();
   let base = '';
   const mobile = `139${String(Date.now()).slice(-8)}`;
-  const password = `Pw-${secret().slice(0, 12)}`;
+  /** A password as the sign-up form takes it: 8–32 characters with letters and digits. */
+  const password = `Pw${secret().slice(0, 12)}7`;
   let token = '';
   const works: Image[] = [];
 
@@ -209,7 +210,7 @@ describe.skipIf(problem !== null)('deploy: the image and the Compose stack, driv
         `POSTGRES_PASSWORD=${secret()}`,
         `REDIS_PASSWORD=${secret()}`,
         `URL_SIGNING_SECRET=${secret()}`,
-        `ADMIN_PASSWORD=${secret()}`,
+        `ADMIN_PASSWORD=Admin${secret().slice(0, 20)}9`,
         'AIGC_PRODUCER=HUAFANG-DEPLOY-TEST',
         'PUBLIC_BASE_URL=https://huafang.example.com',
         // A killed worker's job moves to the other worker after about 5 s.
@@ -269,7 +270,7 @@ describe.skipIf(problem !== null)('deploy: the image and the Compose stack, driv
     works.push(...final.images);
   });
 
-  it('a worker killed mid-job (docker kill): the other worker finishes the job with every image', async () => {
+  it('a worker killed mid-job (docker kill): the job is taken over and succeeds with every image', async () => {
     explainFailures();
     expect(token).not.toBe('');
     const generateId = await submit({ ...LONG, seed: 100 });
@@ -319,10 +320,13 @@ describe.skipIf(problem !== null)('deploy: the image and the Compose stack, driv
     expect(final.status, final.message ?? '').toBe('succeeded');
     expect(final.images.map((image) => image.seed)).toEqual([100, 101, 102, 103]);
     for (const image of final.images) await expectImage(image.url);
-    const survivor = victim === 'worker1' ? 'worker2' : 'worker1';
-    expect(await logs(survivor)).toContain(jobId);
+    // Resumed by the other worker, or by the killed one if Docker restarted it first: a second run either way.
+    const runs = (await logs('worker1', 'worker2'))
+      .split('\n')
+      .filter((line) => line.includes('generation job started') && line.includes(jobId));
+    expect(runs.length, 'runs of the job').toBeGreaterThanOrEqual(2);
     works.push(...final.images);
-    console.log(`[deploy] ${victim} killed at ≥ 30 %; ${survivor} finished job ${jobId}`);
+    console.log(`[deploy] ${victim} killed at ≥ 30 %; job ${jobId} resumed and succeeded (${runs.length} runs)`);
   });
 
   it('`down` (volumes kept) and `up` again: every work is still listed and opens', async () => {
