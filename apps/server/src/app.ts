@@ -143,6 +143,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         controlnetPreview: services.controlnetPreview,
         generation: services.generation,
         board: services.board,
+        compliance: services.compliance,
       });
       const workDeps = {
         works: services.works,

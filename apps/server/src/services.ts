@@ -123,7 +123,7 @@ export function createServices(deps: {
     : new LocalInterruptChannel();
   const generations = new GenerationRepository(db, config.database.kind);
   // Workers hear no broadcasts: they read the settings for each image instead of keeping a copy.
-  const compliance = new ComplianceService(db, deps.bus, role !== 'worker');
+  const compliance = new ComplianceService(db, deps.bus, role !== 'worker', config.aigcProducer);
   const webhookRepo = new WebhookRepository(db, config.database.kind);
   const webhookRules = new WebhookAddressRules(config.webhooks);
   const webhookSender = new WebhookSender(webhookRepo, webhookRules, config.webhooks, deps.log);

@@ -1,6 +1,8 @@
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ComplianceService } from '../../src/features/compliance/compliance.service.js';
+import { LocalBroadcast } from '../../src/platform/broadcast/broadcast.js';
 import { readBytes } from '../../src/platform/storage/storage.js';
 import { demoTemplate, generateBody, waitForEnd } from '../generate/generation-helpers.js';
 import { describeServer } from '../helpers/suite.js';
@@ -62,26 +64,110 @@ async function aigcOf(png: Buffer) {
   // sharp (libvips) reads the XMP packet on its own: the label is where XMP readers look for it.
   const packet = (await sharp(png).metadata()).xmp?.toString('utf8') ?? '';
   expect(packet).toBe(xmp[0]!.text);
+  expect(labelOfXmp(packet)).toEqual(fromText);
+  expect(Object.keys(fromText)).toEqual(LABEL_ELEMENTS);
+  return fromText as Record<string, string>;
+}
+
+const LABEL_ELEMENTS = [
+  'Label',
+  'ContentProducer',
+  'ProduceID',
+  'ReservedCode1',
+  'ContentPropagator',
+  'PropagateID',
+  'ReservedCode2',
+];
+
+/** The seven elements in the TC260:AIGC property of an XMP packet. */
+function labelOfXmp(packet: string) {
   expect(packet).toContain(`xmlns:TC260="${TC260}"`);
   const value = /<TC260:AIGC>(.*)<\/TC260:AIGC>/.exec(packet)?.[1] ?? '';
-  const fromXmp = JSON.parse(
+  return JSON.parse(
     value
       .replace(/&quot;/g, '"')
       .replace(/&lt;/g, '<')
       .replace(/&gt;/g, '>')
       .replace(/&amp;/g, '&'),
   );
-  expect(fromXmp).toEqual(fromText);
-  expect(Object.keys(fromText)).toEqual([
-    'Label',
-    'ContentProducer',
-    'ProduceID',
-    'ReservedCode1',
-    'ContentPropagator',
-    'PropagateID',
-    'ReservedCode2',
-  ]);
-  return fromText as Record<string, string>;
+}
+
+/** The chunks of a WebP file (RIFF): four-character name and payload, read from the bytes. */
+function webpChunks(webp: Buffer): Map<string, Buffer> {
+  expect(webp.toString('latin1', 0, 4)).toBe('RIFF');
+  expect(webp.toString('latin1', 8, 12)).toBe('WEBP');
+  expect(webp.readUInt32LE(4) + 8).toBe(webp.length);
+  const chunks = new Map<string, Buffer>();
+  for (let offset = 12; offset < webp.length; ) {
+    const size = webp.readUInt32LE(offset + 4);
+    chunks.set(webp.toString('latin1', offset, offset + 4), webp.subarray(offset + 8, offset + 8 + size));
+    offset += 8 + size + (size % 2);
+  }
+  return chunks;
+}
+
+/** EXIF UserComment (tag 0x9286 in the Exif IFD) of a TIFF-structured EXIF payload, without its charset prefix. */
+function exifUserComment(exif: Buffer): string {
+  // WebP's EXIF chunk is the TIFF structure itself; some writers keep JPEG's "Exif\0\0" before it.
+  const tiff = exif.toString('latin1', 0, 6) === 'Exif\0\0' ? exif.subarray(6) : exif;
+  const little = tiff.toString('latin1', 0, 2) === 'II';
+  const u16 = (at: number) => (little ? tiff.readUInt16LE(at) : tiff.readUInt16BE(at));
+  const u32 = (at: number) => (little ? tiff.readUInt32LE(at) : tiff.readUInt32BE(at));
+  const entries = (ifd: number) =>
+    Array.from({ length: u16(ifd) }, (_, i) => {
+      const at = ifd + 2 + i * 12;
+      return { tag: u16(at), count: u32(at + 4), value: at + 8 };
+    });
+  const exifIfd = entries(u32(4)).find((e) => e.tag === 0x8769);
+  expect(exifIfd, 'Exif IFD pointer').toBeDefined();
+  const comment = entries(u32(exifIfd!.value)).find((e) => e.tag === 0x9286);
+  expect(comment, 'UserComment').toBeDefined();
+  const start = comment!.count > 4 ? u32(comment!.value) : comment!.value;
+  const raw = tiff.subarray(start, start + comment!.count);
+  expect(raw.toString('latin1', 0, 8)).toBe('ASCII\0\0\0');
+  return raw.toString('latin1', 8).replace(/\0+$/, '');
+}
+
+/** The label of a WebP's two carriers, which must agree: its XMP chunk and the UserComment of its EXIF chunk. */
+async function webpAigcOf(webp: Buffer) {
+  const chunks = webpChunks(webp);
+  expect([...chunks.keys()]).toEqual(expect.arrayContaining(['VP8X', 'EXIF', 'XMP ']));
+  const packet = chunks.get('XMP ')!.toString('utf8');
+  // sharp (libvips, libwebp's demuxer) finds the same packet.
+  const meta = await sharp(webp).metadata();
+  expect(meta.format).toBe('webp');
+  expect(meta.xmp?.toString('utf8')).toBe(packet);
+  const fromExif = JSON.parse(exifUserComment(chunks.get('EXIF')!)).AIGC;
+  expect(labelOfXmp(packet)).toEqual(fromExif);
+  expect(Object.keys(fromExif)).toEqual(LABEL_ELEMENTS);
+  return fromExif as Record<string, string>;
+}
+
+/**
+ * The box around the pixels that differ by more than `threshold` on some channel: lossy WebP re-encoding moves
+ * every pixel a little, the mark (white text, dark outline) moves its own a lot.
+ */
+async function markedBox(before: Buffer, after: Buffer, threshold = 96) {
+  const a = await rgbOf(before);
+  const b = await rgbOf(after);
+  expect([b.width, b.height]).toEqual([a.width, a.height]);
+  let box: { left: number; top: number; right: number; bottom: number } | null = null;
+  for (let y = 0; y < a.height; y++) {
+    for (let x = 0; x < a.width; x++) {
+      const i = (y * a.width + x) * 3;
+      const diff = Math.max(...[0, 1, 2].map((c) => Math.abs(a.data[i + c]! - b.data[i + c]!)));
+      if (diff <= threshold) continue;
+      box = box
+        ? {
+            left: Math.min(box.left, x),
+            top: Math.min(box.top, y),
+            right: Math.max(box.right, x),
+            bottom: Math.max(box.bottom, y),
+          }
+        : { left: x, top: y, right: x, bottom: y };
+    }
+  }
+  return { box, width: a.width, height: a.height };
 }
 
 async function rgbOf(png: Buffer) {
@@ -304,9 +390,9 @@ describeServer('compliance: AIGC labels on every generated image (GB 45438-2025)
           .sort(),
       ).toEqual(['AIGC', 'XML:com.adobe.xmp']);
       expect(await aigcOf(shown)).toMatchObject({ ContentProducer: SETTINGS.producer, ProduceID: workId });
-      // Thumbnails are for the service's own pages, which show the badge: they stay clean.
+      // The public thumbnail is a file anyone can save: it carries the label too (see the suite below).
       const thumb = await bytes(`/api/works/thumb/${workId}`);
-      expect((await sharp(thumb).metadata()).format).toBe('webp');
+      expect(await webpAigcOf(thumb)).toMatchObject({ ContentProducer: SETTINGS.producer, ProduceID: workId });
     });
 
     it('labels a work painted before labels existed on its way out', async () => {
@@ -334,5 +420,155 @@ describeServer('compliance: AIGC labels on every generated image (GB 45438-2025)
         await other.close();
       }
     });
+  });
+});
+
+describeServer('compliance: every file a user can see or save carries both labels, naming AIGC_PRODUCER', () => {
+  const PRODUCER = 'HF-ENV-91110000MA01';
+  let app: TestApp;
+  let admin: string;
+  let owner: TestUser;
+  let generateId: string;
+  let image: { workId: string; url: string; thumbUrl: string };
+  let previewUrl: string;
+
+  const bytes = async (url: string, token?: string) => {
+    const res = await app.app.inject({
+      method: 'GET',
+      url,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+    return res;
+  };
+  const stored = async (key: string) => readBytes((await app.services.storage.read(key))!);
+  const setMark = async (markEnabled: boolean) => {
+    const current = (await app.call('GET', '/api/admin/compliance', { token: admin })).body.data;
+    const res = await app.call('POST', '/api/admin/compliance', { token: admin, body: { ...current, markEnabled } });
+    expect(res.body.code).toBe(0);
+  };
+
+  beforeAll(async () => {
+    app = await createTestApp({ aigcProducer: PRODUCER });
+    admin = await loginAdmin(app);
+    owner = await registerUser(app);
+    const ink = await demoTemplate(app, owner.token, '水墨山水');
+    const submit = await app.call('POST', '/api/generate/task', {
+      token: owner.token,
+      body: generateBody(ink, { width: 320, height: 256, steps: 12 }),
+    });
+    expect(submit.body.code, submit.body.msg).toBe(0);
+    generateId = submit.body.data.generateId;
+    const { final } = await waitForEnd(app, owner.token, generateId);
+    expect(final.status).toBe('succeeded');
+    image = final.images[0];
+    // The last preview stays readable for late pollers after the end.
+    previewUrl = final.previewUrl;
+    expect(previewUrl).toMatch(/^\/api\/generate\/task\/preview\//);
+  });
+  afterAll(() => app.close());
+
+  it('合规设置 shows the producer of AIGC_PRODUCER until an admin saves another', async () => {
+    const res = await app.call('GET', '/api/admin/compliance', { token: admin });
+    expect(res.body.data).toMatchObject({ producer: PRODUCER, markEnabled: true });
+  });
+
+  it('the original: stored, downloaded and zipped, names AIGC_PRODUCER; what leaves is marked', async () => {
+    const original = await stored(`works/${image.workId}.png`);
+    expect(await aigcOf(original)).toMatchObject({ Label: '1', ContentProducer: PRODUCER, ProduceID: image.workId });
+    const download = (await bytes(image.url)).rawPayload;
+    expect(await aigcOf(download)).toMatchObject({
+      ContentProducer: PRODUCER,
+      ProduceID: image.workId,
+      ContentPropagator: PRODUCER,
+      PropagateID: image.workId,
+    });
+    expect((await changedBox(original, download)).box).not.toBeNull();
+    const zip = (await bytes(`/api/files/downloadZip?ids=${image.workId}`, owner.token)).rawPayload;
+    expect([...(await readZip(zip)).values()]).toEqual([download]);
+  });
+
+  it('the WebP thumbnail: stored with the label; served (signed or public) with the label and the mark', async () => {
+    const kept = await stored(`works/${image.workId}.thumb.webp`);
+    expect(await webpAigcOf(kept)).toEqual({
+      Label: '1',
+      ContentProducer: PRODUCER,
+      ProduceID: image.workId,
+      ReservedCode1: '',
+      ContentPropagator: '',
+      PropagateID: '',
+      ReservedCode2: '',
+    });
+    const served = await bytes(image.thumbUrl);
+    expect(served.headers['content-type']).toBe('image/webp');
+    const label = await webpAigcOf(served.rawPayload);
+    expect(label).toMatchObject({
+      ContentProducer: PRODUCER,
+      ProduceID: image.workId,
+      ContentPropagator: PRODUCER,
+      PropagateID: image.workId,
+    });
+    // The mark sits in the bottom-right corner, at least 5% of the short side tall.
+    const { box, width, height } = await markedBox(kept, served.rawPayload);
+    expect(box).not.toBeNull();
+    expect(box!.left).toBeGreaterThan(width / 2);
+    expect(box!.top).toBeGreaterThan(height * 0.75);
+    expect(box!.bottom - box!.top + 1).toBeGreaterThanOrEqual(Math.min(width, height) * 0.05);
+
+    const publish = await app.call('POST', '/api/works/publish', {
+      token: owner.token,
+      body: { id: image.workId, public: true, hidePrompt: false },
+    });
+    expect(publish.body.code).toBe(0);
+    const open = (await bytes(`/api/works/thumb/${image.workId}`)).rawPayload;
+    expect(await webpAigcOf(open)).toEqual(label);
+    expect((await markedBox(kept, open)).box).not.toBeNull();
+    // Nothing else of the original's metadata (its parameters text) reaches the thumbnail.
+    expect(open.toString('latin1')).not.toContain('Steps: 12');
+  });
+
+  it('the live preview is served as WebP with the label of its generation and the mark', async () => {
+    const marked = await bytes(previewUrl);
+    expect(marked.headers['content-type']).toBe('image/webp');
+    expect(await webpAigcOf(marked.rawPayload)).toEqual({
+      Label: '1',
+      ContentProducer: PRODUCER,
+      ProduceID: generateId,
+      ReservedCode1: '',
+      ContentPropagator: PRODUCER,
+      PropagateID: generateId,
+      ReservedCode2: '',
+    });
+    await setMark(false);
+    try {
+      const plain = (await bytes(previewUrl)).rawPayload;
+      expect((await webpAigcOf(plain)).ProduceID).toBe(generateId);
+      const { box, width, height } = await markedBox(plain, marked.rawPayload);
+      expect(box).not.toBeNull();
+      expect(box!.left).toBeGreaterThan(width / 2);
+      expect(box!.top).toBeGreaterThan(height * 0.7);
+      // The thumbnail without the mark differs from the stored one by re-encoding only.
+      const thumb = (await bytes(image.thumbUrl)).rawPayload;
+      expect((await markedBox(await stored(`works/${image.workId}.thumb.webp`), thumb)).box).toBeNull();
+    } finally {
+      await setMark(true);
+    }
+  });
+
+  it('saving the producer of AIGC_PRODUCER keeps following the variable; another value overrides it', async () => {
+    // setMark saved the whole form, AIGC_PRODUCER's value included: a process started after the operator changed
+    // the variable names the new value.
+    const restarted = new ComplianceService(app.db, new LocalBroadcast(), false, 'HF-ENV-NEXT');
+    expect((await restarted.settings()).producer).toBe('HF-ENV-NEXT');
+    const current = (await app.call('GET', '/api/admin/compliance', { token: admin })).body.data;
+    const save = await app.call('POST', '/api/admin/compliance', {
+      token: admin,
+      body: { ...current, producer: 'HF-ADMIN-0007' },
+    });
+    expect(save.body).toMatchObject({ code: 0, data: { producer: 'HF-ADMIN-0007' } });
+    expect((await restarted.settings()).producer).toBe('HF-ADMIN-0007');
+    expect((await webpAigcOf((await bytes(previewUrl)).rawPayload)).ContentProducer).toBe('HF-ADMIN-0007');
+    // A work already painted keeps the producer it was painted with.
+    expect((await webpAigcOf((await bytes(image.thumbUrl)).rawPayload)).ContentProducer).toBe(PRODUCER);
   });
 });

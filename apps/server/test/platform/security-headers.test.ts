@@ -102,8 +102,10 @@ describeServer('platform: security headers, CSP and API docs', () => {
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ code: 404, msg: '接口不存在', data: null });
     }
-    expect(loadConfig({ NODE_ENV: 'production' }).apiDocs).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'production', API_DOCS: 'true' }).apiDocs).toBe(true);
+    // Production starts only with the operator's name for the AIGC label.
+    const env = { NODE_ENV: 'production', AIGC_PRODUCER: 'HF-OPERATOR-0001' };
+    expect(loadConfig(env).apiDocs).toBe(false);
+    expect(loadConfig({ ...env, API_DOCS: 'true' }).apiDocs).toBe(true);
     expect(loadConfig({}).apiDocs).toBe(true);
     expect(loadConfig({ API_DOCS: 'false' }).apiDocs).toBe(false);
   });

@@ -16,7 +16,7 @@ const aigcLabelSchema = z.object({
   PropagateID: z.string(),
   ReservedCode2: z.string(),
 });
-type AigcLabel = z.infer<typeof aigcLabelSchema>;
+export type AigcLabel = z.infer<typeof aigcLabelSchema>;
 
 const AIGC_KEYWORD = 'AIGC';
 const XMP_KEYWORD = 'XML:com.adobe.xmp';
@@ -37,7 +37,7 @@ export const escapeXml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** An XMP packet holding only the label: the JSON of the seven elements as the value of TC260:AIGC. */
-function aigcXmp(label: AigcLabel): string {
+export function aigcXmp(label: AigcLabel): string {
   return [
     '<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>',
     '<x:xmpmeta xmlns:x="adobe:ns:meta/">',
@@ -69,6 +69,33 @@ export function readAigcLabel(png: Buffer): AigcLabel | null {
   if (text === undefined) return null;
   try {
     return aigcTextSchema.parse(JSON.parse(text)).AIGC;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The label in the carriers of formats other than PNG (the TC260 guide: XMP for any image, EXIF UserComment as in
+ * JPEG), for sharp's withXmp and withExif: WebP thumbnails and live previews carry both, like a PNG its two chunks.
+ */
+export const aigcMetadata = (label: AigcLabel) => ({
+  xmp: aigcXmp(label),
+  exif: { IFD2: { UserComment: JSON.stringify({ AIGC: label }) } },
+});
+
+const unescapeXml = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+/** The label of an XMP packet (TC260:AIGC), or null when it holds none. */
+export function readXmpLabel(xmp: string): AigcLabel | null {
+  const value = /<TC260:AIGC>([^<]*)<\/TC260:AIGC>/.exec(xmp)?.[1];
+  if (value === undefined) return null;
+  try {
+    return aigcLabelSchema.parse(JSON.parse(unescapeXml(value)));
   } catch {
     return null;
   }

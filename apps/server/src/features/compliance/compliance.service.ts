@@ -4,7 +4,7 @@ import { type Broadcast, topic } from '../../platform/broadcast/broadcast.js';
 import type { Database } from '../../platform/db/database.js';
 import { nowIso } from '../../platform/ids.js';
 import { AppConfigRepository } from '../app-config/app-config.repository.js';
-import { labelledImage } from './labelled-image.js';
+import { labelledImage, labelledWebp } from './labelled-image.js';
 
 /** 合规设置 is one app_configs row, its content the settings as JSON. */
 const CONFIG_KEY = 'compliance';
@@ -14,9 +14,11 @@ const CACHE_MS = 60_000;
 const complianceChanged = topic('compliance.changed', z.strictObject({}));
 
 /**
- * The AIGC label settings and the labelling of originals on their way out. Every image request reads the
+ * The AIGC label settings and the labelling of images on their way out. Every image request reads the
  * settings, so API processes keep a copy, dropped when an admin saves (the bus tells every API process). A worker
  * hears no broadcasts, so it is built with `cache: false` and reads the row for each image it labels.
+ * The producer (ContentProducer) is AIGC_PRODUCER's until an admin saves another; saving the same value keeps
+ * following the variable, so a later change of AIGC_PRODUCER takes effect.
  */
 export class ComplianceService {
   private readonly configs: AppConfigRepository;
@@ -27,6 +29,7 @@ export class ComplianceService {
     db: Database,
     private readonly bus: Broadcast,
     private readonly cache: boolean,
+    private readonly defaultProducer: string,
   ) {
     this.configs = new AppConfigRepository(db);
     bus.subscribe(complianceChanged, () => this.forget());
@@ -39,16 +42,17 @@ export class ComplianceService {
     const generation = this.generation;
     const row = await this.configs.find(CONFIG_KEY);
     // Fields added in later versions take their defaults until an admin saves.
-    const settings = row
-      ? complianceSettingsSchema.parse({ ...DEFAULT_COMPLIANCE_SETTINGS, ...JSON.parse(row.content) })
-      : DEFAULT_COMPLIANCE_SETTINGS;
+    const defaults = { ...DEFAULT_COMPLIANCE_SETTINGS, producer: this.defaultProducer };
+    const settings = row ? complianceSettingsSchema.parse({ ...defaults, ...JSON.parse(row.content) }) : defaults;
     // A change heard while reading may not be in what was read: keep nothing then.
     if (generation === this.generation) this.cached = { settings, readAt: Date.now() };
     return settings;
   }
 
   async save(settings: ComplianceSettings): Promise<ComplianceSettings> {
-    await this.configs.upsert(CONFIG_KEY, '合规设置', JSON.stringify(settings), nowIso());
+    const { producer, ...rest } = settings;
+    const kept = producer === this.defaultProducer ? rest : settings;
+    await this.configs.upsert(CONFIG_KEY, '合规设置', JSON.stringify(kept), nowIso());
     await this.bus.publish(complianceChanged, {});
     return settings;
   }
@@ -56,6 +60,11 @@ export class ComplianceService {
   /** A work's original as it leaves the service; see labelledImage. */
   async labelled(png: Buffer, work: { workId: string; withoutText: boolean }): Promise<Buffer> {
     return labelledImage(png, { ...work, settings: await this.settings() });
+  }
+
+  /** A thumbnail or live preview as it leaves the service; see labelledWebp. */
+  async labelledWebp(image: Buffer, produceId: string): Promise<Buffer> {
+    return labelledWebp(image, { produceId, settings: await this.settings() });
   }
 
   private forget(): void {

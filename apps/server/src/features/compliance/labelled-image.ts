@@ -1,7 +1,11 @@
 import type { ComplianceSettings } from '@huafang/contracts';
+import sharp from 'sharp';
 import { withoutPngText } from '../../engines/png-text.js';
-import { producedLabel, readAigcLabel, withAigcLabel } from './aigc-label.js';
-import { withVisibleMark } from './visible-mark.js';
+import { aigcMetadata, producedLabel, readAigcLabel, readXmpLabel, withAigcLabel } from './aigc-label.js';
+import { markLayer, withVisibleMark } from './visible-mark.js';
+
+/** Quality of the WebP copies served (the stored thumbnails are encoded at the same). */
+export const WEBP_QUALITY = 82;
 
 /**
  * A work's original as it leaves the service (download, zip, public gallery, shared link); the stored file stays
@@ -20,4 +24,30 @@ export async function labelledImage(
   };
   const labelled = withAigcLabel(withoutText ? withoutPngText(png) : png, label);
   return settings.markEnabled ? withVisibleMark(labelled, settings.markText, settings.markPosition) : labelled;
+}
+
+/**
+ * A smaller picture of generated content as it leaves the service, always as WebP: a work's thumbnail or a live
+ * preview of a generation. It carries what an original carries: the visible mark when the admin keeps it on, and
+ * the implicit label (XMP and EXIF UserComment), the one the file already holds (a thumbnail stores its
+ * original's) or one written for `produceId`, completed with the propagation elements. Any other metadata goes.
+ */
+export async function labelledWebp(
+  image: Buffer,
+  { produceId, settings }: { produceId: string; settings: ComplianceSettings },
+): Promise<Buffer> {
+  const { width, height, hasAlpha, xmp } = await sharp(image).metadata();
+  const label = {
+    ...((xmp && readXmpLabel(xmp.toString('utf8'))) || producedLabel(settings.producer, produceId)),
+    ContentPropagator: settings.propagator || settings.producer,
+    PropagateID: produceId,
+  };
+  const { xmp: packet, exif } = aigcMetadata(label);
+  let picture = sharp(image);
+  if (settings.markEnabled) {
+    picture = picture.composite([markLayer(settings.markText, settings.markPosition, width, height)]);
+    // Compositing adds an alpha channel; an opaque picture stays opaque.
+    if (!hasAlpha) picture = picture.removeAlpha();
+  }
+  return picture.withExif(exif).withXmp(packet).webp({ quality: WEBP_QUALITY }).toBuffer();
 }

@@ -23,7 +23,7 @@ const textWidth = (text: string, size: number) =>
   [...text].reduce((sum, ch) => sum + ((ch.codePointAt(0) ?? 0) >= 0x2e80 ? 1 : 0.7) * size, 0);
 
 /** The mark as an SVG box the size of the corner it covers, and where that box goes on the picture. */
-function markLayer(text: string, position: MarkPosition, width: number, height: number) {
+export function markLayer(text: string, position: MarkPosition, width: number, height: number) {
   const size = markFontSize(width, height);
   const margin = Math.round(size * 0.4);
   const stroke = Math.max(1, Math.round(size / 10));

@@ -16,6 +16,7 @@ import { done, ok } from '../../platform/envelope.js';
 import { notFound } from '../../platform/errors.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import { originOf } from '../audit/audit-recorder.js';
+import type { ComplianceService } from '../compliance/compliance.service.js';
 import type { ControlnetPreviewService } from './controlnet-preview.service.js';
 import type { GenerationService } from './generation.service.js';
 import type { ProgressStore } from './progress-store.js';
@@ -26,7 +27,8 @@ export const generateRoutes: FastifyPluginAsyncZod<{
   controlnetPreview: ControlnetPreviewService;
   generation: GenerationService;
   board: ProgressStore;
-}> = async (app, { controlnetPreview, generation, board }) => {
+  compliance: ComplianceService;
+}> = async (app, { controlnetPreview, generation, board, compliance }) => {
   app.post(
     '/generate/task/controlnet/preview',
     {
@@ -117,14 +119,16 @@ export const generateRoutes: FastifyPluginAsyncZod<{
     async (req) => ok(await generation.unfinished(currentUser(req))),
   );
 
-  // The live preview: an unguessable, short-lived key from the progress answer, so an <img> can load it.
+  // The live preview: an unguessable, short-lived key from the progress answer, so an <img> can load it. It is a
+  // file that can be saved like any image, so it leaves as WebP with the AIGC labels, whatever the engine sent.
   app.get(
     '/generate/task/preview/:key',
-    { schema: { tags, summary: '生成中的实时预览图', params: z.object({ key: z.string().max(64) }) } },
+    { schema: { tags, summary: '生成中的实时预览图（WebP）', params: z.object({ key: z.string().max(64) }) } },
     async (req, replyTo) => {
       const preview = await board.preview(req.params.key);
       if (!preview) throw notFound('预览图已过期');
-      return replyTo.header('content-type', preview.mime).header('cache-control', 'no-store').send(preview.bytes);
+      const labelled = await compliance.labelledWebp(preview.bytes, preview.generateId);
+      return replyTo.header('content-type', 'image/webp').header('cache-control', 'no-store').send(labelled);
     },
   );
 };

@@ -16,6 +16,7 @@ type Entry = {
 export type JobRef = { generateId: string; jobId: string; stepNum: number; stepIndex: number };
 export type ProgressUpdate = { percent: number; etaSeconds: number; preview?: Buffer; previewMime?: string };
 export type ProgressRead = { snapshot: GenerationProgress; jobId: string };
+export type PreviewRead = { bytes: Buffer; mime: string; generateId: string };
 
 /**
  * The progress of generations, which `progress` polls read without touching the database (ARCHITECTURE
@@ -36,7 +37,8 @@ export interface ProgressStore {
   restore(userId: string, jobId: string, snapshot: GenerationProgress, finished: boolean): Promise<void>;
   /** The user's own generation only (null for another's); undefined when unknown (look in the database). */
   read(userId: string, generateId: string): Promise<ProgressRead | null | undefined>;
-  preview(key: string): Promise<{ bytes: Buffer; mime: string } | null>;
+  /** A live preview by its key, with the generation it shows (the ProduceID of its AIGC label). */
+  preview(key: string): Promise<PreviewRead | null>;
   close(): Promise<void>;
 }
 
@@ -163,10 +165,10 @@ export class MemoryProgressStore implements ProgressStore {
     return { snapshot: entry.snapshot, jobId: entry.jobId };
   }
 
-  async preview(key: string): Promise<{ bytes: Buffer; mime: string } | null> {
+  async preview(key: string): Promise<PreviewRead | null> {
     const generateId = this.previews.get(key);
     const entry = generateId ? this.entries.get(generateId) : undefined;
-    return entry?.preview?.key === key ? entry.preview : null;
+    return generateId && entry?.preview?.key === key ? { ...entry.preview, generateId } : null;
   }
 
   async close(): Promise<void> {}

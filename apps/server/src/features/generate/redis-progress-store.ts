@@ -5,6 +5,7 @@ import {
   advanced,
   finishedSnapshot,
   type JobRef,
+  type PreviewRead,
   type ProgressRead,
   type ProgressStore,
   type ProgressUpdate,
@@ -101,6 +102,7 @@ export class RedisProgressStore implements ProgressStore {
         await this.redis.hset(this.previewKey(key), {
           bytes: update.preview,
           mime: update.previewMime ?? 'image/png',
+          generateId,
         });
         await this.redis.pexpire(this.previewKey(key), FINISHED_TTL_MS);
         previewUrl = previewUrlOf(key, version);
@@ -142,9 +144,10 @@ export class RedisProgressStore implements ProgressStore {
     return { snapshot: entry.snapshot, jobId: entry.jobId };
   }
 
-  async preview(key: string): Promise<{ bytes: Buffer; mime: string } | null> {
-    const [bytes, mime] = await this.redis.hmgetBuffer(this.previewKey(key), 'bytes', 'mime');
-    return bytes && mime ? { bytes, mime: mime.toString() } : null;
+  async preview(key: string): Promise<PreviewRead | null> {
+    const [bytes, mime, generateId] = await this.redis.hmgetBuffer(this.previewKey(key), 'bytes', 'mime', 'generateId');
+    // A preview stored by an older version has no generateId: its key stands in (it expires within 30 minutes).
+    return bytes && mime ? { bytes, mime: mime.toString(), generateId: generateId?.toString() ?? key } : null;
   }
 
   async close(): Promise<void> {

@@ -26,7 +26,7 @@ import { originOf } from '../audit/audit-recorder.js';
 import type { ComplianceService } from '../compliance/compliance.service.js';
 import type { WorkRepository } from './work.repository.js';
 import type { WorkService } from './work.service.js';
-import { readWorkImage } from './work-files.js';
+import { readWorkImage, readWorkThumb } from './work-files.js';
 import { worksZip } from './work-zip.js';
 
 const tags = ['作品'];
@@ -44,8 +44,8 @@ const signature = z.object({ e: z.string().max(16).optional(), s: z.string().max
 /**
  * A work's original and thumbnail. A public work's links are open; a private work's need the signature its
  * owner's lists carry (they expire), since an <img> cannot send a bearer token. The signature is the owner's
- * view: without it, a work whose author hid the prompt is served without its text chunks. Either way the original
- * leaves with its AIGC labels; the thumbnail is for the service's own pages, which show a badge instead.
+ * view: without it, a work whose author hid the prompt is served without its text chunks. Either way both leave
+ * with their AIGC labels (implicit and visible): a public thumbnail's link can be opened and saved on its own.
  */
 export const workImageRoutes: FastifyPluginAsyncZod<Deps> = async (app, { repo, storage, signer, compliance }) => {
   for (const [kind, mime] of [
@@ -68,7 +68,7 @@ export const workImageRoutes: FastifyPluginAsyncZod<Deps> = async (app, { repo, 
         const open = keys.public === 1 && keys.hidden === 0;
         const signed = signer.verify(`/api/works/${kind}/${req.params.workId}`, req.query.e, req.query.s);
         if (!open && !signed) throw forbidden('图片链接已失效，请刷新页面');
-        // The thumbnail is re-encoded without metadata; only the original carries the prompt.
+        // The thumbnail holds no metadata but the label; only the original carries the prompt.
         const body =
           kind === 'image'
             ? await readWorkImage(
@@ -77,7 +77,7 @@ export const workImageRoutes: FastifyPluginAsyncZod<Deps> = async (app, { repo, 
                 { id: req.params.workId, image_key: keys.image_key },
                 !signed && keys.hide_prompt === 1,
               )
-            : await storage.read(keys.thumb_key);
+            : await readWorkThumb(storage, compliance, { id: req.params.workId, thumb_key: keys.thumb_key });
         if (!body) throw notFound('作品不存在');
         return reply
           .header('content-type', mime)
