@@ -230,8 +230,8 @@ const k8sContainers = [...deployments, ...ofKind('Job')].flatMap(({ file, doc })
   }),
 );
 
-/** A value an operator fills in for each CHANGE_ME placeholder: 40 letters and digits, as `openssl rand` gives. */
-const filledIn = (value: string) => value.replace(/CHANGE_ME\w*/g, 'f1ed7a9c0b3e5d2486a1c9e0b7d3f5a2c4e6b8d0');
+/** A value an operator fills in for each CHANGE_ME placeholder: 32 letters and digits, as `openssl rand -hex 16` gives. */
+const filledIn = (value: string) => value.replace(/CHANGE_ME\w*/g, 'f1ed7a9c0b3e5d2486a1c9e0b7d3f5a2');
 
 /**
  * The server's configuration from the variables a process is given once the operator replaced the placeholders
