@@ -84,6 +84,18 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        test: {
+          // Builds the image and the stand-ins of the public base images, and runs deploy/compose.yaml in Docker:
+          // last and alone, as it takes both cores for minutes (a cold build for tens of minutes).
+          name: 'deploy',
+          include: ['deploy/test/**/*.deploy.test.ts'],
+          sequence: { groupOrder: 2 },
+          maxWorkers: 1,
+          testTimeout: 600_000,
+          hookTimeout: 3_600_000,
+        },
+      },
     ],
   },
 });

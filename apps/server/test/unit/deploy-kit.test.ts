@@ -7,10 +7,10 @@ import { configVariableNames, loadConfig } from '../../src/config.js';
 import { MAX_FILES_PER_UPLOAD } from '../../src/features/files/file.routes.js';
 
 /**
- * The deployment kit (deploy/, docs/deploy.md) cannot be run on the development machines (no Docker engine),
- * so it is read here instead: every variable it gives the server is one config.ts reads (and parses), every
- * command it runs exists, the health checks probe the health routes, and the proxies, stop timeouts and
- * replica counts agree with the server's settings.
+ * The deployment kit (deploy/, docs/deploy.md), read: every variable it gives the server is one config.ts reads
+ * (and parses, once the placeholders are filled in), every command it runs exists, the health checks probe the
+ * health routes, every image name takes the registry prefix, and the proxies, stop timeouts and replica counts
+ * agree with the server's settings. deploy/test/stack.deploy.test.ts builds and runs the Compose stack.
  */
 
 const root = path.resolve(import.meta.dirname, '../../../..');
@@ -99,14 +99,19 @@ const compose: Json = interpolateTree(
   composeUnset,
 );
 const services: Record<string, Json> = compose.services ?? {};
+/** compose.yaml before interpolation: where the image names take their prefix. */
+const rawServices: Record<string, Json> = parse(read('deploy/compose.yaml'), { merge: true }).services ?? {};
 
 /** Services running this repository's image; everything else (postgres, redis, minio, nginx) is third-party. */
 const isHuafang = (service: Json) =>
   /^huafang(:|$)/.test(service.image ?? '') || String(service.build?.dockerfile ?? '').endsWith('deploy/Dockerfile');
 const commandText = (command: Json): string => (Array.isArray(command) ? command.join(' ') : String(command ?? ''));
 const huafangServices = Object.entries(services).filter(([, service]) => isHuafang(service));
-const composeApis = huafangServices.filter(([, s]) => commandText(s.command).includes('apps/server/src/main.ts'));
-const composeWorkers = huafangServices.filter(([, s]) => commandText(s.command).includes('apps/server/src/worker.ts'));
+/** `node … apps/server/dist/<entry>.js`: the compiled entry a process runs. */
+const runsEntry = (command: Json, entry: string) =>
+  new RegExp(`^node( --[\\w-]+)* apps/server/dist/${entry}\\.js$`).test(commandText(command));
+const composeApis = huafangServices.filter(([, s]) => runsEntry(s.command, 'main'));
+const composeWorkers = huafangServices.filter(([, s]) => runsEntry(s.command, 'worker'));
 
 type Instruction = { keyword: string; args: string; stage: number };
 
@@ -170,12 +175,17 @@ const secretData = (secret: Json): Env => ({
   ...(secret.stringData ?? {}),
 });
 const deployments = ofKind('Deployment');
-const containersOf = (deployment: Json): Json[] => deployment.spec.template.spec.containers ?? [];
+/** Every container of a pod template, the init containers too (the API's runs the migrations). */
+const containersOf = (workload: Json): Json[] => [
+  ...(workload.spec.template.spec.initContainers ?? []),
+  ...(workload.spec.template.spec.containers ?? []),
+];
+const commandOf = (c: Json) => [...(c.command ?? []), ...(c.args ?? [])];
 const k8sApi = deployments.find(({ doc }) =>
-  containersOf(doc).some((c) => commandText([...(c.command ?? []), ...(c.args ?? [])]).includes('main.ts')),
+  (doc.spec.template.spec.containers ?? []).some((c: Json) => runsEntry(commandOf(c), 'main')),
 );
 const k8sWorker = deployments.find(({ doc }) =>
-  containersOf(doc).some((c) => commandText([...(c.command ?? []), ...(c.args ?? [])]).includes('worker.ts')),
+  (doc.spec.template.spec.containers ?? []).some((c: Json) => runsEntry(commandOf(c), 'worker')),
 );
 
 /** What a container's process sees: envFrom first, then env (which wins), as Kubernetes does. */
@@ -211,8 +221,8 @@ function containerEnv(container: Json, where: string, problems: string[]): Env {
   return env;
 }
 
-/** Every container of every Deployment, with the variables it is given. */
-const k8sContainers = deployments.flatMap(({ file, doc }) =>
+/** Every container of every Deployment and Job, with the variables it is given. */
+const k8sContainers = [...deployments, ...ofKind('Job')].flatMap(({ file, doc }) =>
   containersOf(doc).map((container) => {
     const where = `k8s/${file} ${doc.metadata.name}/${container.name}`;
     const problems: string[] = [];
@@ -220,9 +230,15 @@ const k8sContainers = deployments.flatMap(({ file, doc }) =>
   }),
 );
 
-/** The server's configuration from the variables a process is given, or the error config.ts raises. */
+/** A value an operator fills in for each CHANGE_ME placeholder: 32 letters and digits, as `openssl rand -hex 16` gives. */
+const filledIn = (value: string) => value.replace(/CHANGE_ME\w*/g, 'f1ed7a9c0b3e5d2486a1c9e0b7d3f5a2');
+
+/**
+ * The server's configuration from the variables a process is given once the operator replaced the placeholders
+ * (production refuses CHANGE_ME values), or the error config.ts raises.
+ */
 function configOf(env: Env) {
-  return loadConfig({ ...env });
+  return loadConfig(Object.fromEntries(Object.entries(env).map(([key, value]) => [key, filledIn(value)])));
 }
 
 // ---------------------------------------------------------------- commands
@@ -230,9 +246,17 @@ function configOf(env: Env) {
 const packageScripts = (dir: string): Record<string, string> =>
   JSON.parse(read(path.join(dir, 'package.json'))).scripts ?? {};
 
+/** The compiled entries `npm run build:server` writes to apps/server/dist: name → source file. */
+const builtEntries = new Map(
+  [...read('apps/server/scripts/build.ts').matchAll(/^\s*'?([\w/-]+)'?: '(src\/[\w/-]+\.ts)',$/gm)].map((m) => [
+    m[1]!,
+    m[2]!,
+  ]),
+);
+
 /**
- * `npm start`, `npm test`, `npm run X` (with `-w <workspace>`) and `tsx [watch] <file>` in a command line:
- * the problems, one line each. Paths are relative to the repository root, the image's WORKDIR.
+ * `npm start`, `npm test`, `npm run X` (with `-w <workspace>`), `tsx [watch] <file>` and `node … apps/server/dist/X.js`
+ * in a command line: the problems, one line each. Paths are relative to the repository root, the image's WORKDIR.
  */
 function commandProblems(where: string, line: string): string[] {
   const problems: string[] = [];
@@ -265,6 +289,19 @@ function commandProblems(where: string, line: string): string[] {
         const file = tokens.slice(i + 1).find((t) => /\.(c|m)?[jt]sx?$/.test(t));
         if (!file) return;
         if (!existsSync(path.join(root, file))) problems.push(`${where}: \`${segment.trim()}\` — no file ${file}`);
+      }
+      if (token === 'node') {
+        const file = tokens.slice(i + 1).find((t) => !t.startsWith('-'));
+        const entry = file && /^apps\/server\/dist\/([\w/-]+)\.js$/.exec(file)?.[1];
+        if (!file || /^-/.test(file) || file.includes('(')) return;
+        if (entry) {
+          const source = builtEntries.get(entry);
+          if (!source || !existsSync(path.join(root, 'apps/server', source))) {
+            problems.push(`${where}: \`${segment.trim()}\` — npm run build:server writes no ${file}`);
+          }
+        } else if (/\.[cm]?js$/.test(file) && !existsSync(path.join(root, file))) {
+          problems.push(`${where}: \`${segment.trim()}\` — no file ${file}`);
+        }
       }
     });
   }
@@ -315,18 +352,19 @@ describe('deployment kit (deploy/): variables', () => {
   });
 
   it('.env.example holds exactly what compose.yaml interpolates, with placeholders for secrets', () => {
-    const unused = [...envExample.keys()].filter((key) => !composeUsed.has(key));
+    // COMPOSE_PROJECT_NAME is Compose's own setting.
+    const unused = [...envExample.keys()].filter((key) => !composeUsed.has(key) && key !== 'COMPOSE_PROJECT_NAME');
     expect(unused, '.env.example entries compose.yaml never uses (.env reaches no container by itself)').toEqual([]);
     expect([...composeUnset], 'compose.yaml needs these without a default, but .env.example lacks them').toEqual([]);
     const realLooking = [...envExample].filter(
-      ([key, value]) => /PASSWORD|SECRET/.test(key) && value !== '' && !value.includes('CHANGE_ME'),
+      ([key, value]) => /PASSWORD|SECRET/.test(key) && value !== '' && !value.startsWith('CHANGE_ME'),
     );
-    expect(realLooking, 'secrets in .env.example must be empty or CHANGE_ME placeholders').toEqual([]);
+    expect(realLooking, 'secrets in .env.example must be empty or placeholders starting with CHANGE_ME').toEqual([]);
   });
 
-  it('the Dockerfile sets only variables of config.ts (and PATH)', () => {
+  it("the image's runtime stage sets only variables of config.ts (and PATH)", () => {
     const unknown = dockerfile
-      .filter((i) => i.keyword === 'ENV')
+      .filter((i) => i.keyword === 'ENV' && i.stage === finalStage)
       .flatMap((i) => Object.keys(dockerEnv(i.args)))
       .filter((key) => key !== 'PATH' && !known.has(key));
     expect(unknown, 'ENV variables config.ts does not read').toEqual([]);
@@ -350,7 +388,9 @@ describe('deployment kit (deploy/): variables', () => {
     }
     for (const [name, secret] of secrets) {
       for (const key of Object.keys(secretData(secret))) if (!known.has(key)) unknown.push(`Secret ${name}: ${key}`);
-      const real = Object.entries(secretData(secret)).filter(([, value]) => !value.includes('CHANGE_ME'));
+      const real = Object.entries(secretData(secret)).filter(
+        ([, value]) => value !== '' && !value.includes('CHANGE_ME'),
+      );
       expect(
         real.map(([key]) => key),
         `Secret ${name}: placeholders only`,
@@ -435,15 +475,19 @@ describe('deployment kit (deploy/): health, stopping, proxies, shape', () => {
       expect(test, `${name} healthcheck port`).toContain(`:${port}/health`);
     }
 
-    const apiContainer = containersOf(k8sApi?.doc ?? { spec: { template: { spec: {} } } })[0];
-    expect(apiContainer, 'a Deployment running apps/server/src/main.ts').toBeDefined();
+    const apiContainer = (k8sApi?.doc.spec.template.spec.containers ?? []).find((c: Json) =>
+      runsEntry(commandOf(c), 'main'),
+    );
+    expect(apiContainer, 'a Deployment running apps/server/dist/main.js').toBeDefined();
     for (const probe of ['readinessProbe', 'livenessProbe'] as const) {
       expect(apiContainer[probe]?.httpGet?.path, `API ${probe} path`).toBe('/api/health');
     }
     if (apiContainer.startupProbe) expect(apiContainer.startupProbe.httpGet?.path).toBe('/api/health');
 
-    const workerEntry = k8sContainers.find(({ deployment }) => deployment === k8sWorker?.doc);
-    expect(workerEntry, 'a Deployment running apps/server/src/worker.ts').toBeDefined();
+    const workerEntry = k8sContainers.find(
+      ({ deployment, container }) => deployment === k8sWorker?.doc && runsEntry(commandOf(container), 'worker'),
+    );
+    expect(workerEntry, 'a Deployment running apps/server/dist/worker.js').toBeDefined();
     const { container: worker, env } = workerEntry!;
     const healthPort = env.WORKER_HEALTH_PORT;
     expect(healthPort, 'worker: WORKER_HEALTH_PORT').toBeDefined();
@@ -499,24 +543,41 @@ describe('deployment kit (deploy/): health, stopping, proxies, shape', () => {
       checkLimit(`nginx.conf for ${name}`, sizeOf(bodySize!), config.uploadMaxBytes);
       expect(config.trustProxy, `${name}: TRUST_PROXY=true behind nginx`).toBe(true);
     }
-    const upstream = /upstream\s+(\w+)\s*\{([^}]*)\}/.exec(nginx);
-    expect(upstream, 'nginx.conf upstream').not.toBeNull();
-    const servers = [...upstream![2]!.matchAll(/server\s+([^\s;]+)/g)].map((m) => m[1]!).sort();
-    const apis = composeApis.map(([name, service]) => `${name}:${configOf(environmentOf(service)).port}`).sort();
-    expect(servers, 'nginx upstream = the API services of compose.yaml').toEqual(apis);
-    expect(nginx, 'nginx proxies to the upstream').toMatch(new RegExp(`proxy_pass\\s+http://${upstream![1]}\\s*;`));
+    // nginx resolves the alias every API service answers to at run time (Docker's DNS), so recreated containers
+    // are followed: proxy_pass names it through a variable.
+    const target = /set\s+\$(\w+)\s+([\w.-]+):(\d+)\s*;/.exec(nginx);
+    expect(target, 'nginx.conf: set $<var> <alias>:<port>').not.toBeNull();
+    expect(nginx, 'nginx proxies to that address').toMatch(new RegExp(`proxy_pass\\s+http://\\$${target![1]}\\s*;`));
+    expect(nginx, "Docker's DNS").toMatch(/resolver\s+127\.0\.0\.11\b/);
+    for (const [name, service] of composeApis) {
+      expect(service.networks?.default?.aliases, `${name} answers to ${target![2]}`).toContain(target![2]);
+      expect(String(configOf(environmentOf(service)).port), `${name}: port`).toBe(target![3]);
+    }
+    const aliased = Object.entries(services).filter(([, service]) =>
+      (service.networks?.default?.aliases ?? []).includes(target![2]),
+    );
+    expect(aliased.map(([name]) => name).sort(), `only API services answer to ${target![2]}`).toEqual(
+      composeApis.map(([name]) => name).sort(),
+    );
     // The API takes the left-most X-Forwarded-For entry: nginx must replace the client's header, not append to it.
     expect(nginx).toMatch(/proxy_set_header\s+X-Forwarded-For\s+\$remote_addr\s*;/);
     expect(nginx).not.toMatch(/\$proxy_add_x_forwarded_for/);
     expect(nginx).toMatch(/proxy_set_header\s+X-Forwarded-Proto\s+\$scheme\s*;/);
     expect(nginx).toMatch(/proxy_set_header\s+Host\s+\$host\s*;/);
 
+    // A plain Ingress any controller reads (ingress-nginx, whose annotations the kit once used, is retired); the body
+    // limit is the controller's setting, documented in ingress.yaml next to UPLOAD_MAX_MB.
     const ingresses = ofKind('Ingress');
     expect(ingresses.length, 'an Ingress').toBe(1);
-    const annotation = ingresses[0]!.doc.metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-body-size'];
-    expect(annotation, 'Ingress proxy-body-size annotation').toBeDefined();
-    const apiEnv = k8sContainers.find(({ deployment }) => deployment === k8sApi?.doc)!.env;
-    checkLimit('Ingress proxy-body-size', sizeOf(String(annotation)), configOf(apiEnv).uploadMaxBytes);
+    expect(ingresses[0]!.doc.apiVersion).toBe('networking.k8s.io/v1');
+    expect(ingresses[0]!.doc.metadata.annotations ?? {}, 'no controller-specific annotations').toEqual({});
+    const limitNote = /(\d+) MB: UPLOAD_MAX_MB \((\d+)\)/.exec(read('deploy/k8s/ingress.yaml'));
+    expect(limitNote, 'ingress.yaml states the body limit the controller needs').not.toBeNull();
+    const apiEnv = k8sContainers.find(
+      ({ deployment, container }) => deployment === k8sApi?.doc && container.name === 'api',
+    )!.env;
+    expect(limitNote![2], "the UPLOAD_MAX_MB of ingress.yaml is the configmap's").toBe(apiEnv.UPLOAD_MAX_MB);
+    checkLimit('ingress.yaml body limit', Number(limitNote![1]) * MiB, configOf(apiEnv).uploadMaxBytes);
     expect(configOf(apiEnv).trustProxy, 'k8s API: TRUST_PROXY=true behind the Ingress').toBe(true);
 
     const service = ofKind('Service').find(({ doc }) =>
@@ -525,9 +586,15 @@ describe('deployment kit (deploy/): health, stopping, proxies, shape', () => {
     expect(service, 'a Service selecting the API pods').toBeDefined();
     const backend = ingresses[0]!.doc.spec.rules[0].http.paths[0].backend.service;
     expect(backend.name, 'the Ingress routes to the API Service').toBe(service!.doc.metadata.name);
+    const route = parse(read('deploy/k8s-gateway/httproute.yaml'));
+    expect(route).toMatchObject({ apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute' });
+    expect(route.spec.rules[0].backendRefs[0].name, 'the HTTPRoute routes to the API Service').toBe(
+      service!.doc.metadata.name,
+    );
+    expect(parse(read('deploy/k8s-gateway/kustomization.yaml')).resources).toEqual(['../k8s', 'httproute.yaml']);
   });
 
-  it('Compose: PostgreSQL 15, Redis 7 with AOF, MinIO and its bucket, 2 API processes, 2 workers', () => {
+  it('Compose: PostgreSQL 15, Redis 7 (AOF, noeviction, password, non-root), a one-shot migration, 2 API processes, 2 workers, files on one volume', () => {
     const images = Object.values(services).map((s) => String(s.image ?? ''));
     expect(
       images.some((i) => /^postgres:15(\b|$)/.test(i)),
@@ -535,32 +602,123 @@ describe('deployment kit (deploy/): health, stopping, proxies, shape', () => {
     ).toBe(true);
     const redis = Object.values(services).find((s) => /^redis:7/.test(s.image ?? ''));
     expect(redis, 'redis:7').toBeDefined();
-    expect(commandText(redis.command), 'Redis persists with AOF').toMatch(/--appendonly yes/);
+    const redisCommand = commandText(redis.command);
+    expect(redisCommand, 'Redis persists with AOF').toMatch(/--appendonly yes/);
+    expect(redisCommand, 'BullMQ needs noeviction').toMatch(/--maxmemory-policy noeviction/);
+    expect(redisCommand, 'a password').toMatch(/--requirepass \S+/);
+    expect(String(redis.user ?? '').split(':')[0], 'Redis runs as a non-root user').toMatch(/^[1-9]\d*$/);
     expect(
-      images.some((i) => i.startsWith('minio/minio')),
-      'MinIO',
-    ).toBe(true);
-    const init = Object.values(services).find((s) => String(s.image ?? '').startsWith('minio/mc'));
-    expect(init, 'a one-shot minio/mc bucket creation').toBeDefined();
+      images.filter((i) => /minio/i.test(i)),
+      'no MinIO: S3-compatible storage is a documented switch',
+    ).toEqual([]);
     expect(composeApis.map(([n]) => n)).toHaveLength(2);
     expect(composeWorkers.map(([n]) => n)).toHaveLength(2);
+    const migrate = huafangServices.filter(([, service]) => runsEntry(service.command, 'migrate'));
+    expect(
+      migrate.map(([name]) => name),
+      'one one-shot migration',
+    ).toHaveLength(1);
+    expect(migrate[0]![1].restart, 'the migration runs once').toBe('no');
+    for (const [name, service] of [...composeApis, ...composeWorkers]) {
+      expect(service.depends_on?.[migrate[0]![0]]?.condition, `${name} starts after the migration`).toBe(
+        'service_completed_successfully',
+      );
+    }
+    const dataVolumes = new Set<string>();
     for (const [name, service] of huafangServices) {
       const config = configOf(environmentOf(service));
       expect(config.database.kind, `${name}: PostgreSQL`).toBe('postgres');
       expect(config.redisUrl, `${name}: REDIS_URL`).toBeDefined();
-      expect(config.storage.kind, `${name}: STORAGE=s3`).toBe('s3');
+      expect(config.storage.kind, `${name}: STORAGE=local by default`).toBe('local');
+      const mount = (service.volumes ?? []).map(String).find((v: string) => v.split(':')[1] === config.dataDir);
+      expect(mount, `${name}: a named volume at DATA_DIR (${config.dataDir})`).toMatch(/^[a-z][\w-]*:/);
+      dataVolumes.add(mount.split(':')[0]);
+    }
+    expect([...dataVolumes], 'one files volume for every process').toHaveLength(1);
+    expect(Object.keys(compose.volumes ?? {})).toContain([...dataVolumes][0]);
+  });
+
+  it('Compose: every image name takes a prefix from .env, every service rotates its log', () => {
+    for (const [name, service] of Object.entries(rawServices)) {
+      expect(String(service.image), `${name}: image`).toMatch(/^\$\{(REGISTRY|HUAFANG_IMAGE)(:-[^}]*)?\}/);
+      expect(service.logging, `${name}: log rotation`).toMatchObject({
+        driver: 'json-file',
+        options: { 'max-size': expect.any(String), 'max-file': expect.any(String) },
+      });
+    }
+    for (const [name, service] of huafangServices) {
+      expect(Object.keys(service.build?.args ?? {}).sort(), `${name}: build arguments for mirrors`).toEqual(
+        expect.arrayContaining(['REGISTRY', 'NPM_REGISTRY', 'DEBIAN_MIRROR']),
+      );
+    }
+    const froms = dockerfile.filter((i) => i.keyword === 'FROM').map((i) => i.args);
+    for (const from of froms) expect(from, 'the base image takes the prefix').toMatch(/^\$\{REGISTRY\}/);
+    const args = dockerfile.filter((i) => i.keyword === 'ARG').map((i) => i.args.split('=')[0]);
+    expect(args).toEqual(expect.arrayContaining(['REGISTRY', 'NPM_REGISTRY', 'DEBIAN_MIRROR']));
+  });
+
+  it("Compose passes what an operator in China needs: SMS, moderation, PUBLIC_BASE_URL, the AIGC producer's name", () => {
+    const wanted = configVariableNames.filter((name) =>
+      /^(SMS_(PROVIDER|ACCESS_KEY_ID|ACCESS_KEY_SECRET|SIGN_NAME|TEMPLATE_CODE|SDK_APP_ID|REGION)|MODERATION_(PROVIDER|ACCESS_KEY_ID|ACCESS_KEY_SECRET|REGION)|PUBLIC_BASE_URL|AIGC_PRODUCER|BACKEND_ALLOWED_HOSTS|STORAGE|S3_\w+)$/.test(
+        name,
+      ),
+    );
+    expect(wanted).toContain('AIGC_PRODUCER');
+    for (const [name] of huafangServices) {
+      const raw = rawServices[name]!.environment as Env;
+      const missing = wanted.filter((key) => !String(raw[key] ?? '').includes(`\${${key}`));
+      expect(missing, `${name}: variables .env does not reach`).toEqual([]);
+    }
+    for (const { where, env } of k8sContainers) {
+      const missing = wanted.filter(
+        (key) => !/^S3_|^SMS_(SDK_APP_ID|REGION)$|^MODERATION_ACCESS/.test(key) && !(key in env),
+      );
+      expect(missing, `${where}: variables not given`).toEqual([]);
     }
   });
 
-  it('Kubernetes: 2 API replicas and 2 worker replicas', () => {
+  it('Kubernetes: 2 API and 2 worker replicas, migrations first, disruption budgets, pull secrets, resources, non-root', () => {
     expect(k8sApi?.doc.spec.replicas, 'API replicas').toBe(2);
     expect(k8sWorker?.doc.spec.replicas, 'worker replicas').toBe(2);
+    const migrations = [
+      ...(k8sApi?.doc.spec.template.spec.initContainers ?? []),
+      ...ofKind('Job').flatMap(({ doc }) => doc.spec.template.spec.containers),
+    ].filter((c: Json) => runsEntry(commandOf(c), 'migrate'));
+    expect(migrations.length, 'a migration Job or init container').toBeGreaterThan(0);
+    for (const { doc } of [k8sApi!, k8sWorker!]) {
+      const pod = doc.spec.template.spec;
+      const name = doc.metadata.name;
+      expect(pod.imagePullSecrets?.length, `${name}: imagePullSecrets`).toBeGreaterThan(0);
+      expect(pod.securityContext, `${name}: non-root`).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
+      for (const container of containersOf(doc)) {
+        expect(container.resources?.requests, `${name}/${container.name}: resource requests`).toBeDefined();
+        expect(container.resources?.limits?.memory, `${name}/${container.name}: memory limit`).toBeDefined();
+        expect(container.securityContext?.allowPrivilegeEscalation, `${name}/${container.name}`).toBe(false);
+      }
+      const labels = doc.spec.template.metadata.labels;
+      const budget = ofKind('PodDisruptionBudget').find(({ doc: pdb }) =>
+        Object.entries(pdb.spec.selector.matchLabels).every(([k, v]) => labels[k] === v),
+      );
+      expect(budget, `${name}: a PodDisruptionBudget`).toBeDefined();
+    }
   });
 
-  it('the image: multi-stage, Node 20 bookworm-slim with CJK fonts, non-root, a web build', () => {
+  it('the image: multi-stage, Node 24 bookworm-slim with CJK fonts, non-root, node as PID 1 on the compiled server', () => {
     const froms = dockerfile.filter((i) => i.keyword === 'FROM');
     expect(froms.length, 'build and runtime stages').toBeGreaterThanOrEqual(2);
-    expect(froms.at(-1)!.args).toMatch(/^node:20-bookworm-slim\b/);
+    const nodeImage = dockerfile.find((i) => i.keyword === 'ARG' && i.args.startsWith('NODE_IMAGE='))?.args;
+    expect(nodeImage, 'Node 24 LTS').toBe('NODE_IMAGE=node:24-bookworm-slim');
+    expect(froms.at(-1)!.args).toMatch(/^\$\{REGISTRY\}\$\{NODE_IMAGE\} AS runtime$/);
+    const cmd = dockerfile.filter((i) => i.keyword === 'CMD' && i.stage === finalStage).at(-1)!;
+    expect(cmd.args.startsWith('['), 'exec form: no shell as PID 1').toBe(true);
+    expect(runsEntry(JSON.parse(cmd.args), 'main'), 'CMD: node on the compiled API').toBe(true);
+    expect(
+      dockerfile.some((i) => i.keyword === 'ENTRYPOINT' && i.stage === finalStage),
+      'no wrapper',
+    ).toBe(false);
+    for (const [name, service] of huafangServices) {
+      expect(commandText(service.command), `${name}: node is PID 1`).toMatch(/^node /);
+    }
     const runtime = dockerfile.filter((i) => i.stage === finalStage);
     expect(
       runtime.some((i) => i.keyword === 'RUN' && i.args.includes('fonts-noto-cjk')),
@@ -574,7 +732,7 @@ describe('deployment kit (deploy/): health, stopping, proxies, shape', () => {
       build.some((cmd) => /\bnpm run build\b/.test(cmd)),
       'the build stage runs npm run build',
     ).toBe(true);
-    // What the server reads at run time: its sources, the contracts, the Photoshop plugin, the built web app.
+    // What the server reads at run time: its build, the contracts, the Photoshop plugin, the built web app.
     const copied = runtime.filter((i) => i.keyword === 'COPY').map((i) => i.args);
     for (const needed of ['apps/server', 'packages/contracts', 'apps/ps-plugin', 'apps/web/dist', 'node_modules']) {
       expect(
