@@ -1,10 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { freePort } from '../../apps/server/test/helpers/scale-out-cluster.js';
 
 /**
  * The deployment kit, run for real: builds the stand-in base images (deploy/standins, test-only) and the real image,
@@ -65,17 +65,6 @@ async function until<T>(what: string, check: () => Promise<T | undefined>, timeo
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await sleep(500);
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** The tags the stand-in script and the Compose build write (REGISTRY is empty here). */
