@@ -1,6 +1,8 @@
 import { crc32 } from 'node:zlib';
+import { DEFAULT_COMPLIANCE_SETTINGS } from '@huafang/contracts';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppConfigRepository } from '../../src/features/app-config/app-config.repository.js';
 import { ComplianceService } from '../../src/features/compliance/compliance.service.js';
 import { LocalBroadcast } from '../../src/platform/broadcast/broadcast.js';
 import { readBytes } from '../../src/platform/storage/storage.js';
@@ -553,5 +555,18 @@ describeServer('compliance: every file a user can see or save carries both label
     expect((await webpAigcOf((await bytes(previewUrl)).rawPayload)).ContentProducer).toBe('HF-ADMIN-0007');
     // A work already painted keeps the producer it was painted with.
     expect((await webpAigcOf((await bytes(image.thumbUrl)).rawPayload)).ContentProducer).toBe(PRODUCER);
+  });
+
+  it('a form saved before AIGC_PRODUCER existed (the built-in Huafang stored with it) names the variable', async () => {
+    const current = (await app.call('GET', '/api/admin/compliance', { token: admin })).body.data;
+    // Saved as a release without the variable stored it: the whole form, the built-in producer included.
+    await new AppConfigRepository(app.db).upsert(
+      'compliance',
+      '合规设置',
+      JSON.stringify({ ...current, producer: DEFAULT_COMPLIANCE_SETTINGS.producer }),
+      new Date().toISOString(),
+    );
+    const upgraded = new ComplianceService(app.db, new LocalBroadcast(), false, 'HF-ENV-NEXT');
+    expect((await upgraded.settings()).producer).toBe('HF-ENV-NEXT');
   });
 });

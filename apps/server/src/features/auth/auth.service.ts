@@ -174,9 +174,10 @@ export class AuthService {
     const userId = await this.sessions.consumeResetToken(resetToken);
     if (!userId) throw fail('重置凭证无效或已过期，请重新验证手机号');
     await this.users.update(userId, { password_hash: await hashPassword(password), updated_at: nowIso() });
-    // A reset is how an account is taken back: keys minted meanwhile stop with the sessions.
-    await this.apiKeys.revokeAllOfUser(userId);
+    // A reset is how an account is taken back: keys minted meanwhile stop with the sessions. Sessions first, so
+    // that no session of a thief is left to mint a key after the keys were revoked.
     await this.sessions.revokeAllOfUser(userId);
+    await this.apiKeys.revokeAllOfUser(userId);
     await this.guard.passwordSucceeded(userId);
   }
 

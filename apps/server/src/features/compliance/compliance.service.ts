@@ -43,7 +43,7 @@ export class ComplianceService {
     const row = await this.configs.find(CONFIG_KEY);
     // Fields added in later versions take their defaults until an admin saves.
     const defaults = { ...DEFAULT_COMPLIANCE_SETTINGS, producer: this.defaultProducer };
-    const settings = row ? complianceSettingsSchema.parse({ ...defaults, ...JSON.parse(row.content) }) : defaults;
+    const settings = row ? complianceSettingsSchema.parse({ ...defaults, ...storedSettings(row.content) }) : defaults;
     // A change heard while reading may not be in what was read: keep nothing then.
     if (generation === this.generation) this.cached = { settings, readAt: Date.now() };
     return settings;
@@ -71,4 +71,13 @@ export class ComplianceService {
     this.generation += 1;
     this.cached = null;
   }
+}
+
+/**
+ * What an admin saved. Before AIGC_PRODUCER existed every save stored the built-in producer name with the rest;
+ * that stored default is no choice of the admin's, so the variable takes its place.
+ */
+function storedSettings(content: string): Record<string, unknown> {
+  const { producer, ...rest } = JSON.parse(content) as Record<string, unknown>;
+  return producer === undefined || producer === DEFAULT_COMPLIANCE_SETTINGS.producer ? rest : { ...rest, producer };
 }

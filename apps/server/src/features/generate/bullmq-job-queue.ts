@@ -189,6 +189,12 @@ export class BullJobQueue implements JobQueue {
     for (const match of list.matchAll(/(?:^|\s)name=(\S+)/g)) {
       if (match[1]!.startsWith(this.presencePrefix)) alive.add(match[1]!.slice(this.presencePrefix.length));
     }
+    // Not even this worker in the list: CLIENT LIST is filtered (an ACL, a cloud proxy) or this worker's presence is
+    // reconnecting. Nothing can be told dead then; the locks still move what a dead worker held.
+    if (!alive.has(this.name)) {
+      this.missingOwners = new Map();
+      return;
+    }
     const missing = new Map<string, number>();
     for (const job of await this.queue.getActive()) {
       const owner = job.processedBy;

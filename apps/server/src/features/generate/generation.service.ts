@@ -274,7 +274,7 @@ export class GenerationService {
       });
     } catch (err) {
       // Redis went away after the commit: the job is recorded and the workers' sweep puts it in line once Redis
-      // is back (progress reads the database meanwhile), so the submit stands.
+      // is back (progress answers 503 until then), so the submit stands.
       if (!isRedisUnavailable(err)) throw err;
       this.deps.log.warn({ err, jobId }, 'job recorded while Redis is away; the sweep queues it');
     }

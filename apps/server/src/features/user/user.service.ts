@@ -98,8 +98,9 @@ export class UserService {
     if (!(await verifyPassword(user.password_hash, oldPassword))) throw fail('原密码错误');
     if (oldPassword === newPassword) throw fail('新密码不能与原密码相同');
     await this.users.update(userId, { password_hash: await hashPassword(newPassword), updated_at: nowIso() });
-    await this.apiKeys.revokeAllOfUser(userId);
+    // Sessions first: once they are gone everywhere, no session of a thief can mint a key the next line misses.
     await this.sessions.revokeAllOfUser(userId);
+    await this.apiKeys.revokeAllOfUser(userId);
   }
 
   async updateNickname(userId: string, nickname: string): Promise<void> {
