@@ -30,6 +30,8 @@ import {
 // receiver on 127.0.0.1 below (docs/api.md § Webhook; refused by default).
 process.env.WEBHOOK_ALLOW_HTTP = 'true';
 process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
+// The journey pages a log of a dozen 测试发送 within the minute; the per-user limit has its own server test.
+process.env.RATE_LIMIT_WEBHOOK_TEST = '30';
 
 const journey = setupJourney();
 
