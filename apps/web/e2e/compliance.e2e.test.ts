@@ -167,8 +167,10 @@ describe('合规设置 and the AI生成 badge', () => {
       // Good values, saved with Enter from a text field.
       await producer.fill('91110000MA00TEST0X');
       await markTextField.fill(markText);
+      // The error lines fold away as the fields turn valid, moving the radios up: tap once they have settled.
+      await expect.poll(() => page.locator('.ant-form-item-explain-error').count()).toBe(0);
       await press(screen, page.getByText(corner, { exact: true }));
-      expect(await page.getByRole('radio', { name: corner }).isChecked()).toBe(true);
+      await expect.poll(() => page.getByRole('radio', { name: corner }).isChecked()).toBe(true);
       await markTextField.press('Enter');
       await visible(toast(page, '设置成功'));
       await hidden(page.locator('.ant-message-notice'));

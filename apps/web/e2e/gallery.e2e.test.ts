@@ -182,8 +182,11 @@ describe('galleries', () => {
     await visible(page.getByText('这个分类还没有公开作品'));
     await chooseCategory(page, '国风插画');
     await page.locator('.hf-public-card').getByRole('button').click();
-    await dialog(page, '作品详情').getByRole('button', { name: '做同款' }).click();
-    await page.waitForURL('**/draw');
+    // Waiting starts before the click, so a navigation that lands while the click returns is not missed.
+    await Promise.all([
+      page.waitForURL('**/draw', { waitUntil: 'commit' }),
+      dialog(page, '作品详情').getByRole('button', { name: '做同款' }).click(),
+    ]);
     await visible(aside(page).getByText('模板：水墨山水'));
     await expect.poll(() => promptChips(page)).toEqual(chips);
 
