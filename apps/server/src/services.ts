@@ -25,8 +25,8 @@ import { EmbeddedJobQueue } from './features/generate/embedded-job-queue.js';
 import { GenerationRepository } from './features/generate/generation.repository.js';
 import { GenerationService } from './features/generate/generation.service.js';
 import { LocalInterruptChannel } from './features/generate/interrupt-channel.js';
+import { createJobLifecycle } from './features/generate/job-lifecycle.js';
 import type { JobQueue } from './features/generate/job-queue.js';
-import { JobRunner } from './features/generate/job-runner.js';
 import { MemoryProgressStore } from './features/generate/progress-store.js';
 import { RedisInterruptChannel } from './features/generate/redis-interrupt-channel.js';
 import { RedisProgressStore } from './features/generate/redis-progress-store.js';
@@ -137,7 +137,7 @@ export function createServices(deps: {
   const webhookEvents = new WebhookEvents(webhookRepo, deps.signer);
   // Jobs settle where the sender loop runs (embedded process, workers): it hears of their events at once.
   webhookEvents.onEmitted(() => webhookSender.nudge());
-  const runner = new JobRunner({
+  const lifecycle = createJobLifecycle({
     db,
     repo: generations,
     works,
@@ -162,7 +162,7 @@ export function createServices(deps: {
   });
   const queueDeps = {
     pool,
-    runner,
+    lifecycle,
     interrupts,
     repo: generations,
     limits: config.queue,
@@ -173,7 +173,6 @@ export function createServices(deps: {
     redis && role !== 'embedded'
       ? new BullJobQueue({ ...queueDeps, redis: redis.client, polls: redis.polls, prefix, role, worker: config.worker })
       : new EmbeddedJobQueue(queueDeps);
-  queue.handle('generation', (item, backend, run) => runner.run(item, backend, run));
   return {
     controlnetPreview: new ControlnetPreviewService(backendOptions, files),
     models,

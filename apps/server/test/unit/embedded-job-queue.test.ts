@@ -1,11 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { expect, it, vi } from 'vitest';
+import { expect, expectTypeOf, it, vi } from 'vitest';
 import type { Backend, BackendPool } from '../../src/features/backends/backend-pool.js';
+import type { BullJobQueue } from '../../src/features/generate/bullmq-job-queue.js';
 import { EmbeddedJobQueue } from '../../src/features/generate/embedded-job-queue.js';
 import type { GenerationRepository } from '../../src/features/generate/generation.repository.js';
 import { LocalInterruptChannel } from '../../src/features/generate/interrupt-channel.js';
+import type { JobLifecycle } from '../../src/features/generate/job-lifecycle.js';
 import type { QueueItem } from '../../src/features/generate/job-queue.js';
-import type { JobRunner } from '../../src/features/generate/job-runner.js';
 
 const backend = { id: 'b1', name: '内置演示引擎' } as Backend;
 
@@ -22,7 +23,7 @@ function item(jobId: string): QueueItem {
   };
 }
 
-function queueWith(handler: ((job: QueueItem) => Promise<'succeeded'>) | null) {
+function queueWith(handler: (job: QueueItem) => Promise<'succeeded'>) {
   let free = true;
   const pool = {
     occupyFree: () => {
@@ -40,14 +41,13 @@ function queueWith(handler: ((job: QueueItem) => Promise<'succeeded'>) | null) {
   const log = { error: vi.fn(), warn: vi.fn(), info: vi.fn() } as unknown as FastifyBaseLogger;
   const queue = new EmbeddedJobQueue({
     pool,
-    runner: { close: () => {} } as unknown as JobRunner,
+    lifecycle: { run: (job: QueueItem) => handler(job), close: () => {} } as unknown as JobLifecycle,
     interrupts: new LocalInterruptChannel(),
     repo: { unfinishedJobs: async () => [] } as unknown as GenerationRepository,
     limits: { maxRunningPerUser: 1, maxQueuedPerUser: 5, maxAttempts: 1 },
     log,
     shutdownGraceMs: 0,
   });
-  if (handler) queue.handle('generation', (job) => handler(job));
   return { queue, log };
 }
 
@@ -70,7 +70,11 @@ it('keeps the process and the queue going when a job cannot be settled (the data
   );
 });
 
-it('refuses to start without a handler for generation jobs', async () => {
-  const { queue } = queueWith(null);
-  await expect(queue.start()).rejects.toThrow('No handler registered for job kind(s): generation');
+it('cannot be built without the lifecycle that runs and settles its jobs (no handler left to register)', () => {
+  expectTypeOf<ConstructorParameters<typeof EmbeddedJobQueue>[0]>()
+    .toHaveProperty('lifecycle')
+    .toEqualTypeOf<JobLifecycle>();
+  expectTypeOf<ConstructorParameters<typeof BullJobQueue>[0]>()
+    .toHaveProperty('lifecycle')
+    .toEqualTypeOf<JobLifecycle>();
 });

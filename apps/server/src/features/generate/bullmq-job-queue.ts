@@ -5,19 +5,17 @@ import { newId } from '../../platform/ids.js';
 import type { Backend, BackendPool } from '../backends/backend-pool.js';
 import type { GenerationRepository } from './generation.repository.js';
 import type { InterruptChannel } from './interrupt-channel.js';
+import type { JobLifecycle } from './job-lifecycle.js';
+import { queueItemOf } from './job-payload.js';
 import {
-  type JobHandler,
-  type JobKind,
   type JobOutcome,
   type JobQueue,
   type QueueHealth,
   type QueueItem,
   type QueueLimits,
   type QueueStanding,
-  requireHandlers,
   SHUTDOWN,
 } from './job-queue.js';
-import { type JobRunner, queueItemOf } from './job-runner.js';
 import { etaSeconds, INITIAL_SECONDS_PER_UNIT, nextSecondsPerUnit, TurnTakingLine } from './turn-taking.js';
 
 const QUEUE_NAME = 'generation';
@@ -73,7 +71,6 @@ function lineJobOf(row: LineRow): LineJob {
 export class BullJobQueue implements JobQueue {
   private readonly queue: Queue<JobData>;
   private worker: Worker<JobData> | null = null;
-  private readonly handlers = new Map<JobKind, JobHandler>();
   private readonly running = new Map<string, AbortController>();
   private readonly waiters: Waiter[] = [];
   private leasing: Promise<void> | null = null;
@@ -107,7 +104,7 @@ export class BullJobQueue implements JobQueue {
       /** An API process only adds, cancels and reads standings; a worker runs jobs. */
       role: 'api' | 'worker';
       pool: BackendPool;
-      runner: JobRunner;
+      lifecycle: JobLifecycle;
       repo: GenerationRepository;
       interrupts: InterruptChannel;
       limits: QueueLimits;
@@ -137,12 +134,7 @@ export class BullJobQueue implements JobQueue {
     return `${this.deps.prefix}:seconds-per-unit`;
   }
 
-  handle(kind: JobKind, handler: JobHandler): void {
-    this.handlers.set(kind, handler);
-  }
-
   async start(): Promise<void> {
-    requireHandlers(this.handlers);
     if (this.deps.role !== 'worker') return;
     const { worker: options, prefix, redis, log } = this.deps;
     this.worker = new Worker<JobData>(QUEUE_NAME, (job, token) => this.process(job, token), {
@@ -181,7 +173,7 @@ export class BullJobQueue implements JobQueue {
    * go back to the queue at once, instead of after their lock expires (JOB_LOCK_SECONDS): the user sees
    * MOVING_MESSAGE, then the next free worker resumes the job. A worker whose machine vanished without closing its
    * sockets still loses its jobs by the lock. Should a living worker be taken for dead (it reconnects just then),
-   * the job's claim stops its run (see JobRunner.recover), so nothing is painted or charged twice.
+   * the job's claim stops its run (see JobRequeue.recover), so nothing is painted or charged twice.
    */
   private async moveJobsOfGoneWorkers(): Promise<void> {
     const list = String(await this.deps.redis.client('LIST'));
@@ -206,7 +198,7 @@ export class BullJobQueue implements JobQueue {
       const token = await this.deps.redis.get(`${this.deps.prefix}:bull:${QUEUE_NAME}:${job.id}:lock`);
       if (!token) continue;
       // Shown before the move: once moved, the next worker's writes must come after this one.
-      await this.deps.runner.moving(job.data.jobId, MOVING_MESSAGE);
+      await this.deps.lifecycle.moving(job.data.jobId, MOVING_MESSAGE);
       await job.moveToWait(token);
       this.deps.log.info({ jobId: job.data.jobId, worker: owner }, 'job of a gone worker moved back to the queue');
     }
@@ -266,7 +258,7 @@ export class BullJobQueue implements JobQueue {
         return false;
       }
     }
-    const settled = await this.deps.runner.cancelWaiting(jobId);
+    const settled = await this.deps.lifecycle.cancelWaiting(jobId);
     if (settled) {
       await this.handOver(userId);
       await this.refreshLine(true);
@@ -288,7 +280,7 @@ export class BullJobQueue implements JobQueue {
     const startedAt = Date.now();
     try {
       // Started before by a worker that died or stopped: shows the images it kept and paints only the rest.
-      item = row.status === 'running' ? await this.deps.runner.recover(row) : queueItemOf(row);
+      item = row.status === 'running' ? await this.deps.lifecycle.recover(row) : queueItemOf(row);
       const controller = new AbortController();
       const unwatch = await interrupts.watch(item.jobId, controller);
       this.running.set(item.jobId, controller);
@@ -341,7 +333,6 @@ export class BullJobQueue implements JobQueue {
 
   /** Leases a backend (unless given one) and runs the job on it; a backend that fails sends the job to another. */
   private async runOnBackends(item: QueueItem, signal: AbortSignal, first: Backend | null): Promise<JobOutcome> {
-    const handler = this.handlers.get('generation')!;
     const speed = await this.secondsPerUnit();
     let leased = first;
     for (;;) {
@@ -350,12 +341,12 @@ export class BullJobQueue implements JobQueue {
       if (!backend) {
         if (signal.reason === SHUTDOWN) return 'requeue';
         // Interrupted while waiting for a backend: settled like a job that never left the line.
-        await this.deps.runner.cancelWaiting(item.jobId, ['queued', 'running']);
+        await this.deps.lifecycle.cancelWaiting(item.jobId, ['queued', 'running']);
         return 'interrupted';
       }
       let outcome: JobOutcome;
       try {
-        outcome = await handler(item, backend, {
+        outcome = await this.deps.lifecycle.run(item, backend, {
           signal,
           etaSeconds: Math.ceil(item.units * speed),
           started: () => void this.refreshLine(),
@@ -586,7 +577,7 @@ export class BullJobQueue implements JobQueue {
     await this.lineChain;
     await this.queue.close();
     this.presence?.disconnect();
-    this.deps.runner.close();
+    this.deps.lifecycle.close();
   }
 
   stopRunning(): void {

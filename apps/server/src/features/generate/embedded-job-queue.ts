@@ -2,17 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Backend, BackendPool } from '../backends/backend-pool.js';
 import type { GenerationRepository } from './generation.repository.js';
 import type { InterruptChannel } from './interrupt-channel.js';
-import {
-  type JobHandler,
-  type JobKind,
-  type JobQueue,
-  type QueueItem,
-  type QueueLimits,
-  type QueueStanding,
-  requireHandlers,
-  SHUTDOWN,
-} from './job-queue.js';
-import type { JobRunner } from './job-runner.js';
+import type { JobLifecycle } from './job-lifecycle.js';
+import { type JobQueue, type QueueItem, type QueueLimits, type QueueStanding, SHUTDOWN } from './job-queue.js';
 import { etaSeconds, INITIAL_SECONDS_PER_UNIT, nextSecondsPerUnit, TurnTakingLine } from './turn-taking.js';
 
 type Running = { item: QueueItem; backend: Backend; controller: AbortController; startedAt: number };
@@ -27,7 +18,6 @@ export class EmbeddedJobQueue implements JobQueue {
   private readonly running = new Map<string, Running>();
   private readonly runningPerUser = new Map<string, number>();
   private readonly settling = new Set<Promise<void>>();
-  private readonly handlers = new Map<JobKind, JobHandler>();
   private secondsPerUnit = INITIAL_SECONDS_PER_UNIT;
   private started = false;
   private closed = false;
@@ -35,7 +25,7 @@ export class EmbeddedJobQueue implements JobQueue {
   constructor(
     private readonly deps: {
       pool: BackendPool;
-      runner: JobRunner;
+      lifecycle: JobLifecycle;
       interrupts: InterruptChannel;
       repo: GenerationRepository;
       limits: QueueLimits;
@@ -51,14 +41,9 @@ export class EmbeddedJobQueue implements JobQueue {
     return this.deps.limits;
   }
 
-  handle(kind: JobKind, handler: JobHandler): void {
-    this.handlers.set(kind, handler);
-  }
-
   /** Puts the jobs a previous process left back in line (submit order), then starts dispatching. */
   async start(): Promise<void> {
-    requireHandlers(this.handlers);
-    for (const row of await this.deps.repo.unfinishedJobs()) this.line.add(await this.deps.runner.recover(row));
+    for (const row of await this.deps.repo.unfinishedJobs()) this.line.add(await this.deps.lifecycle.recover(row));
     this.started = true;
     this.dispatch();
   }
@@ -111,7 +96,7 @@ export class EmbeddedJobQueue implements JobQueue {
   }
 
   async cancel(jobId: string): Promise<boolean> {
-    return this.line.remove(jobId) !== null && (await this.deps.runner.cancelWaiting(jobId));
+    return this.line.remove(jobId) !== null && (await this.deps.lifecycle.cancelWaiting(jobId));
   }
 
   private dispatch(): void {
@@ -133,12 +118,11 @@ export class EmbeddedJobQueue implements JobQueue {
     const startedAt = Date.now();
     this.running.set(item.jobId, { item, backend, controller, startedAt });
     this.runningPerUser.set(item.userId, this.runningCount(item.userId) + 1);
-    const handler = this.handlers.get('generation')!;
     const settled = this.deps.interrupts
       .watch(item.jobId, controller)
       .then(async (unwatch) => {
         try {
-          return await handler(item, backend, {
+          return await this.deps.lifecycle.run(item, backend, {
             signal: controller.signal,
             etaSeconds: Math.ceil(item.units * this.secondsPerUnit),
           });
@@ -151,7 +135,7 @@ export class EmbeddedJobQueue implements JobQueue {
           this.secondsPerUnit = nextSecondsPerUnit(this.secondsPerUnit, (Date.now() - startedAt) / 1000 / item.units);
         }
         if (outcome !== 'retry') return;
-        if (this.closed) await this.deps.runner.requeueForRestart(item);
+        if (this.closed) await this.deps.lifecycle.requeueForRestart(item);
         else this.line.add(item, true);
       })
       // A settle that fails (the database gone) leaves the row for recovery at the next start; it must not end the process.
@@ -177,7 +161,7 @@ export class EmbeddedJobQueue implements JobQueue {
     clearTimeout(grace);
     this.stopRunning();
     await Promise.allSettled([...this.settling]);
-    this.deps.runner.close();
+    this.deps.lifecycle.close();
   }
 
   stopRunning(): void {

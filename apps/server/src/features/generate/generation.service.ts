@@ -281,7 +281,7 @@ export class GenerationService {
     return { generateId: generation.id, currentStepId: jobId, currentStepNum: generation.stepNum };
   }
 
-  /** generation.submit: what was asked for, before any image exists (the job's end is recorded by JobRunner). */
+  /** generation.submit: what was asked for, before any image exists (the job's end is recorded by SettledJobAudit). */
   private recordSubmit(
     userId: string,
     origin: AuditOrigin,

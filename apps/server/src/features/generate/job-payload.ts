@@ -1,5 +1,7 @@
 import type { GenerateMode } from '@huafang/contracts';
 import type { AuditOrigin } from '../audit/audit-recorder.js';
+import type { JobRow } from './generation.repository.js';
+import type { QueueItem } from './job-queue.js';
 import type { CheckedParameters } from './parameter-check.js';
 
 /** Where a job's input image comes from: the user's upload, or a result of the previous step (next-draw). */
@@ -37,4 +39,19 @@ export function costOf(parameters: CheckedParameters, mode: GenerateMode): numbe
 /** Work units of a job for the ETA: sampling steps × images × size relative to 512². */
 export function workUnits(parameters: CheckedParameters): number {
   return Math.max(1, parameters.steps * parameters.batchSize * ((parameters.width * parameters.height) / (512 * 512)));
+}
+
+/** A job as a queue carries it, from its row (the durable copy). */
+export function queueItemOf(row: Pick<JobRow, 'id' | 'generation_id' | 'user_id' | 'payload' | 'attempts'>): QueueItem {
+  const payload = JSON.parse(row.payload) as JobPayload;
+  return {
+    jobId: row.id,
+    generateId: row.generation_id,
+    userId: row.user_id,
+    engineKind: payload.engineKind,
+    checkpoint: payload.checkpoint,
+    units: workUnits(payload.parameters),
+    attempts: row.attempts,
+    tried: new Set(),
+  };
 }

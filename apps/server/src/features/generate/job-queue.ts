@@ -1,5 +1,3 @@
-import type { Backend } from '../backends/backend-pool.js';
-
 export type QueueLimits = {
   /** Jobs of one user running at once. */
   maxRunningPerUser: number;
@@ -33,12 +31,8 @@ export const INTERRUPT = 'interrupt';
  */
 export type JobOutcome = 'succeeded' | 'interrupted' | 'failed' | 'retry' | 'requeue';
 
-/** The kinds of job a queue runs; each needs a handler before the queue starts. */
-export const JOB_KINDS = ['generation'] as const;
-export type JobKind = (typeof JOB_KINDS)[number];
 /** One run of a job: aborted with INTERRUPT or SHUTDOWN; `started` is called once the job is painting. */
 export type JobRun = { signal: AbortSignal; etaSeconds: number; started?: () => void };
-export type JobHandler = (item: QueueItem, backend: Backend, run: JobRun) => Promise<JobOutcome>;
 
 export type QueueStanding = { queuePosition: number; etaSeconds: number };
 
@@ -46,11 +40,11 @@ export type QueueHealth = { waiting: number; active: number; delayed: number; fa
 
 /**
  * Where generation jobs wait and who runs them: in this process (embedded mode) or through BullMQ on Redis
- * (scale-out). Users take turns; each runs at most `limits.maxRunningPerUser` jobs at once.
+ * (scale-out). Users take turns; each runs at most `limits.maxRunningPerUser` jobs at once. A queue runs and
+ * settles its jobs through the JobLifecycle it is built with.
  */
 export interface JobQueue {
   readonly limits: QueueLimits;
-  handle(kind: JobKind, handler: JobHandler): void;
   /** Puts the jobs a previous process left back in line and starts running jobs where this process runs them. */
   start(): Promise<void>;
   /** Fails (fast) when the queue cannot take a job now; a submit asks before it charges anything. */
@@ -71,9 +65,4 @@ export interface JobQueue {
   close(): Promise<void>;
   /** Ends the grace period now (a second stop signal). */
   stopRunning(): void;
-}
-
-export function requireHandlers(handlers: Map<JobKind, JobHandler>): void {
-  const missing = JOB_KINDS.filter((kind) => !handlers.has(kind));
-  if (missing.length > 0) throw new Error(`No handler registered for job kind(s): ${missing.join(', ')}`);
 }
