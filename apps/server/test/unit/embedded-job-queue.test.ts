@@ -25,6 +25,7 @@ function item(jobId: string): QueueItem {
 
 function queueWith(handler: (job: QueueItem) => Promise<'succeeded'>) {
   let free = true;
+  let available = () => {};
   const pool = {
     occupyFree: () => {
       if (!free) return null;
@@ -33,10 +34,13 @@ function queueWith(handler: (job: QueueItem) => Promise<'succeeded'>) {
     },
     release: async () => {
       free = true;
-      pool.onAvailable();
+      available();
     },
     capacity: () => 1,
-    onAvailable: () => {},
+    onAvailable: (listener: () => void) => {
+      available = listener;
+      return () => {};
+    },
   } as unknown as BackendPool;
   const log = { error: vi.fn(), warn: vi.fn(), info: vi.fn() } as unknown as FastifyBaseLogger;
   const queue = new EmbeddedJobQueue({

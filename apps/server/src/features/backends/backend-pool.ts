@@ -90,8 +90,7 @@ export class BackendPool {
   private readonly putNumber = new Map<string, number>();
   /** Checks in flight: a second caller waits for the same answer instead of asking the server again. */
   private readonly checking = new Map<Backend, Promise<void>>();
-  /** Called when a backend may take work again (became healthy, was added, finished a job). */
-  onAvailable: () => void = () => {};
+  private readonly availableListeners = new Set<() => void>();
 
   constructor(
     private readonly repo: BackendRepository,
@@ -121,6 +120,19 @@ export class BackendPool {
       local: true,
       catalog: null,
     });
+  }
+
+  /**
+   * Calls `listener` whenever a backend may take work again (became healthy, was added, finished a job); answers
+   * the function that stops the calls.
+   */
+  onAvailable(listener: () => void): () => void {
+    this.availableListeners.add(listener);
+    return () => this.availableListeners.delete(listener);
+  }
+
+  private available(): void {
+    for (const listener of this.availableListeners) listener();
   }
 
   get builtin(): Backend {
@@ -285,7 +297,7 @@ export class BackendPool {
     backend.markedDown = false;
     backend.healthMessage = health.message;
     backend.checkedAt = nowIso();
-    if (health.ok && !wasHealthy) this.onAvailable();
+    if (health.ok && !wasHealthy) this.available();
   }
 
   private serves(backend: Backend, kind: string, checkpoint: string): boolean {
@@ -357,7 +369,7 @@ export class BackendPool {
     backend.runningJobId = null;
     backend.lastFinishedAt = Date.now();
     if (!backend.local) await this.leases?.release(backend.id, jobId);
-    this.onAvailable();
+    this.available();
   }
 
   /**

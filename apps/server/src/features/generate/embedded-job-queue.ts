@@ -21,6 +21,7 @@ export class EmbeddedJobQueue implements JobQueue {
   private secondsPerUnit = INITIAL_SECONDS_PER_UNIT;
   private started = false;
   private closed = false;
+  private readonly unsubscribe: () => void;
 
   constructor(
     private readonly deps: {
@@ -34,7 +35,7 @@ export class EmbeddedJobQueue implements JobQueue {
       log: FastifyBaseLogger;
     },
   ) {
-    deps.pool.onAvailable = () => this.dispatch();
+    this.unsubscribe = deps.pool.onAvailable(() => this.dispatch());
   }
 
   get limits(): QueueLimits {
@@ -151,6 +152,7 @@ export class EmbeddedJobQueue implements JobQueue {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.unsubscribe();
     let grace: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.allSettled([...this.settling]),
