@@ -1,15 +1,8 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 
-const SWEEP_INTERVAL_MS = 60 * 60_000;
-
 const config = loadConfig();
 const { app, services } = await buildApp(config);
-
-const sweep = setInterval(() => {
-  services.auth.sweepExpired().catch((err) => app.log.error({ err }, 'sweep of expired records failed'));
-}, SWEEP_INTERVAL_MS);
-sweep.unref();
 
 /**
  * SIGTERM/SIGINT: running generations first get the grace period while the API still answers (their progress

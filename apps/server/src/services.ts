@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { ApiKeyService } from './features/api-keys/api-key.service.js';
 import { AppConfigService } from './features/app-config/app-config.service.js';
@@ -15,21 +14,13 @@ import { BackendAddressRules } from './features/backends/backend-address.js';
 import { BackendAdminService } from './features/backends/backend-admin.service.js';
 import { BackendOptions } from './features/backends/backend-catalog.js';
 import { BackendPool } from './features/backends/backend-pool.js';
-import { RedisBackendLeases } from './features/backends/redis-backend-leases.js';
 import { ComplianceService } from './features/compliance/compliance.service.js';
 import { CreditService } from './features/credits/credit.service.js';
 import { FileService } from './features/files/file.service.js';
-import { BullJobQueue } from './features/generate/bullmq-job-queue.js';
 import { ControlnetPreviewService } from './features/generate/controlnet-preview.service.js';
-import { EmbeddedJobQueue } from './features/generate/embedded-job-queue.js';
 import { GenerationRepository } from './features/generate/generation.repository.js';
 import { GenerationService } from './features/generate/generation.service.js';
-import { LocalInterruptChannel } from './features/generate/interrupt-channel.js';
 import { createJobLifecycle } from './features/generate/job-lifecycle.js';
-import type { JobQueue } from './features/generate/job-queue.js';
-import { MemoryProgressStore } from './features/generate/progress-store.js';
-import { RedisInterruptChannel } from './features/generate/redis-interrupt-channel.js';
-import { RedisProgressStore } from './features/generate/redis-progress-store.js';
 import { HealthService } from './features/health/health.service.js';
 import { HelpService } from './features/help/help.service.js';
 import { InviteService } from './features/invite/invite.service.js';
@@ -54,6 +45,7 @@ import { WebhookEvents } from './features/webhooks/webhook-events.js';
 import { WebhookSender } from './features/webhooks/webhook-sender.js';
 import { WorkRepository } from './features/works/work.repository.js';
 import { WorkService } from './features/works/work.service.js';
+import type { ModeParts } from './modes/mode-parts.js';
 import type { Broadcast } from './platform/broadcast/broadcast.js';
 import type { Database } from './platform/db/database.js';
 import { createModerationProvider } from './platform/moderation/create-moderation-provider.js';
@@ -62,23 +54,6 @@ import type { Storage } from './platform/storage/storage.js';
 import type { UrlSigner } from './platform/url-signer.js';
 
 export type Services = ReturnType<typeof createServices>;
-
-/**
- * What this process is: the one process of embedded mode (API and jobs), or in scale-out mode an API process
- * (no jobs) or a worker (jobs, no API).
- */
-export type ProcessRole = 'embedded' | 'api' | 'worker';
-/**
- * Scale-out mode's Redis: commands, a connection of its own for pub/sub, and one for the progress polls' reads
- * that pipelines the commands of concurrent requests into one write (kept apart from BullMQ's connection).
- */
-export type RedisConnections = {
-  client: Redis;
-  subscriber: Redis;
-  polls: Redis;
-  /** Health probes: fails fast whatever the role, so a probe answers while Redis is away. */
-  probe: Redis;
-};
 
 /** Every service of the product, wired once; API and worker processes mount the same ones. */
 export function createServices(deps: {
@@ -89,8 +64,8 @@ export function createServices(deps: {
   log: FastifyBaseLogger;
   signer: UrlSigner;
   clock?: () => number;
-  role: ProcessRole;
-  redis?: RedisConnections;
+  /** The mode's generation parts (embeddedParts or scaleOutParts), built for this process's role. */
+  mode: ModeParts;
   /** Revocations and cache invalidations to every API process (in-process when embedded, Redis when scaled out). */
   bus: Broadcast;
 }) {
@@ -102,7 +77,7 @@ export function createServices(deps: {
   const invites = new InviteService(db);
   const models = new ModelService(db);
   // Workers hear no broadcasts: they would compare the list's revision on each check (they check nothing today).
-  const words = new SensitiveWordFilter(db, deps.bus, deps.role !== 'worker');
+  const words = new SensitiveWordFilter(db, deps.bus, deps.mode.role !== 'worker');
   const templates = new TemplateService(db, models, words);
   // Every process records its own entries (API requests, worker job ends) and writes them in batches.
   const auditRepo = new AuditRepository(db);
@@ -111,23 +86,15 @@ export function createServices(deps: {
   const works = new WorkRepository(db);
   const moderationRepo = new WorkModerationRepository(db);
   const backendRows = new BackendRepository(db);
-  const { redis, role } = deps;
-  if ((role === 'embedded') !== (redis === undefined))
-    throw new Error(`Process role ${role} needs Redis iff scale-out`);
-  const prefix = config.redisPrefix;
+  const { mode } = deps;
+  const { role } = mode;
   // The built-in demo engine is always in the pool; admins add the GPU servers.
-  const pool = new BackendPool(
-    backendRows,
-    new BackendAddressRules(config.backendAllowedHosts),
-    redis ? new RedisBackendLeases(redis.client, prefix, config.worker.lockMs, config.backendHealthMs) : null,
-    { timeoutMs: config.backendTimeoutMs },
-  );
+  const pool = new BackendPool(backendRows, new BackendAddressRules(config.backendAllowedHosts), mode.leases, {
+    timeoutMs: config.backendTimeoutMs,
+  });
   const backendAdmin = new BackendAdminService(backendRows, pool);
   const backendOptions = new BackendOptions(pool);
-  const board = redis ? new RedisProgressStore(redis.polls, prefix) : new MemoryProgressStore();
-  const interrupts = redis
-    ? new RedisInterruptChannel(redis.client, redis.subscriber, prefix)
-    : new LocalInterruptChannel();
+  const { board, interrupts } = mode;
   const generations = new GenerationRepository(db, config.database.kind);
   // Workers hear no broadcasts: they read the settings for each image instead of keeping a copy.
   const compliance = new ComplianceService(db, deps.bus, role !== 'worker', config.aigcProducer);
@@ -169,10 +136,7 @@ export function createServices(deps: {
     shutdownGraceMs: config.shutdownGraceMs,
     log: deps.log,
   };
-  const queue: JobQueue =
-    redis && role !== 'embedded'
-      ? new BullJobQueue({ ...queueDeps, redis: redis.client, polls: redis.polls, prefix, role, worker: config.worker })
-      : new EmbeddedJobQueue(queueDeps);
+  const queue = mode.queue(queueDeps);
   return {
     controlnetPreview: new ControlnetPreviewService(backendOptions, files),
     models,
@@ -200,7 +164,7 @@ export function createServices(deps: {
     help: new HelpService(db, words),
     sensitiveWords: new SensitiveWordService(db, words),
     wordFilter: words,
-    health: new HealthService(db, deps.storage, config.database.kind, redis ? { probe: redis.probe, queue } : null),
+    health: new HealthService(db, deps.storage, config.database.kind, mode.health(queue)),
     translate,
     appConfig: new AppConfigService(db),
     compliance,
@@ -252,28 +216,4 @@ export function createServices(deps: {
       log: deps.log,
     }),
   };
-}
-
-/** Starts the generation machinery: registered backends, the jobs a previous run left, health checks. */
-export async function startGeneration(services: Services, healthIntervalMs: number): Promise<void> {
-  await services.pool.load();
-  if (services.role === 'worker' && services.interrupts instanceof RedisInterruptChannel) {
-    await services.interrupts.listen();
-  }
-  await services.queue.start();
-  services.pool.startHealthChecks(healthIntervalMs);
-  // Webhook deliveries go out (and are retried) where jobs run, like the events of the jobs they report.
-  if (services.role !== 'api') services.webhookSender.start();
-  // The daily prune runs where jobs run; in scale-out every worker prunes, harmlessly (same cutoff, idempotent).
-  if (services.role !== 'api') services.audit.startPruning();
-}
-
-export async function stopGeneration(services: Services): Promise<void> {
-  services.audit.stopPruning();
-  await services.webhookSender.close();
-  services.pool.stopHealthChecks();
-  await services.queue.close();
-  await services.pool.close();
-  await services.interrupts.close();
-  await services.board.close();
 }

@@ -17,8 +17,6 @@ import type { AuditRepository, AuditRow, AuditRowFilter } from './audit.reposito
 import type { AuditOrigin, AuditRecorder } from './audit-recorder.js';
 
 const DAY_MS = 86_400_000;
-/** The first prune waits a little, out of the way of start-up; then one a day. */
-const FIRST_PRUNE_MS = 60_000;
 
 const detailSchema = auditEntrySchema.shape.detail;
 
@@ -74,8 +72,6 @@ function csvLine(row: AuditRow, tzOffset: number): string {
 
 /** 审计日志 for admins (pages and CSV export) and its retention: entries older than retentionDays are pruned daily. */
 export class AuditService {
-  private pruneTimer: NodeJS.Timeout | null = null;
-
   constructor(
     private readonly repo: AuditRepository,
     readonly recorder: AuditRecorder,
@@ -143,21 +139,5 @@ export class AuditService {
     const deleted = await this.repo.deleteBefore(cutoff);
     if (deleted > 0) this.log.info({ deleted, cutoff }, 'audit entries past their retention deleted');
     return deleted;
-  }
-
-  /** The daily prune, in the processes that run background jobs. */
-  startPruning(): void {
-    const run = () => {
-      this.prune().catch((err: unknown) => this.log.error({ err }, 'audit prune failed'));
-      this.pruneTimer = setTimeout(run, DAY_MS);
-      this.pruneTimer.unref();
-    };
-    this.pruneTimer = setTimeout(run, FIRST_PRUNE_MS);
-    this.pruneTimer.unref();
-  }
-
-  stopPruning(): void {
-    if (this.pruneTimer) clearTimeout(this.pruneTimer);
-    this.pruneTimer = null;
   }
 }

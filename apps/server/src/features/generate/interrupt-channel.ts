@@ -12,6 +12,8 @@ export interface InterruptChannel {
   /** Aborts `controller` with INTERRUPT when the job is interrupted; answers a function that stops watching. */
   watch(jobId: string, controller: AbortController): Promise<() => void>;
   interrupt(jobId: string): Promise<void>;
+  /** Starts hearing interrupts where jobs run. */
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,8 @@ export class LocalInterruptChannel implements InterruptChannel {
     this.held.delete(jobId);
     return at !== undefined && Date.now() - at <= INTERRUPT_HOLD_MS;
   }
+
+  async start(): Promise<void> {}
 
   async close(): Promise<void> {
     this.watchers.clear();

@@ -39,6 +39,7 @@ export interface ProgressStore {
   read(userId: string, generateId: string): Promise<ProgressRead | null | undefined>;
   /** A live preview by its key, with the generation it shows (the ProduceID of its AIGC label). */
   preview(key: string): Promise<PreviewRead | null>;
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -170,6 +171,8 @@ export class MemoryProgressStore implements ProgressStore {
     const entry = generateId ? this.entries.get(generateId) : undefined;
     return generateId && entry?.preview?.key === key ? { ...entry.preview, generateId } : null;
   }
+
+  async start(): Promise<void> {}
 
   async close(): Promise<void> {}
 

@@ -13,6 +13,8 @@ export class RedisInterruptChannel implements InterruptChannel {
     private readonly redis: Redis,
     private readonly subscriber: Redis,
     private readonly prefix: string,
+    /** Only processes that run jobs listen (scale-out workers). */
+    private readonly listens: boolean,
   ) {
     this.channel = `${prefix}:interrupt`;
   }
@@ -21,8 +23,8 @@ export class RedisInterruptChannel implements InterruptChannel {
     return `${this.prefix}:interrupted:${jobId}`;
   }
 
-  /** Only processes that run jobs listen. */
-  async listen(): Promise<void> {
+  async start(): Promise<void> {
+    if (!this.listens) return;
     this.subscriber.on('message', (channel: string, jobId: string) => {
       if (channel === this.channel) this.local.deliver(jobId);
     });

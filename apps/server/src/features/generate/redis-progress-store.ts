@@ -150,6 +150,8 @@ export class RedisProgressStore implements ProgressStore {
     return bytes && mime ? { bytes, mime: mime.toString(), generateId: generateId?.toString() ?? key } : null;
   }
 
+  async start(): Promise<void> {}
+
   async close(): Promise<void> {
     await Promise.allSettled(this.chains.values());
   }
