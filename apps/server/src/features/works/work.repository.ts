@@ -1,6 +1,6 @@
-import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import { countRows } from '../../platform/db/count.js';
-import type { Database } from '../../platform/db/database.js';
+import type { Database, Executor } from '../../platform/db/database.js';
 import type { DB, WorkTable } from '../../platform/db/schema.js';
 
 export type WorkRow = Selectable<WorkTable>;
@@ -19,6 +19,10 @@ export class WorkRepository {
 
   async insert(row: Insertable<WorkTable>, executor: Kysely<DB> = this.db): Promise<void> {
     await executor.insertInto('works').values(row).execute();
+  }
+
+  async update(id: string, changes: Updateable<WorkTable>, trx: Executor = this.db): Promise<void> {
+    await trx.updateTable('works').set(changes).where('id', '=', id).execute();
   }
 
   find(id: string): Promise<WorkRow | undefined> {
