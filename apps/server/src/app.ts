@@ -167,8 +167,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(promptHistoryRoutes, { history: services.promptHistory });
       await api.register(backendRoutes, { backends: services.backendAdmin });
       await api.register(comboRoutes, { combos: services.combos });
-      await api.register(adminUserRoutes, { db, credits: services.credits, users: services.users });
-      await api.register(dashboardRoutes, { db, queue: services.queue, pool: services.pool });
+      await api.register(adminUserRoutes, { credits: services.credits, users: services.users });
+      await api.register(dashboardRoutes, { dashboard: services.dashboard });
       await api.register(downloadRoutes);
     },
     { prefix: '/api' },

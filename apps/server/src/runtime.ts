@@ -49,7 +49,7 @@ async function prepareDatabase(
     const services = wire(new UrlSigner(await signingSecret(db, config.workUrls.secret), config.workUrls.ttlMs));
     if (role !== 'worker') {
       await ensureFirstAdmin(db, config, log);
-      if (config.seedDemo) await seedDemoContent(db, services);
+      if (config.seedDemo) await seedDemoContent(services);
     }
     return services;
   });

@@ -2,23 +2,21 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import { ApiKeyService } from './features/api-keys/api-key.service.js';
 import { AppConfigService } from './features/app-config/app-config.service.js';
-import { AuditRepository } from './features/audit/audit.repository.js';
 import { AuditService } from './features/audit/audit.service.js';
 import { AuditRecorder } from './features/audit/audit-recorder.js';
 import { AuthService } from './features/auth/auth.service.js';
 import { LoginGuardService } from './features/auth/login-guard.service.js';
 import { SessionService } from './features/auth/session.service.js';
 import { SmsCodeService } from './features/auth/sms-code.service.js';
-import { BackendRepository } from './features/backends/backend.repository.js';
 import { BackendAddressRules } from './features/backends/backend-address.js';
 import { BackendAdminService } from './features/backends/backend-admin.service.js';
 import { BackendOptions } from './features/backends/backend-catalog.js';
 import { BackendPool } from './features/backends/backend-pool.js';
 import { ComplianceService } from './features/compliance/compliance.service.js';
 import { CreditService } from './features/credits/credit.service.js';
+import { DashboardService } from './features/dashboard/dashboard.service.js';
 import { FileService } from './features/files/file.service.js';
 import { ControlnetPreviewService } from './features/generate/controlnet-preview.service.js';
-import { GenerationRepository } from './features/generate/generation.repository.js';
 import { GenerationService } from './features/generate/generation.service.js';
 import { createJobLifecycle } from './features/generate/job-lifecycle.js';
 import { HealthService } from './features/health/health.service.js';
@@ -29,7 +27,6 @@ import { ModelImportService } from './features/models/model-import.service.js';
 import { PublicationGate, workImageLink } from './features/moderation/publication-gate.js';
 import { SensitiveWordService } from './features/moderation/sensitive-word.service.js';
 import { SensitiveWordFilter } from './features/moderation/sensitive-word-filter.js';
-import { WorkModerationRepository } from './features/moderation/work-moderation.repository.js';
 import { WorkModerationService } from './features/moderation/work-moderation.service.js';
 import { PromptService } from './features/prompt/prompt.service.js';
 import { PromptHistoryService } from './features/prompt/prompt-history.service.js';
@@ -38,12 +35,10 @@ import { TaskService } from './features/task/task.service.js';
 import { TemplateService } from './features/template/template.service.js';
 import { TranslateService } from './features/translate/translate.service.js';
 import { UserService } from './features/user/user.service.js';
-import { WebhookRepository } from './features/webhooks/webhook.repository.js';
 import { WebhookService } from './features/webhooks/webhook.service.js';
 import { WebhookAddressRules } from './features/webhooks/webhook-address.js';
 import { WebhookEvents } from './features/webhooks/webhook-events.js';
 import { WebhookSender } from './features/webhooks/webhook-sender.js';
-import { WorkRepository } from './features/works/work.repository.js';
 import { WorkService } from './features/works/work.service.js';
 import type { ModeParts } from './modes/mode-parts.js';
 import type { Broadcast } from './platform/broadcast/broadcast.js';
@@ -52,6 +47,7 @@ import { createModerationProvider } from './platform/moderation/create-moderatio
 import type { SmsProvider } from './platform/sms/sms-provider.js';
 import type { Storage } from './platform/storage/storage.js';
 import type { UrlSigner } from './platform/url-signer.js';
+import { createRepositories } from './repositories.js';
 
 export type Services = ReturnType<typeof createServices>;
 
@@ -70,22 +66,23 @@ export function createServices(deps: {
   bus: Broadcast;
 }) {
   const { db, config } = deps;
-  const sessions = new SessionService(db, config.tokenTtlMs, deps.bus);
-  const smsCodes = new SmsCodeService(db, deps.sms, config.smsResendMs, deps.clock);
-  const apiKeys = new ApiKeyService(db, config.database.kind, deps.bus, deps.log);
-  const files = new FileService(db, deps.storage, deps.signer);
-  const invites = new InviteService(db);
-  const models = new ModelService(db);
+  const repos = createRepositories(db, config.database.kind);
+  const sessions = new SessionService(repos, config.tokenTtlMs, deps.bus);
+  const smsCodes = new SmsCodeService(repos, deps.sms, config.smsResendMs, deps.clock);
+  const apiKeys = new ApiKeyService(repos, deps.bus, deps.log);
+  const files = new FileService(repos, deps.storage, deps.signer);
+  const invites = new InviteService(repos);
+  const models = new ModelService(repos);
   // Workers hear no broadcasts: they would compare the list's revision on each check (they check nothing today).
-  const words = new SensitiveWordFilter(db, deps.bus, deps.mode.role !== 'worker');
-  const templates = new TemplateService(db, models, words);
+  const words = new SensitiveWordFilter(repos, deps.bus, deps.mode.role !== 'worker');
+  const templates = new TemplateService(repos, models, words);
   // Every process records its own entries (API requests, worker job ends) and writes them in batches.
-  const auditRepo = new AuditRepository(db);
+  const auditRepo = repos.audit;
   const auditRecorder = new AuditRecorder(auditRepo, deps.log);
-  const credits = new CreditService(db, auditRecorder);
-  const works = new WorkRepository(db);
-  const moderationRepo = new WorkModerationRepository(db);
-  const backendRows = new BackendRepository(db);
+  const credits = new CreditService(repos, auditRecorder);
+  const works = repos.works;
+  const moderationRepo = repos.workModeration;
+  const backendRows = repos.backends;
   const { mode } = deps;
   const { role } = mode;
   // The built-in demo engine is always in the pool; admins add the GPU servers.
@@ -95,10 +92,10 @@ export function createServices(deps: {
   const backendAdmin = new BackendAdminService(backendRows, pool);
   const backendOptions = new BackendOptions(pool);
   const { board, interrupts } = mode;
-  const generations = new GenerationRepository(db, config.database.kind);
+  const generations = repos.generations;
   // Workers hear no broadcasts: they read the settings for each image instead of keeping a copy.
-  const compliance = new ComplianceService(db, deps.bus, role !== 'worker', config.aigcProducer);
-  const webhookRepo = new WebhookRepository(db, config.database.kind);
+  const compliance = new ComplianceService(repos, deps.bus, role !== 'worker', config.aigcProducer);
+  const webhookRepo = repos.webhooks;
   const webhookRules = new WebhookAddressRules(config.webhooks);
   const webhookSender = new WebhookSender(webhookRepo, webhookRules, config.webhooks, deps.log);
   const webhookEvents = new WebhookEvents(webhookRepo, deps.signer);
@@ -121,7 +118,7 @@ export function createServices(deps: {
     audit: auditRecorder,
   });
   const translate = new TranslateService({
-    db,
+    repos,
     provider: config.translate.provider,
     log: deps.log,
     bus: deps.bus,
@@ -140,10 +137,10 @@ export function createServices(deps: {
   return {
     controlnetPreview: new ControlnetPreviewService(backendOptions, files),
     models,
-    modelImport: new ModelImportService(db, backendAdmin),
+    modelImport: new ModelImportService(repos, backendAdmin),
     templates,
-    tasks: new TaskService(db, templates, words),
-    prompts: new PromptService(db, () => translate.invalidateLibrary()),
+    tasks: new TaskService(repos, templates, words),
+    prompts: new PromptService(repos, () => translate.invalidateLibrary()),
     sessions,
     apiKeys,
     webhooks: new WebhookService(webhookRepo, webhookRules, webhookSender),
@@ -152,21 +149,21 @@ export function createServices(deps: {
     files,
     invites,
     auth: new AuthService(
-      db,
+      repos,
       sessions,
       smsCodes,
       config.newUserCredits,
-      new LoginGuardService(db, config.loginGuard, deps.clock),
+      new LoginGuardService(repos, config.loginGuard, deps.clock),
       auditRecorder,
       apiKeys,
     ),
-    users: new UserService(db, sessions, smsCodes, invites, files, words, apiKeys),
-    help: new HelpService(db, words),
-    sensitiveWords: new SensitiveWordService(db, words),
+    users: new UserService(repos, sessions, smsCodes, invites, files, words, apiKeys),
+    help: new HelpService(repos, words),
+    sensitiveWords: new SensitiveWordService(repos, words),
     wordFilter: words,
     health: new HealthService(db, deps.storage, config.database.kind, mode.health(queue)),
     translate,
-    appConfig: new AppConfigService(db),
+    appConfig: new AppConfigService(repos),
     compliance,
     storage: deps.storage,
     works: new WorkService(
@@ -187,9 +184,9 @@ export function createServices(deps: {
     workModeration: new WorkModerationService(moderationRepo, works, files, deps.signer, webhookEvents),
     audit: new AuditService(auditRepo, auditRecorder, config.audit.retentionDays, deps.log),
     signer: deps.signer,
-    promptHistory: new PromptHistoryService(db),
+    promptHistory: new PromptHistoryService(repos),
     credits,
-    combos: new ComboService(db, credits),
+    combos: new ComboService(repos, credits),
     workRepo: works,
     pool,
     backendAdmin,
@@ -197,6 +194,7 @@ export function createServices(deps: {
     board,
     interrupts,
     queue,
+    dashboard: new DashboardService(repos, queue, pool),
     role,
     generation: new GenerationService({
       db,

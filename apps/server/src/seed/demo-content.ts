@@ -1,11 +1,8 @@
 import type { FormConfigItem, GenerateMode, PromptGroupItem } from '@huafang/contracts';
 import { BUILTIN_ENGINE_LABEL } from '../engines/builtin/builtin-engine.js';
-import { ModelRepository } from '../features/models/model.repository.js';
-import { TaskRepository } from '../features/task/task.repository.js';
-import { TemplateRepository } from '../features/template/template.repository.js';
 import { type PublishedTemplate, toStep } from '../features/template/template.service.js';
-import type { Database } from '../platform/db/database.js';
 import { newId, nowIso } from '../platform/ids.js';
+import type { Repositories } from '../repositories.js';
 import {
   COMMON_NEGATIVE,
   controlNetField,
@@ -305,9 +302,8 @@ const CATEGORIES: CategorySeed[] = [
 ];
 
 /** Seeds the demo model menu and task tree once; if admins already have content, nothing is touched. */
-export async function seedDemoTasks(db: Database): Promise<void> {
-  const modelsRepo = new ModelRepository(db);
-  const tasks = new TaskRepository(db);
+export async function seedDemoTasks(repos: Pick<Repositories, 'models' | 'tasks' | 'templates'>): Promise<void> {
+  const { models: modelsRepo, tasks, templates } = repos;
   if ((await modelsRepo.countGroups()) > 0 || (await tasks.countOfficial()) > 0) return;
 
   const modelIds = new Map<string, string>();
@@ -333,7 +329,6 @@ export async function seedDemoTasks(db: Database): Promise<void> {
     }
   }
 
-  const templates = new TemplateRepository(db);
   const now = nowIso();
   const node = (
     id: string,

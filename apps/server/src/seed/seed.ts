@@ -1,19 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
-import { InviteRepository } from '../features/invite/invite.repository.js';
-import { UserRepository } from '../features/user/user.repository.js';
 import { hashPassword } from '../platform/auth/password.js';
 import type { Database } from '../platform/db/database.js';
 import { newId, nowIso } from '../platform/ids.js';
+import { createRepositories } from '../repositories.js';
 import type { Services } from '../services.js';
-import { seedDemoTasks } from './demo-content.js';
 
 export const DEMO_INVITE_CODE = 'HUAFANG2026';
 
 /** Creates the first admin when there is none; a generated password is printed once, here. */
 export async function ensureFirstAdmin(db: Database, config: Config, log: FastifyBaseLogger): Promise<void> {
-  const users = new UserRepository(db);
+  const { users } = createRepositories(db, config.database.kind);
   if ((await users.countAdmins()) > 0) return;
   const account = config.admin.account;
   const generated = config.admin.password === undefined;
@@ -48,24 +46,12 @@ export async function ensureFirstAdmin(db: Database, config: Config, log: Fastif
 }
 
 /** Demo content of the embedded mode; idempotent, and never overwrites what admins changed. */
-export async function seedDemoContent(db: Database, services: Services): Promise<void> {
+export async function seedDemoContent(services: Services): Promise<void> {
   await services.help.seedTypes();
   await services.prompts.seedLibrary();
-  await seedDemoTasks(db);
+  await services.tasks.seedDemo();
   await services.appConfig.seedAgreements();
   await services.combos.seedPlans();
   await services.sensitiveWords.seedDemo();
-  const invites = new InviteRepository(db);
-  if (!(await invites.findByCode(DEMO_INVITE_CODE))) {
-    await invites.insert({
-      id: newId(),
-      code: DEMO_INVITE_CODE,
-      code_type: '01',
-      max_uses: 10_000,
-      used_count: 0,
-      remark: '演示邀请码（新手引导）',
-      created_by: null,
-      created_at: nowIso(),
-    });
-  }
+  await services.invites.seedDemo(DEMO_INVITE_CODE);
 }

@@ -6,6 +6,7 @@ import { AppConfigRepository } from '../../src/features/app-config/app-config.re
 import { ComplianceService } from '../../src/features/compliance/compliance.service.js';
 import { LocalBroadcast } from '../../src/platform/broadcast/broadcast.js';
 import { readBytes } from '../../src/platform/storage/storage.js';
+import { createRepositories } from '../../src/repositories.js';
 import { demoTemplate, generateBody, waitForEnd } from '../generate/generation-helpers.js';
 import { describeServer } from '../helpers/suite.js';
 import {
@@ -543,7 +544,12 @@ describeServer('compliance: every file a user can see or save carries both label
   it('saving the producer of AIGC_PRODUCER keeps following the variable; another value overrides it', async () => {
     // setMark saved the whole form, AIGC_PRODUCER's value included: a process started after the operator changed
     // the variable names the new value.
-    const restarted = new ComplianceService(app.db, new LocalBroadcast(), false, 'HF-ENV-NEXT');
+    const restarted = new ComplianceService(
+      createRepositories(app.db, app.config.database.kind),
+      new LocalBroadcast(),
+      false,
+      'HF-ENV-NEXT',
+    );
     expect((await restarted.settings()).producer).toBe('HF-ENV-NEXT');
     const current = (await app.call('GET', '/api/admin/compliance', { token: admin })).body.data;
     const save = await app.call('POST', '/api/admin/compliance', {
@@ -566,7 +572,12 @@ describeServer('compliance: every file a user can see or save carries both label
       JSON.stringify({ ...current, producer: DEFAULT_COMPLIANCE_SETTINGS.producer }),
       new Date().toISOString(),
     );
-    const upgraded = new ComplianceService(app.db, new LocalBroadcast(), false, 'HF-ENV-NEXT');
+    const upgraded = new ComplianceService(
+      createRepositories(app.db, app.config.database.kind),
+      new LocalBroadcast(),
+      false,
+      'HF-ENV-NEXT',
+    );
     expect((await upgraded.settings()).producer).toBe('HF-ENV-NEXT');
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SensitiveWordFilter } from '../../src/features/moderation/sensitive-word-filter.js';
 import { type Broadcast, LocalBroadcast } from '../../src/platform/broadcast/broadcast.js';
+import { createRepositories } from '../../src/repositories.js';
 import { creditsOf, demoTemplate, generateBody, waitForEnd } from '../generate/generation-helpers.js';
 import { describeServer } from '../helpers/suite.js';
 import { validStep } from '../helpers/template-steps.js';
@@ -195,8 +196,8 @@ describeServer('content safety: user texts with a listed word are refused (demo 
     // A process whose broadcast subscription is down, and a worker (which hears no broadcasts at all).
     const deaf: Broadcast = { live: false, publish: async () => {}, subscribe: () => {}, onGap: () => {} };
     const filters = [
-      new SensitiveWordFilter(app.db, deaf, true),
-      new SensitiveWordFilter(app.db, new LocalBroadcast(), false),
+      new SensitiveWordFilter(createRepositories(app.db, app.config.database.kind), deaf, true),
+      new SensitiveWordFilter(createRepositories(app.db, app.config.database.kind), new LocalBroadcast(), false),
     ];
     for (const filter of filters) expect(await filter.check('柠檬果酱')).toBeNull();
     await call('POST', '/api/admin/sensitive-words', { words: ['柠檬果酱'] }, admin);

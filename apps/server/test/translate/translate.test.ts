@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PromptLibraryCache } from '../../src/features/translate/prompt-library.js';
 import { TranslateService } from '../../src/features/translate/translate.service.js';
 import { LocalBroadcast } from '../../src/platform/broadcast/broadcast.js';
+import { createRepositories } from '../../src/repositories.js';
 import { describeServer } from '../helpers/suite.js';
 import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
 
@@ -141,7 +142,11 @@ describeServer('prompt translation zh → en (offline dictionary)', () => {
 
     // A cache with a clock the test moves, on the same database: the library is re-read after 60 s.
     let now = 0;
-    const cache = new PromptLibraryCache(app.db, 60_000, () => now);
+    const cache = new PromptLibraryCache(
+      createRepositories(app.db, app.config.database.kind).prompts,
+      60_000,
+      () => now,
+    );
     expect((await cache.get()).get('琉璃灯')).toBeUndefined();
     const created = await app.call('POST', '/api/admin/prompt/words', {
       token: admin,
@@ -166,7 +171,7 @@ describeServer('prompt translation zh → en (offline dictionary)', () => {
   it('falls back to the dictionary, with a warning, when the provider cannot be reached', async () => {
     // A real LibreTranslate adapter pointed at a closed local port: the connection is refused.
     const service = new TranslateService({
-      db: app.db,
+      repos: createRepositories(app.db, app.config.database.kind),
       provider: { kind: 'libretranslate', url: 'http://127.0.0.1:9', apiKey: undefined },
       log: app.app.log,
       bus: new LocalBroadcast(),

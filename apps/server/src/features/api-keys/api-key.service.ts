@@ -13,11 +13,11 @@ import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { ApiKeyCaller, ApiKeyResolver } from '../../platform/auth/auth.plugin.js';
 import { type Broadcast, topic } from '../../platform/broadcast/broadcast.js';
-import type { Database, DbKind } from '../../platform/db/database.js';
 import { fail, notFound } from '../../platform/errors.js';
 import { newId, nowIso, sha256 } from '../../platform/ids.js';
+import type { Repositories } from '../../repositories.js';
 import { sessionsRevoked } from '../auth/session.service.js';
-import { ApiKeyRepository, type ApiKeyRow } from './api-key.repository.js';
+import type { ApiKeyRepository, ApiKeyRow } from './api-key.repository.js';
 
 /** As long as a checked session token is trusted (session.service.ts): revocations clear it through the broadcast. */
 const RESOLVED_TTL_MS = 10_000;
@@ -52,12 +52,11 @@ export class ApiKeyService implements ApiKeyResolver {
   private readonly touched = new LRUCache<string, number>({ max: 10_000 });
 
   constructor(
-    db: Database,
-    dbKind: DbKind,
+    repos: Repositories,
     private readonly bus: Broadcast,
     private readonly log: FastifyBaseLogger,
   ) {
-    this.keys = new ApiKeyRepository(db, dbKind);
+    this.keys = repos.apiKeys;
     bus.subscribe(apiKeyRevoked, ({ keyId }) => this.forget((key) => key.id === keyId));
     // A user disabled (or every session of theirs revoked) loses the cached keys too; the lookup checks `disabled`.
     bus.subscribe(sessionsRevoked, (revoked) => {

@@ -1,17 +1,17 @@
 import type { Agreement, AgreementType } from '@huafang/contracts';
-import type { Database } from '../../platform/db/database.js';
 import { notFound } from '../../platform/errors.js';
 import { nowIso } from '../../platform/ids.js';
+import type { Repositories } from '../../repositories.js';
 import { DEMO_AGREEMENTS } from './agreement-texts.js';
-import { AppConfigRepository } from './app-config.repository.js';
+import type { AppConfigRepository } from './app-config.repository.js';
 
 const agreementKey = (type: AgreementType) => `agreement.${type}`;
 
 export class AppConfigService {
   private readonly configs: AppConfigRepository;
 
-  constructor(db: Database) {
-    this.configs = new AppConfigRepository(db);
+  constructor(repos: Repositories) {
+    this.configs = repos.configs;
   }
 
   async agreement(type: AgreementType): Promise<Agreement> {

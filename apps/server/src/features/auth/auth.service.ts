@@ -10,14 +10,14 @@ import {
   type SmsScene,
 } from '@huafang/contracts';
 import { hashPassword, verifyPassword } from '../../platform/auth/password.js';
-import type { Database } from '../../platform/db/database.js';
 import { BizError, fail } from '../../platform/errors.js';
 import { isoIn, newId, nowIso } from '../../platform/ids.js';
+import type { Repositories } from '../../repositories.js';
 import type { ApiKeyService } from '../api-keys/api-key.service.js';
 import type { AuditOrigin, AuditRecorder } from '../audit/audit-recorder.js';
-import { UserRepository, type UserRow } from '../user/user.repository.js';
+import type { UserRepository, UserRow } from '../user/user.repository.js';
 import type { LoginGuardService } from './login-guard.service.js';
-import { RegistrationRepository } from './registration.repository.js';
+import type { RegistrationRepository } from './registration.repository.js';
 import type { SessionService } from './session.service.js';
 import type { SmsCodeService } from './sms-code.service.js';
 
@@ -38,7 +38,7 @@ export class AuthService {
   private readonly registrations: RegistrationRepository;
 
   constructor(
-    private readonly db: Database,
+    private readonly repos: Repositories,
     private readonly sessions: SessionService,
     private readonly smsCodes: SmsCodeService,
     private readonly newUserCredits: number,
@@ -46,8 +46,8 @@ export class AuthService {
     private readonly audit: AuditRecorder,
     private readonly apiKeys: ApiKeyService,
   ) {
-    this.users = new UserRepository(db);
-    this.registrations = new RegistrationRepository(db);
+    this.users = repos.users;
+    this.registrations = repos.registrations;
   }
 
   async sendCode(mobile: string, scene: SmsScene) {
@@ -138,25 +138,28 @@ export class AuthService {
 
     const passwordHash = await hashPassword(body.password);
     const userId = newId();
-    await this.db.transaction().execute(async (trx) => {
-      if (!(await new RegistrationRepository(trx).complete(registration.id, now))) {
+    await this.repos.transaction(async (trx) => {
+      if (!(await this.registrations.complete(registration.id, now, trx))) {
         throw fail('注册信息已失效，请重新登录后注册');
       }
-      await new UserRepository(trx).insert({
-        id: userId,
-        account,
-        mobile: registration.mobile,
-        password_hash: passwordHash,
-        nickname: null,
-        avatar_file_id: null,
-        is_admin: 0,
-        invite_code_id: null,
-        code_type: null,
-        credits: this.newUserCredits,
-        disabled: 0,
-        created_at: now,
-        updated_at: now,
-      });
+      await this.users.insert(
+        {
+          id: userId,
+          account,
+          mobile: registration.mobile,
+          password_hash: passwordHash,
+          nickname: null,
+          avatar_file_id: null,
+          is_admin: 0,
+          invite_code_id: null,
+          code_type: null,
+          credits: this.newUserCredits,
+          disabled: 0,
+          created_at: now,
+          updated_at: now,
+        },
+        trx,
+      );
     });
     const token = await this.sessions.issue(userId);
     this.audit.record({ action: 'auth.register', userId, origin, detail: { account } });

@@ -1,7 +1,7 @@
 import type { Config } from '../../config.js';
-import type { Database } from '../../platform/db/database.js';
 import { type BizError, fail } from '../../platform/errors.js';
-import { type BlockSchedule, LoginGuardRepository } from './login-guard.repository.js';
+import type { Repositories } from '../../repositories.js';
+import type { BlockSchedule, LoginGuardRepository } from './login-guard.repository.js';
 
 /** The first slow-down; each further failure doubles it until the lock. */
 const FIRST_DELAY_MS = 5_000;
@@ -32,11 +32,11 @@ export class LoginGuardService {
   private readonly failures: LoginGuardRepository;
 
   constructor(
-    db: Database,
+    repos: Repositories,
     private readonly policy: Policy,
     private readonly clock: () => number = Date.now,
   ) {
-    this.failures = new LoginGuardRepository(db);
+    this.failures = repos.loginFailures;
   }
 
   /** Password logins of a user, or of an identifier no user has (answered the same way). */

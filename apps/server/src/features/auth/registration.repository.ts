@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import type { Database } from '../../platform/db/database.js';
+import type { Database, Executor } from '../../platform/db/database.js';
 import type { RegistrationTable } from '../../platform/db/schema.js';
 
 export class RegistrationRepository {
@@ -23,8 +23,8 @@ export class RegistrationRepository {
     await this.db.deleteFrom('registrations').where('expires_at', '<', now).execute();
   }
 
-  async complete(id: string, now: string): Promise<boolean> {
-    const result = await this.db
+  async complete(id: string, now: string, trx: Executor = this.db): Promise<boolean> {
+    const result = await trx
       .updateTable('registrations')
       .set({ completed_at: now })
       .where('id', '=', id)

@@ -2,9 +2,9 @@ import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { AuthUser, TokenResolver } from '../../platform/auth/auth.plugin.js';
 import { type Broadcast, topic } from '../../platform/broadcast/broadcast.js';
-import type { Database } from '../../platform/db/database.js';
 import { isoIn, newId, newSecret, nowIso, sha256 } from '../../platform/ids.js';
-import { SessionRepository } from './session.repository.js';
+import type { Repositories } from '../../repositories.js';
+import type { SessionRepository } from './session.repository.js';
 
 export type SessionKind = 'access' | 'reset';
 
@@ -33,11 +33,11 @@ export class SessionService implements TokenResolver {
   private forgets = 0;
 
   constructor(
-    db: Database,
+    repos: Repositories,
     private readonly accessTtlMs: number,
     private readonly bus: Broadcast,
   ) {
-    this.sessions = new SessionRepository(db);
+    this.sessions = repos.sessions;
     bus.subscribe(sessionsRevoked, (revoked) =>
       'sessionId' in revoked
         ? this.forget((user) => user.sessionId === revoked.sessionId)

@@ -1,9 +1,9 @@
 import type { SmsScene } from '@huafang/contracts';
-import type { Database } from '../../platform/db/database.js';
 import { fail, tooManyRequests } from '../../platform/errors.js';
 import { isoIn, newId, nowIso, sha256, sixDigitCode } from '../../platform/ids.js';
 import { type SmsFailure, type SmsProvider, SmsSendError } from '../../platform/sms/sms-provider.js';
-import { SmsCodeRepository } from './sms-code.repository.js';
+import type { Repositories } from '../../repositories.js';
+import type { SmsCodeRepository } from './sms-code.repository.js';
 
 export const SMS_CODE_TTL_MS = 5 * 60_000;
 export const SMS_MAX_WRONG_TRIES = 5;
@@ -20,12 +20,12 @@ export class SmsCodeService {
   private readonly codes: SmsCodeRepository;
 
   constructor(
-    db: Database,
+    repos: Repositories,
     private readonly provider: SmsProvider,
     private readonly resendIntervalMs: number,
     private readonly clock: () => number = Date.now,
   ) {
-    this.codes = new SmsCodeRepository(db);
+    this.codes = repos.smsCodes;
   }
 
   async send(mobile: string, scene: SmsScene): Promise<{ resendAfter: number }> {

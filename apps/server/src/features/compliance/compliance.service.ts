@@ -1,9 +1,9 @@
 import { type ComplianceSettings, complianceSettingsSchema, DEFAULT_COMPLIANCE_SETTINGS } from '@huafang/contracts';
 import { z } from 'zod';
 import { type Broadcast, topic } from '../../platform/broadcast/broadcast.js';
-import type { Database } from '../../platform/db/database.js';
 import { nowIso } from '../../platform/ids.js';
-import { AppConfigRepository } from '../app-config/app-config.repository.js';
+import type { Repositories } from '../../repositories.js';
+import type { AppConfigRepository } from '../app-config/app-config.repository.js';
 import { labelledImage, labelledWebp } from './labelled-image.js';
 
 /** 合规设置 is one app_configs row, its content the settings as JSON. */
@@ -26,12 +26,12 @@ export class ComplianceService {
   private generation = 0;
 
   constructor(
-    db: Database,
+    repos: Repositories,
     private readonly bus: Broadcast,
     private readonly cache: boolean,
     private readonly defaultProducer: string,
   ) {
-    this.configs = new AppConfigRepository(db);
+    this.configs = repos.configs;
     bus.subscribe(complianceChanged, () => this.forget());
     bus.onGap(() => this.forget());
   }

@@ -3,14 +3,11 @@ import {
   adminUserQuerySchema,
   creditGrantBodySchema,
   creditGrantResultSchema,
-  maskMobile,
   userDisabledBodySchema,
   userDisabledResultSchema,
 } from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
-import { countRows } from '../../platform/db/count.js';
-import type { Database } from '../../platform/db/database.js';
 import { ok } from '../../platform/envelope.js';
 import { reply } from '../../platform/route-schemas.js';
 import { originOf } from '../audit/audit-recorder.js';
@@ -21,50 +18,15 @@ const tags = ['管理后台'];
 
 /** 用户管理: find users (account, nickname or mobile), grant them credits, stop or restore their accounts. */
 export const adminUserRoutes: FastifyPluginAsyncZod<{
-  db: Database;
   credits: CreditService;
   users: UserService;
-}> = async (app, { db, credits, users }) => {
+}> = async (app, { credits, users }) => {
   app.addHook('onRequest', app.requireAdmin);
 
   app.get(
     '/admin/users',
     { schema: { tags, summary: '用户列表', querystring: adminUserQuerySchema, response: reply(adminUserPageSchema) } },
-    async (req) => {
-      const { current, pageSize, keyword } = req.query;
-      let query = db.selectFrom('users');
-      if (keyword) {
-        const like = `%${keyword.replace(/[%_\\]/g, '\\$&')}%`;
-        query = query.where((eb) =>
-          eb.or([eb('account', 'like', like), eb('nickname', 'like', like), eb('mobile', 'like', like)]),
-        );
-      }
-      const [rows, total] = await Promise.all([
-        query
-          .selectAll()
-          .orderBy('created_at', 'desc')
-          .orderBy('id')
-          .limit(pageSize)
-          .offset((current - 1) * pageSize)
-          .execute(),
-        countRows(query),
-      ]);
-      return ok({
-        current,
-        pageSize,
-        total,
-        list: rows.map((row) => ({
-          userId: row.id,
-          account: row.account,
-          nickname: row.nickname,
-          mobile: row.mobile ? maskMobile(row.mobile) : null,
-          admin: row.is_admin === 1,
-          credits: row.credits,
-          disabled: row.disabled === 1,
-          createdAt: row.created_at,
-        })),
-      });
-    },
+    async (req) => ok(await users.adminPage(req.query)),
   );
 
   app.post(

@@ -1,12 +1,9 @@
 import { BizCode } from '@huafang/contracts';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/database.js';
-import type { DB } from '../../platform/db/schema.js';
+import type { Executor } from '../../platform/db/database.js';
 import { BizError, notFound } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
+import type { Repositories } from '../../repositories.js';
 import type { AuditOrigin, AuditRecorder } from '../audit/audit-recorder.js';
-
-type Executor = Kysely<DB>;
 
 /**
  * A change of one user's credits, for the audit trail: made inside the caller's transaction, recorded by the caller
@@ -29,10 +26,13 @@ export function quotaExhausted(cost: number, credits: number): BizError {
   );
 }
 
-/** A user's credits: reserved when a job is submitted, given back for what a job did not produce. */
+/**
+ * A user's credits: reserved when a job is submitted, given back for what a job did not produce, granted by admins.
+ * `reserve` and `refund` run inside the generation's own transaction, so they take it first and always.
+ */
 export class CreditService {
   constructor(
-    private readonly db: Database,
+    private readonly repos: Repositories,
     private readonly audit: AuditRecorder,
   ) {}
 
@@ -43,58 +43,43 @@ export class CreditService {
     this.audit.record({ action: 'credits.change', userId, origin, target: { type: 'user', id: userId }, detail });
   }
 
-  async balance(userId: string, executor: Executor = this.db): Promise<number> {
-    const row = await executor.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirst();
-    return row?.credits ?? 0;
+  async balance(userId: string, trx?: Executor): Promise<number> {
+    return (await this.repos.credits.balance(userId, trx)) ?? 0;
   }
 
   /** Takes `cost` in one statement so two submits cannot both spend the same credits; 10004 when short. */
-  async reserve(executor: Executor, userId: string, cost: number, jobId: string): Promise<CreditChange> {
-    const row = await executor
-      .updateTable('users')
-      .set((eb) => ({ credits: eb('credits', '-', cost) }))
-      .where('id', '=', userId)
-      .where('credits', '>=', cost)
-      .returning('credits')
-      .executeTakeFirst();
-    if (!row) throw quotaExhausted(cost, await this.balance(userId, executor));
-    return { userId, delta: -cost, balance: row.credits, reason: 'charge', ref: { jobId } };
+  async reserve(trx: Executor, userId: string, cost: number, jobId: string): Promise<CreditChange> {
+    const balance = await this.repos.credits.take(userId, cost, trx);
+    if (balance === undefined) throw quotaExhausted(cost, await this.balance(userId, trx));
+    return { userId, delta: -cost, balance, reason: 'charge', ref: { jobId } };
   }
 
-  async refund(executor: Executor, userId: string, amount: number, jobId: string): Promise<CreditChange | null> {
+  async refund(trx: Executor, userId: string, amount: number, jobId: string): Promise<CreditChange | null> {
     if (amount <= 0) return null;
-    const row = await executor
-      .updateTable('users')
-      .set((eb) => ({ credits: eb('credits', '+', amount) }))
-      .where('id', '=', userId)
-      .returning('credits')
-      .executeTakeFirst();
-    return row ? { userId, delta: amount, balance: row.credits, reason: 'refund', ref: { jobId } } : null;
+    const balance = await this.repos.credits.add(userId, amount, trx);
+    return balance === undefined ? null : { userId, delta: amount, balance, reason: 'refund', ref: { jobId } };
   }
 
   /** Admin grant (a negative amount takes credits back, never below zero); every grant is recorded. */
   async grant(adminId: string, userId: string, amount: number, origin: AuditOrigin, remark?: string): Promise<number> {
-    const { applied, balance } = await this.db.transaction().execute(async (trx) => {
-      const current = await trx.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirst();
-      if (!current) throw notFound('用户不存在');
-      const applied = Math.max(amount, -current.credits);
-      await trx
-        .updateTable('users')
-        .set((eb) => ({ credits: eb('credits', '+', applied) }))
-        .where('id', '=', userId)
-        .execute();
-      await trx
-        .insertInto('credit_grants')
-        .values({
+    const { credits } = this.repos;
+    const { applied, balance } = await this.repos.transaction(async (trx) => {
+      const current = await credits.balance(userId, trx);
+      if (current === undefined) throw notFound('用户不存在');
+      const applied = Math.max(amount, -current);
+      await credits.add(userId, applied, trx);
+      await credits.insertGrant(
+        {
           id: newId(),
           user_id: userId,
           amount: applied,
           remark: remark ?? null,
           granted_by: adminId,
           created_at: nowIso(),
-        })
-        .execute();
-      return { applied, balance: current.credits + applied };
+        },
+        trx,
+      );
+      return { applied, balance: current + applied };
     });
     this.recorded(
       { userId, delta: applied, balance, reason: 'grant', ref: { grantedBy: adminId, remark: remark ?? null } },

@@ -1,6 +1,5 @@
-import type { Database } from '../../platform/db/database.js';
 import { fail } from '../../platform/errors.js';
-import { FileRepository } from './file.repository.js';
+import type { FileRepository } from './file.repository.js';
 
 const FILE_LINK = /\/api\/files\/([\w-]{1,64})/g;
 
@@ -18,13 +17,12 @@ function linkedFileIds(value: unknown): Set<string> {
  * stay as they are.
  */
 export async function assertOwnFileLinks(
-  db: Database,
+  files: FileRepository,
   writer: { id: string; isAdmin: boolean },
   value: unknown,
   held: unknown = null,
 ): Promise<void> {
   const kept = linkedFileIds(held);
-  const files = new FileRepository(db);
   for (const id of linkedFileIds(value)) {
     if (kept.has(id)) continue;
     const file = await files.findById(id);

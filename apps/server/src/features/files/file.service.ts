@@ -1,12 +1,12 @@
 import type { Readable } from 'node:stream';
 import type { UploadResult } from '@huafang/contracts';
 import sharp from 'sharp';
-import type { Database } from '../../platform/db/database.js';
 import { fail, forbidden, notFound } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
 import { readBytes, type Storage } from '../../platform/storage/storage.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
-import { FileRepository } from './file.repository.js';
+import type { Repositories } from '../../repositories.js';
+import type { FileRepository } from './file.repository.js';
 
 const ACCEPTED_FORMATS = new Set(['png', 'jpeg', 'webp', 'gif']);
 const MAX_SIDE = 4096;
@@ -19,11 +19,11 @@ export class FileService {
   private readonly files: FileRepository;
 
   constructor(
-    db: Database,
+    repos: Repositories,
     private readonly storage: Storage,
     private readonly signer: UrlSigner,
   ) {
-    this.files = new FileRepository(db);
+    this.files = repos.files;
   }
 
   /** The plain link of a file shown to everyone (an avatar, a cover); it opens only while the file is in such use. */

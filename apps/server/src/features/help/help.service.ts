@@ -1,9 +1,9 @@
 import type { HelpBody, HelpRequest, HelpType, Page, PageQuery } from '@huafang/contracts';
-import type { Database } from '../../platform/db/database.js';
 import { fail } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
+import type { Repositories } from '../../repositories.js';
 import type { SensitiveWordFilter } from '../moderation/sensitive-word-filter.js';
-import { HelpRepository } from './help.repository.js';
+import type { HelpRepository } from './help.repository.js';
 
 export const DEMO_HELP_TYPES = ['账号与登录', '生成与额度', '作品与画廊', '功能建议', '其他问题'];
 
@@ -11,10 +11,10 @@ export class HelpService {
   private readonly help: HelpRepository;
 
   constructor(
-    db: Database,
+    repos: Repositories,
     private readonly words: SensitiveWordFilter,
   ) {
-    this.help = new HelpRepository(db);
+    this.help = repos.help;
   }
 
   types(): Promise<HelpType[]> {

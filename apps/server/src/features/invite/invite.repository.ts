@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import { countRows } from '../../platform/db/count.js';
-import type { Database } from '../../platform/db/database.js';
+import type { Database, Executor } from '../../platform/db/database.js';
 import type { InviteCodeTable } from '../../platform/db/schema.js';
 
 export class InviteRepository {
@@ -10,13 +10,13 @@ export class InviteRepository {
     await this.db.insertInto('invite_codes').values(row).execute();
   }
 
-  findByCode(code: string) {
-    return this.db.selectFrom('invite_codes').selectAll().where('code', '=', code).executeTakeFirst();
+  findByCode(code: string, trx: Executor = this.db) {
+    return trx.selectFrom('invite_codes').selectAll().where('code', '=', code).executeTakeFirst();
   }
 
   /** Takes one use if any is left; false when used up (safe under concurrent redemptions). */
-  async takeUse(id: string): Promise<boolean> {
-    const result = await this.db
+  async takeUse(id: string, trx: Executor = this.db): Promise<boolean> {
+    const result = await trx
       .updateTable('invite_codes')
       .set((eb) => ({ used_count: eb('used_count', '+', 1) }))
       .where('id', '=', id)

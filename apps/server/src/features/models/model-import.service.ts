@@ -1,10 +1,10 @@
 import type { BackendCheckpoint, ModelImportResult, modelImportBodySchema } from '@huafang/contracts';
 import type { z } from 'zod';
-import type { Database } from '../../platform/db/database.js';
 import { fail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import type { Repositories } from '../../repositories.js';
 import type { BackendAdminService } from '../backends/backend-admin.service.js';
-import { ModelRepository } from './model.repository.js';
+import type { ModelRepository } from './model.repository.js';
 
 const MODEL_NAME_MAX = 40;
 
@@ -24,10 +24,10 @@ export class ModelImportService {
   private readonly models: ModelRepository;
 
   constructor(
-    db: Database,
+    repos: Repositories,
     private readonly backends: BackendAdminService,
   ) {
-    this.models = new ModelRepository(db);
+    this.models = repos.models;
   }
 
   async checkpoints(backendId: string): Promise<BackendCheckpoint[]> {

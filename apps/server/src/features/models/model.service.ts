@@ -1,10 +1,10 @@
 import type { ArtModel, ModelBody, ModelGroup } from '@huafang/contracts';
 import type { Selectable } from 'kysely';
-import type { Database } from '../../platform/db/database.js';
 import type { ModelTable } from '../../platform/db/schema.js';
 import { fail, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { ModelRepository } from './model.repository.js';
+import type { Repositories } from '../../repositories.js';
+import type { ModelRepository } from './model.repository.js';
 
 const toModel = (row: Selectable<ModelTable>): ArtModel => ({
   id: row.id,
@@ -29,8 +29,8 @@ const columnsOf = (body: ModelBody) => ({
 export class ModelService {
   private readonly models: ModelRepository;
 
-  constructor(db: Database) {
-    this.models = new ModelRepository(db);
+  constructor(repos: Repositories) {
+    this.models = repos.models;
   }
 
   /** The model menu (spec §7): groups with their models; `enabled` scope hides disabled models. */

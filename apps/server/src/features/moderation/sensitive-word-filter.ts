@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { type Broadcast, topic } from '../../platform/broadcast/broadcast.js';
-import type { Database } from '../../platform/db/database.js';
 import { fail } from '../../platform/errors.js';
-import { SensitiveWordRepository } from './sensitive-word.repository.js';
+import type { Repositories } from '../../repositories.js';
+import type { SensitiveWordRepository } from './sensitive-word.repository.js';
 import { WordMatcher } from './word-matcher.js';
 
 /** The user texts the service checks; each refusal names its field, never the word or the list. */
@@ -46,11 +46,11 @@ export class SensitiveWordFilter {
   private notices = 0;
 
   constructor(
-    db: Database,
+    repos: Repositories,
     private readonly bus: Broadcast,
     private readonly trustNotices: boolean,
   ) {
-    this.words = new SensitiveWordRepository(db);
+    this.words = repos.sensitiveWords;
     bus.subscribe(sensitiveWordsChanged, () => this.distrust());
     bus.onGap(() => this.distrust());
   }

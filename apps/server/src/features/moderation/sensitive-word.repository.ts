@@ -1,9 +1,9 @@
 import type { Insertable } from 'kysely';
 import { countRows } from '../../platform/db/count.js';
-import type { Database } from '../../platform/db/database.js';
+import type { Database, Executor } from '../../platform/db/database.js';
 import type { SensitiveWordTable } from '../../platform/db/schema.js';
 import { nowIso } from '../../platform/ids.js';
-import { AppConfigRepository } from '../app-config/app-config.repository.js';
+import type { AppConfigRepository } from '../app-config/app-config.repository.js';
 
 /**
  * The app_configs row that changes with every change of the list (a random id): a process that may have missed the
@@ -16,7 +16,10 @@ const INSERT_CHUNK = 500;
 export type WordListFilter = { category?: string; normalizedKeyword?: string };
 
 export class SensitiveWordRepository {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly configs: AppConfigRepository,
+  ) {}
 
   private filtered({ category, normalizedKeyword }: WordListFilter) {
     let query = this.db.selectFrom('sensitive_words');
@@ -55,10 +58,10 @@ export class SensitiveWordRepository {
   }
 
   /** Inserts the rows whose normalised word is not listed yet; answers how many went in. */
-  async insertNew(rows: Insertable<SensitiveWordTable>[]): Promise<number> {
+  async insertNew(rows: Insertable<SensitiveWordTable>[], trx: Executor = this.db): Promise<number> {
     let added = 0;
     for (let at = 0; at < rows.length; at += INSERT_CHUNK) {
-      const result = await this.db
+      const result = await trx
         .insertInto('sensitive_words')
         .values(rows.slice(at, at + INSERT_CHUNK))
         .onConflict((oc) => oc.column('normalized').doNothing())
@@ -68,17 +71,17 @@ export class SensitiveWordRepository {
     return added;
   }
 
-  async delete(ids: string[]): Promise<number> {
-    const result = await this.db.deleteFrom('sensitive_words').where('id', 'in', ids).executeTakeFirst();
+  async delete(ids: string[], trx: Executor = this.db): Promise<number> {
+    const result = await trx.deleteFrom('sensitive_words').where('id', 'in', ids).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 
   async revision(): Promise<string | null> {
-    return (await new AppConfigRepository(this.db).find(REVISION_KEY))?.content ?? null;
+    return (await this.configs.find(REVISION_KEY))?.content ?? null;
   }
 
   /** Marks a change of the list; inside the change's own transaction. */
-  async bumpRevision(revision: string): Promise<void> {
-    await new AppConfigRepository(this.db).upsert(REVISION_KEY, '敏感词库版本', revision, nowIso());
+  async bumpRevision(revision: string, trx?: Executor): Promise<void> {
+    await this.configs.upsert(REVISION_KEY, '敏感词库版本', revision, nowIso(), trx);
   }
 }

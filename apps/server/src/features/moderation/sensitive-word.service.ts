@@ -11,12 +11,12 @@ import {
   sensitiveWordTextSchema,
 } from '@huafang/contracts';
 import type { Insertable, Selectable } from 'kysely';
-import type { Database } from '../../platform/db/database.js';
 import type { SensitiveWordTable } from '../../platform/db/schema.js';
 import { fail, notFound } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
+import type { Repositories } from '../../repositories.js';
 import { normalizeWord } from './normalize-text.js';
-import { SensitiveWordRepository } from './sensitive-word.repository.js';
+import type { SensitiveWordRepository } from './sensitive-word.repository.js';
 import type { SensitiveWordFilter } from './sensitive-word-filter.js';
 
 /**
@@ -61,10 +61,10 @@ export class SensitiveWordService {
   private readonly words: SensitiveWordRepository;
 
   constructor(
-    private readonly db: Database,
+    private readonly repos: Repositories,
     private readonly filter: SensitiveWordFilter,
   ) {
-    this.words = new SensitiveWordRepository(db);
+    this.words = repos.sensitiveWords;
   }
 
   async page(query: SensitiveWordQuery): Promise<Page<SensitiveWord>> {
@@ -121,10 +121,9 @@ export class SensitiveWordService {
   }
 
   async remove(ids: string[]): Promise<void> {
-    const removed = await this.db.transaction().execute(async (trx) => {
-      const words = new SensitiveWordRepository(trx);
-      const count = await words.delete(ids);
-      if (count > 0) await words.bumpRevision(newId());
+    const removed = await this.repos.transaction(async (trx) => {
+      const count = await this.words.delete(ids, trx);
+      if (count > 0) await this.words.bumpRevision(newId(), trx);
       return count;
     });
     if (removed === 0) throw notFound('敏感词不存在或已删除');
@@ -147,10 +146,9 @@ export class SensitiveWordService {
       const normalized = normalizeWord(word);
       if (!rows.has(normalized)) rows.set(normalized, { id: newId(), word, normalized, category, created_at: now });
     }
-    const added = await this.db.transaction().execute(async (trx) => {
-      const words = new SensitiveWordRepository(trx);
-      const inserted = await words.insertNew([...rows.values()]);
-      if (inserted > 0) await words.bumpRevision(newId());
+    const added = await this.repos.transaction(async (trx) => {
+      const inserted = await this.words.insertNew([...rows.values()], trx);
+      if (inserted > 0) await this.words.bumpRevision(newId(), trx);
       return inserted;
     });
     if (added > 0) await this.filter.changed();

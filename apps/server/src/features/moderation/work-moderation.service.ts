@@ -133,24 +133,20 @@ export class WorkModerationService {
       { id: newId(), workId: body.id, decision: body.decision, adminId, note: body.note ?? null },
       async (trx, work) => {
         if (body.decision === 'remove') {
-          await trx
-            .updateTable('works')
-            .set({ moderation: 'removed', hidden: 1, publish_pending: 0 })
-            .where('id', '=', work.id)
-            .execute();
+          await this.works.update(work.id, { moderation: 'removed', hidden: 1, publish_pending: 0 }, trx);
           return;
         }
         const publish = work.publish_pending === 1;
         if (publish) outcome.published = work.published_at ?? at;
-        await trx
-          .updateTable('works')
-          .set({
+        await this.works.update(
+          work.id,
+          {
             moderation: 'approved',
             publish_pending: 0,
             ...(publish ? { public: 1, published_at: outcome.published } : {}),
-          })
-          .where('id', '=', work.id)
-          .execute();
+          },
+          trx,
+        );
         if (outcome.published) {
           await this.webhooks.workPublished(trx, work.user_id, { id: work.id, publishedAt: outcome.published });
         }

@@ -1,14 +1,14 @@
 import type { Page, PromptGroupItem, PromptHistoryItem } from '@huafang/contracts';
-import type { Database } from '../../platform/db/database.js';
 import { notFound } from '../../platform/errors.js';
-import { PromptHistoryRepository } from './prompt-history.repository.js';
+import type { Repositories } from '../../repositories.js';
+import type { PromptHistoryRepository } from './prompt-history.repository.js';
 
 /** 历史: pinned entries first, then newest; each entry is the prompt groups of one generation. */
 export class PromptHistoryService {
   private readonly history: PromptHistoryRepository;
 
-  constructor(db: Database) {
-    this.history = new PromptHistoryRepository(db);
+  constructor(repos: Repositories) {
+    this.history = repos.promptHistory;
   }
 
   async page(userId: string, current: number, pageSize: number, keyword?: string): Promise<Page<PromptHistoryItem>> {

@@ -1,11 +1,11 @@
 import type { Page, PromptTreeNode, PromptWord, PromptWordBody } from '@huafang/contracts';
 import type { Selectable } from 'kysely';
-import type { Database } from '../../platform/db/database.js';
 import type { PromptWordTable } from '../../platform/db/schema.js';
 import { fail, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import type { Repositories } from '../../repositories.js';
 import { PROMPT_LIBRARY, type PromptCategorySeed } from '../../seed/prompt-library-data.js';
-import { PromptRepository, type PromptVariant } from './prompt.repository.js';
+import type { PromptRepository, PromptVariant } from './prompt.repository.js';
 
 const toWord = (row: Selectable<PromptWordTable>): PromptWord => ({
   id: row.id,
@@ -26,10 +26,10 @@ export class PromptService {
    * edit's answer waits for it, so the next request to any API process sees the edit.
    */
   constructor(
-    db: Database,
+    repos: Repositories,
     private readonly onLibraryChange: () => Promise<void> = async () => {},
   ) {
-    this.prompts = new PromptRepository(db);
+    this.prompts = repos.prompts;
   }
 
   /** Category → subcategory → word; categories without words in this variant are left out. */

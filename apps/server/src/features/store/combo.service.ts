@@ -1,11 +1,10 @@
 import type { ComboPlan, ComboStore, comboPlanBodySchema } from '@huafang/contracts';
-import type { Selectable } from 'kysely';
 import type { z } from 'zod';
-import type { Database } from '../../platform/db/database.js';
-import type { ComboPlanTable } from '../../platform/db/schema.js';
 import { notFound } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
+import type { Repositories } from '../../repositories.js';
 import type { CreditService } from '../credits/credit.service.js';
+import type { ComboPlanRow } from './combo.repository.js';
 
 type PlanBody = z.output<typeof comboPlanBodySchema>;
 
@@ -13,7 +12,7 @@ type PlanBody = z.output<typeof comboPlanBodySchema>;
 export const COMBO_STORE_NOTICE =
   '画坊暂未开通在线支付。选好套餐后，请通过右上角菜单中的「帮助与反馈」联系我们，管理员会为你的账号充值算力。';
 
-function toPlan(row: Selectable<ComboPlanTable>): ComboPlan {
+function toPlan(row: ComboPlanRow): ComboPlan {
   return {
     id: row.id,
     name: row.name,
@@ -30,23 +29,17 @@ function toPlan(row: Selectable<ComboPlanTable>): ComboPlan {
 /** 套餐商店 (GET /api/account/combo/store) and its admin configuration. */
 export class ComboService {
   constructor(
-    private readonly db: Database,
+    private readonly repos: Repositories,
     private readonly credits: CreditService,
   ) {}
 
-  private rows(enabledOnly: boolean) {
-    let query = this.db.selectFrom('combo_plans').selectAll();
-    if (enabledOnly) query = query.where('enabled', '=', 1);
-    return query.orderBy('sort').orderBy('created_at').execute();
-  }
-
   async store(userId: string): Promise<ComboStore> {
-    const [credits, rows] = await Promise.all([this.credits.balance(userId), this.rows(true)]);
+    const [credits, rows] = await Promise.all([this.credits.balance(userId), this.repos.combos.list(true)]);
     return { credits, notice: COMBO_STORE_NOTICE, plans: rows.map(toPlan) };
   }
 
   async list(): Promise<ComboPlan[]> {
-    return (await this.rows(false)).map(toPlan);
+    return (await this.repos.combos.list(false)).map(toPlan);
   }
 
   private values(body: PlanBody) {
@@ -65,33 +58,30 @@ export class ComboService {
 
   async create(body: PlanBody): Promise<ComboPlan> {
     const id = newId();
-    await this.db
-      .insertInto('combo_plans')
-      .values({ id, ...this.values(body), created_at: nowIso() })
-      .execute();
+    await this.repos.combos.insert({ id, ...this.values(body), created_at: nowIso() });
     return this.get(id);
   }
 
   async update(id: string, body: PlanBody): Promise<ComboPlan> {
     await this.get(id);
-    await this.db.updateTable('combo_plans').set(this.values(body)).where('id', '=', id).execute();
+    await this.repos.combos.update(id, this.values(body));
     return this.get(id);
   }
 
   async remove(id: string): Promise<void> {
     await this.get(id);
-    await this.db.deleteFrom('combo_plans').where('id', '=', id).execute();
+    await this.repos.combos.delete(id);
   }
 
   private async get(id: string): Promise<ComboPlan> {
-    const row = await this.db.selectFrom('combo_plans').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.repos.combos.find(id);
     if (!row) throw notFound('套餐不存在');
     return toPlan(row);
   }
 
   /** Demo plans, once, so the store is not empty on a fresh install. */
   async seedPlans(): Promise<void> {
-    if ((await this.rows(false)).length > 0) return;
+    if ((await this.repos.combos.list(false)).length > 0) return;
     for (const plan of DEMO_PLANS) await this.create(plan);
   }
 }

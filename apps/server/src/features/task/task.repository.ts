@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { countRows } from '../../platform/db/count.js';
-import type { Database } from '../../platform/db/database.js';
+import type { Database, Executor } from '../../platform/db/database.js';
 import type { TaskNodeTable } from '../../platform/db/schema.js';
 
 export type TaskRow = Selectable<TaskNodeTable>;
@@ -8,8 +8,8 @@ export type TaskRow = Selectable<TaskNodeTable>;
 export class TaskRepository {
   constructor(private readonly db: Database) {}
 
-  find(id: string) {
-    return this.db.selectFrom('task_nodes').selectAll().where('id', '=', id).executeTakeFirst();
+  find(id: string, trx: Executor = this.db) {
+    return trx.selectFrom('task_nodes').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   /** Official nodes (owner null), or a user's own copies when ownerId is given. */
@@ -21,8 +21,8 @@ export class TaskRepository {
       .execute();
   }
 
-  children(parentId: string) {
-    return this.db
+  children(parentId: string, trx: Executor = this.db) {
+    return trx
       .selectFrom('task_nodes')
       .selectAll()
       .where('parent_id', '=', parentId)
@@ -31,24 +31,24 @@ export class TaskRepository {
       .execute();
   }
 
-  topLevel(ownerId: string | null) {
-    const query = this.db.selectFrom('task_nodes').selectAll().where('parent_id', 'is', null);
+  topLevel(ownerId: string | null, trx: Executor = this.db) {
+    const query = trx.selectFrom('task_nodes').selectAll().where('parent_id', 'is', null);
     return (ownerId === null ? query.where('owner_id', 'is', null) : query.where('owner_id', '=', ownerId))
       .orderBy('sort')
       .orderBy('created_at')
       .execute();
   }
 
-  async insert(row: Insertable<TaskNodeTable>): Promise<void> {
-    await this.db.insertInto('task_nodes').values(row).execute();
+  async insert(row: Insertable<TaskNodeTable>, trx: Executor = this.db): Promise<void> {
+    await trx.insertInto('task_nodes').values(row).execute();
   }
 
-  async update(id: string, changes: Updateable<TaskNodeTable>): Promise<void> {
-    await this.db.updateTable('task_nodes').set(changes).where('id', '=', id).execute();
+  async update(id: string, changes: Updateable<TaskNodeTable>, trx: Executor = this.db): Promise<void> {
+    await trx.updateTable('task_nodes').set(changes).where('id', '=', id).execute();
   }
 
-  async delete(id: string): Promise<void> {
-    await this.db.deleteFrom('task_nodes').where('id', '=', id).execute();
+  async delete(id: string, trx: Executor = this.db): Promise<void> {
+    await trx.deleteFrom('task_nodes').where('id', '=', id).execute();
   }
 
   async countOfficial(): Promise<number> {

@@ -1,11 +1,13 @@
 import type { Task, TaskBody, TaskTreeNode, taskMoveBodySchema } from '@huafang/contracts';
 import type { z } from 'zod';
-import type { Database } from '../../platform/db/database.js';
+import type { Executor } from '../../platform/db/database.js';
 import { fail, forbidden, notFound } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
+import type { Repositories } from '../../repositories.js';
+import { seedDemoTasks } from '../../seed/demo-content.js';
 import { assertOwnFileLinks } from '../files/file-links.js';
 import type { SensitiveWordFilter } from '../moderation/sensitive-word-filter.js';
-import { TemplateRepository, type TemplateRow } from '../template/template.repository.js';
+import type { TemplateRepository, TemplateRow } from '../template/template.repository.js';
 import {
   canReadTask,
   canReadTemplate,
@@ -15,7 +17,7 @@ import {
   type TemplateService,
   type Viewer,
 } from '../template/template.service.js';
-import { TaskRepository, type TaskRow } from './task.repository.js';
+import type { TaskRepository, TaskRow } from './task.repository.js';
 
 export const MINE_CATEGORY_ID = 'mine';
 
@@ -39,12 +41,17 @@ export class TaskService {
   private readonly templateRows: TemplateRepository;
 
   constructor(
-    private readonly db: Database,
+    private readonly repos: Repositories,
     private readonly templates: TemplateService,
     private readonly words: SensitiveWordFilter,
   ) {
-    this.tasks = new TaskRepository(db);
-    this.templateRows = new TemplateRepository(db);
+    this.tasks = repos.tasks;
+    this.templateRows = repos.templates;
+  }
+
+  /** SEED_DEMO: the demo model menu and task tree, once; content admins already made is left alone. */
+  seedDemo(): Promise<void> {
+    return seedDemoTasks(this.repos);
   }
 
   private async readable(viewer: Viewer, id: string): Promise<TaskRow> {
@@ -110,7 +117,7 @@ export class TaskService {
   async create(viewer: Viewer, body: TaskBody): Promise<Task> {
     if (!viewer.isAdmin) throw forbidden();
     await this.words.assertClean('taskName', body.name);
-    await assertOwnFileLinks(this.db, viewer, body.cover);
+    await assertOwnFileLinks(this.repos.files, viewer, body.cover);
     let kind: 'category' | 'task' = 'category';
     if (body.parentId) {
       const parent = await this.tasks.find(body.parentId);
@@ -142,7 +149,7 @@ export class TaskService {
   async update(viewer: Viewer, id: string, body: TaskUpdate): Promise<Task> {
     const task = await this.writable(viewer, id);
     await this.words.assertClean('taskName', body.name);
-    await assertOwnFileLinks(this.db, viewer, body.cover, task.cover);
+    await assertOwnFileLinks(this.repos.files, viewer, body.cover, task.cover);
     await this.tasks.update(id, {
       ...(body.name !== undefined ? { name: body.name } : {}),
       ...(body.icon !== undefined ? { icon: body.icon } : {}),
@@ -160,10 +167,9 @@ export class TaskService {
     if (task.kind === 'category' && (await this.tasks.children(id)).length > 0) {
       throw fail('分类下还有任务，请先删除或移走这些任务');
     }
-    await this.db.transaction().execute(async (trx) => {
-      const templates = new TemplateRepository(trx);
-      for (const t of await templates.ofTasks([id])) await templates.delete(t.id);
-      await new TaskRepository(trx).delete(id);
+    await this.repos.transaction(async (trx) => {
+      for (const t of await this.templateRows.ofTasks([id], trx)) await this.templateRows.delete(t.id, trx);
+      await this.tasks.delete(id, trx);
     });
   }
 
@@ -183,17 +189,17 @@ export class TaskService {
       if (!parent || parent.owner_id !== null) throw notFound('目标分类不存在');
       if (parent.kind !== 'category') throw fail('任务只能移到分类下');
     }
-    await this.db.transaction().execute(async (trx) => {
-      const repo = new TaskRepository(trx);
-      const siblings = (body.parentId ? await repo.children(body.parentId) : await repo.topLevel(null)).filter(
-        (s) => s.id !== node.id,
-      );
+    await this.repos.transaction(async (trx) => {
+      const siblings = (
+        body.parentId ? await this.tasks.children(body.parentId, trx) : await this.tasks.topLevel(null, trx)
+      ).filter((s) => s.id !== node.id);
       const at = Math.min(body.sort ?? siblings.length, siblings.length);
       siblings.splice(at, 0, node);
       for (const [index, s] of siblings.entries()) {
-        await repo.update(
+        await this.tasks.update(
           s.id,
           s.id === node.id ? { parent_id: body.parentId, sort: index, updated_at: nowIso() } : { sort: index },
+          trx,
         );
       }
     });
@@ -207,21 +213,29 @@ export class TaskService {
     if (source.owner_id !== null) throw fail('个人任务不能复制');
     if (source.kind === 'category') {
       if (parentId) throw fail('分类只能位于最顶层');
-      const copyId = await this.db.transaction().execute(async (trx) => {
-        const id = await this.cloneNode(trx, source, {
-          parentId: null,
-          ownerId: null,
-          published: false,
-          suffix: '（副本）',
-        });
-        for (const child of await new TaskRepository(trx).children(source.id)) {
-          const childId = await this.cloneNode(trx, child, {
-            parentId: id,
+      const copyId = await this.repos.transaction(async (trx) => {
+        const id = await this.cloneNode(
+          source,
+          {
+            parentId: null,
             ownerId: null,
             published: false,
-            suffix: '',
-          });
-          await this.cloneTemplates(trx, child, childId, { viewer, ownerId: null, status: 'draft' });
+            suffix: '（副本）',
+          },
+          trx,
+        );
+        for (const child of await this.tasks.children(source.id, trx)) {
+          const childId = await this.cloneNode(
+            child,
+            {
+              parentId: id,
+              ownerId: null,
+              published: false,
+              suffix: '',
+            },
+            trx,
+          );
+          await this.cloneTemplates(child, childId, { viewer, ownerId: null, status: 'draft' }, trx);
         }
         return id;
       });
@@ -230,14 +244,18 @@ export class TaskService {
     const target = parentId ?? source.parent_id;
     const parent = target ? await this.tasks.find(target) : undefined;
     if (parent?.kind !== 'category' || parent.owner_id !== null) throw fail('任务只能复制到分类下');
-    const copyId = await this.db.transaction().execute(async (trx) => {
-      const id = await this.cloneNode(trx, source, {
-        parentId: parent.id,
-        ownerId: null,
-        published: false,
-        suffix: '（副本）',
-      });
-      await this.cloneTemplates(trx, source, id, { viewer, ownerId: null, status: 'draft' });
+    const copyId = await this.repos.transaction(async (trx) => {
+      const id = await this.cloneNode(
+        source,
+        {
+          parentId: parent.id,
+          ownerId: null,
+          published: false,
+          suffix: '（副本）',
+        },
+        trx,
+      );
+      await this.cloneTemplates(source, id, { viewer, ownerId: null, status: 'draft' }, trx);
       return id;
     });
     return toTask((await this.tasks.find(copyId))!);
@@ -265,64 +283,68 @@ export class TaskService {
     const verdict = await this.copiable(viewer, taskId);
     if (!verdict.copiable) throw fail(verdict.reason ?? '该任务不能复制');
     const source = await this.readable(viewer, taskId);
-    const copyId = await this.db.transaction().execute(async (trx) => {
-      const id = await this.cloneNode(trx, source, { parentId: null, ownerId: viewer.id, published: true, suffix: '' });
-      const templates = (await new TemplateRepository(trx).ofTasks([source.id])).filter((t) =>
+    const copyId = await this.repos.transaction(async (trx) => {
+      const id = await this.cloneNode(source, { parentId: null, ownerId: viewer.id, published: true, suffix: '' }, trx);
+      const templates = (await this.templateRows.ofTasks([source.id], trx)).filter((t) =>
         canReadTemplate(viewer, t, source),
       );
-      await this.cloneTemplateRows(trx, templates, id, { viewer, ownerId: viewer.id, status: 'published' });
+      await this.cloneTemplateRows(templates, id, { viewer, ownerId: viewer.id, status: 'published' }, trx);
       return id;
     });
     return toTask((await this.tasks.find(copyId))!);
   }
 
   private async cloneNode(
-    db: Database,
     source: TaskRow,
     options: { parentId: string | null; ownerId: string | null; published: boolean; suffix: string },
+    trx: Executor,
   ): Promise<string> {
-    const repo = new TaskRepository(db);
-    const siblings = options.parentId ? await repo.children(options.parentId) : await repo.topLevel(options.ownerId);
+    const siblings = options.parentId
+      ? await this.tasks.children(options.parentId, trx)
+      : await this.tasks.topLevel(options.ownerId, trx);
     const id = newId();
     const now = nowIso();
-    await repo.insert({
-      ...source,
-      id,
-      parent_id: options.parentId,
-      name: `${source.name}${options.suffix}`,
-      published: options.published ? 1 : 0,
-      sort: siblings.length,
-      owner_id: options.ownerId,
-      source_id: source.id,
-      created_at: now,
-      updated_at: now,
-    });
+    await this.tasks.insert(
+      {
+        ...source,
+        id,
+        parent_id: options.parentId,
+        name: `${source.name}${options.suffix}`,
+        published: options.published ? 1 : 0,
+        sort: siblings.length,
+        owner_id: options.ownerId,
+        source_id: source.id,
+        created_at: now,
+        updated_at: now,
+      },
+      trx,
+    );
     return id;
   }
 
   private async cloneTemplates(
-    db: Database,
     source: TaskRow,
     targetId: string,
     options: { viewer: Viewer; ownerId: string | null; status: 'draft' | 'published' },
+    trx: Executor,
   ) {
-    await this.cloneTemplateRows(db, await new TemplateRepository(db).ofTasks([source.id]), targetId, options);
+    await this.cloneTemplateRows(await this.templateRows.ofTasks([source.id], trx), targetId, options, trx);
   }
 
   private async cloneTemplateRows(
-    db: Database,
     templates: TemplateRow[],
     targetId: string,
     options: { viewer: Viewer; ownerId: string | null; status: 'draft' | 'published' },
+    trx: Executor,
   ) {
-    const target = (await new TaskRepository(db).find(targetId))!;
+    const target = (await this.tasks.find(targetId, trx))!;
     for (const t of templates) {
       await this.templates.copyInto(
         options.viewer,
         t,
         target,
         { status: options.status, nameSuffix: '', ownerId: options.ownerId },
-        db,
+        trx,
       );
     }
   }

@@ -1,5 +1,5 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { Database } from '../../platform/db/database.js';
+import type { Database, Executor } from '../../platform/db/database.js';
 import type { TemplateStepTable, TemplateTable } from '../../platform/db/schema.js';
 
 export type TemplateRow = Selectable<TemplateTable>;
@@ -12,9 +12,9 @@ export class TemplateRepository {
     return this.db.selectFrom('templates').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  ofTasks(taskIds: string[]) {
+  ofTasks(taskIds: string[], trx: Executor = this.db) {
     if (taskIds.length === 0) return Promise.resolve([] as TemplateRow[]);
-    return this.db
+    return trx
       .selectFrom('templates')
       .selectAll()
       .where('task_id', 'in', taskIds)
@@ -35,9 +35,9 @@ export class TemplateRepository {
     return query.orderBy('featured_sort').orderBy('created_at', 'desc').orderBy('id').execute();
   }
 
-  steps(templateIds: string[]) {
+  steps(templateIds: string[], trx: Executor = this.db) {
     if (templateIds.length === 0) return Promise.resolve([] as StepRow[]);
-    return this.db
+    return trx
       .selectFrom('template_steps')
       .selectAll()
       .where('template_id', 'in', templateIds)
@@ -49,35 +49,35 @@ export class TemplateRepository {
     return this.db.selectFrom('template_steps').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async insert(row: Insertable<TemplateTable>): Promise<void> {
-    await this.db.insertInto('templates').values(row).execute();
+  async insert(row: Insertable<TemplateTable>, trx: Executor = this.db): Promise<void> {
+    await trx.insertInto('templates').values(row).execute();
   }
 
-  async update(id: string, changes: Updateable<TemplateTable>): Promise<void> {
-    await this.db.updateTable('templates').set(changes).where('id', '=', id).execute();
+  async update(id: string, changes: Updateable<TemplateTable>, trx: Executor = this.db): Promise<void> {
+    await trx.updateTable('templates').set(changes).where('id', '=', id).execute();
   }
 
-  async delete(id: string): Promise<void> {
-    await this.db.deleteFrom('published_steps').where('template_id', '=', id).execute();
-    await this.db.deleteFrom('template_steps').where('template_id', '=', id).execute();
-    await this.db.deleteFrom('templates').where('id', '=', id).execute();
+  async delete(id: string, trx: Executor = this.db): Promise<void> {
+    await trx.deleteFrom('published_steps').where('template_id', '=', id).execute();
+    await trx.deleteFrom('template_steps').where('template_id', '=', id).execute();
+    await trx.deleteFrom('templates').where('id', '=', id).execute();
   }
 
-  async replaceSteps(templateId: string, steps: Insertable<TemplateStepTable>[]): Promise<void> {
-    await this.db.deleteFrom('template_steps').where('template_id', '=', templateId).execute();
-    if (steps.length > 0) await this.db.insertInto('template_steps').values(steps).execute();
+  async replaceSteps(
+    templateId: string,
+    steps: Insertable<TemplateStepTable>[],
+    trx: Executor = this.db,
+  ): Promise<void> {
+    await trx.deleteFrom('template_steps').where('template_id', '=', templateId).execute();
+    if (steps.length > 0) await trx.insertInto('template_steps').values(steps).execute();
   }
 
   /** Records the published version: template-level JSON plus the index of its step ids. */
-  async publish(templateId: string, publishedJson: string, stepIds: string[]): Promise<void> {
-    await this.db
-      .updateTable('templates')
-      .set({ published_json: publishedJson })
-      .where('id', '=', templateId)
-      .execute();
-    await this.db.deleteFrom('published_steps').where('template_id', '=', templateId).execute();
+  async publish(templateId: string, publishedJson: string, stepIds: string[], trx: Executor = this.db): Promise<void> {
+    await trx.updateTable('templates').set({ published_json: publishedJson }).where('id', '=', templateId).execute();
+    await trx.deleteFrom('published_steps').where('template_id', '=', templateId).execute();
     if (stepIds.length > 0) {
-      await this.db
+      await trx
         .insertInto('published_steps')
         .values(stepIds.map((step_id) => ({ step_id, template_id: templateId })))
         .execute();
@@ -88,11 +88,11 @@ export class TemplateRepository {
     return this.db.selectFrom('published_steps').select('template_id').where('step_id', '=', stepId).executeTakeFirst();
   }
 
-  async deleteStep(id: string): Promise<void> {
-    await this.db.deleteFrom('template_steps').where('id', '=', id).execute();
+  async deleteStep(id: string, trx: Executor = this.db): Promise<void> {
+    await trx.deleteFrom('template_steps').where('id', '=', id).execute();
   }
 
-  async setStepIndex(id: string, stepIndex: number): Promise<void> {
-    await this.db.updateTable('template_steps').set({ step_index: stepIndex }).where('id', '=', id).execute();
+  async setStepIndex(id: string, stepIndex: number, trx: Executor = this.db): Promise<void> {
+    await trx.updateTable('template_steps').set({ step_index: stepIndex }).where('id', '=', id).execute();
   }
 }

@@ -12,15 +12,16 @@ import type {
 } from '@huafang/contracts';
 import type { z } from 'zod';
 import type { AuthUser } from '../../platform/auth/auth.plugin.js';
-import type { Database } from '../../platform/db/database.js';
+import type { Executor } from '../../platform/db/database.js';
 import { fail, forbidden, notFound } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
+import type { Repositories } from '../../repositories.js';
 import { assertOwnFileLinks } from '../files/file-links.js';
 import type { ModelService } from '../models/model.service.js';
 import type { SensitiveWordFilter } from '../moderation/sensitive-word-filter.js';
 import { OPTION_URLS } from '../options/option-urls.js';
-import { TaskRepository, type TaskRow } from '../task/task.repository.js';
-import { type StepRow, TemplateRepository, type TemplateRow } from './template.repository.js';
+import type { TaskRepository, TaskRow } from '../task/task.repository.js';
+import type { StepRow, TemplateRepository, TemplateRow } from './template.repository.js';
 import { templateProblems } from './template-validation.js';
 
 export type Viewer = Pick<AuthUser, 'id' | 'isAdmin'>;
@@ -93,12 +94,12 @@ export class TemplateService {
   private readonly tasks: TaskRepository;
 
   constructor(
-    private readonly db: Database,
+    private readonly repos: Repositories,
     private readonly models: ModelService,
     private readonly words: SensitiveWordFilter,
   ) {
-    this.templates = new TemplateRepository(db);
-    this.tasks = new TaskRepository(db);
+    this.templates = repos.templates;
+    this.tasks = repos.tasks;
   }
 
   private async readable(viewer: Viewer, templateId: string): Promise<{ template: TemplateRow; task: TaskRow }> {
@@ -261,12 +262,16 @@ export class TemplateService {
     const now = nowIso();
     const existing = body.templateId ? await this.writable(viewer, body.templateId) : undefined;
     if (existing && existing.task_id !== body.taskId) throw fail('要把模板放到其他任务，请使用移动');
-    await assertOwnFileLinks(this.db, viewer, body, existing && [existing, await this.templates.steps([existing.id])]);
+    await assertOwnFileLinks(
+      this.repos.files,
+      viewer,
+      body,
+      existing && [existing, await this.templates.steps([existing.id])],
+    );
     const templateId = existing?.id ?? newId();
     const version = publish ? (existing?.version ?? 0) + 1 : (existing?.version ?? 0);
     const status = publish ? 'published' : 'draft';
-    await this.db.transaction().execute(async (trx) => {
-      const repo = new TemplateRepository(trx);
+    await this.repos.transaction(async (trx) => {
       const fields = {
         name: body.name,
         cover: body.cover ?? null,
@@ -276,21 +281,24 @@ export class TemplateService {
         version,
         updated_at: now,
       };
-      if (existing) await repo.update(templateId, fields);
+      if (existing) await this.templates.update(templateId, fields, trx);
       else {
-        const siblings = await repo.ofTasks([task.id]);
-        await repo.insert({
-          id: templateId,
-          task_id: task.id,
-          sort: siblings.length,
-          owner_id: task.owner_id,
-          published_json: null,
-          created_at: now,
-          ...fields,
-        });
+        const siblings = await this.templates.ofTasks([task.id], trx);
+        await this.templates.insert(
+          {
+            id: templateId,
+            task_id: task.id,
+            sort: siblings.length,
+            owner_id: task.owner_id,
+            published_json: null,
+            created_at: now,
+            ...fields,
+          },
+          trx,
+        );
       }
       const rows = stepRows(templateId, body.taskStepList);
-      await repo.replaceSteps(templateId, rows);
+      await this.templates.replaceSteps(templateId, rows, trx);
       if (publish) {
         const published: PublishedTemplate = {
           name: body.name,
@@ -299,10 +307,11 @@ export class TemplateService {
           version,
           taskStepList: rows.map(toStep),
         };
-        await repo.publish(
+        await this.templates.publish(
           templateId,
           JSON.stringify(published),
           rows.map((r) => r.id),
+          trx,
         );
       }
     });
@@ -326,7 +335,7 @@ export class TemplateService {
 
   async remove(viewer: Viewer, templateId: string): Promise<void> {
     await this.writable(viewer, templateId);
-    await this.db.transaction().execute((trx) => new TemplateRepository(trx).delete(templateId));
+    await this.repos.transaction((trx) => this.templates.delete(templateId, trx));
   }
 
   async removeStep(viewer: Viewer, stepId: string): Promise<void> {
@@ -335,11 +344,10 @@ export class TemplateService {
     await this.writable(viewer, step.template_id);
     const steps = await this.templates.steps([step.template_id]);
     if (steps.length <= 1) throw fail('模板至少保留一个步骤');
-    await this.db.transaction().execute(async (trx) => {
-      const repo = new TemplateRepository(trx);
-      await repo.deleteStep(stepId);
+    await this.repos.transaction(async (trx) => {
+      await this.templates.deleteStep(stepId, trx);
       let index = 0;
-      for (const s of steps) if (s.id !== stepId) await repo.setStepIndex(s.id, index++);
+      for (const s of steps) if (s.id !== stepId) await this.templates.setStepIndex(s.id, index++, trx);
     });
   }
 
@@ -363,10 +371,9 @@ export class TemplateService {
     template: TemplateRow,
     target: TaskRow,
     options: { status: 'draft' | 'published'; nameSuffix: string; ownerId: string | null },
-    db: Database = this.db,
+    trx?: Executor,
   ): Promise<string> {
-    const repo = new TemplateRepository(db);
-    const view = viewOf(viewer, template, await repo.steps([template.id]));
+    const view = viewOf(viewer, template, await this.templates.steps([template.id], trx));
     const id = newId();
     const now = nowIso();
     const name = `${view.name}${options.nameSuffix}`;
@@ -377,27 +384,31 @@ export class TemplateService {
     const version = options.status === 'published' ? 1 : 0;
     const published: PublishedTemplate = { ...view, name, version, taskStepList: steps.map(toStep) };
     const isPublished = options.status === 'published';
-    await repo.insert({
-      id,
-      task_id: target.id,
-      name,
-      cover: view.cover,
-      description: view.description,
-      status: options.status,
-      visibility: options.ownerId ? 'private' : template.visibility,
-      version,
-      sort: (await repo.ofTasks([target.id])).length,
-      owner_id: options.ownerId,
-      published_json: null,
-      created_at: now,
-      updated_at: now,
-    });
-    await repo.replaceSteps(id, steps);
+    await this.templates.insert(
+      {
+        id,
+        task_id: target.id,
+        name,
+        cover: view.cover,
+        description: view.description,
+        status: options.status,
+        visibility: options.ownerId ? 'private' : template.visibility,
+        version,
+        sort: (await this.templates.ofTasks([target.id], trx)).length,
+        owner_id: options.ownerId,
+        published_json: null,
+        created_at: now,
+        updated_at: now,
+      },
+      trx,
+    );
+    await this.templates.replaceSteps(id, steps, trx);
     if (isPublished)
-      await repo.publish(
+      await this.templates.publish(
         id,
         JSON.stringify(published),
         steps.map((s) => s.id),
+        trx,
       );
     return id;
   }
@@ -408,15 +419,15 @@ export class TemplateService {
     if (!target || !canReadTask(viewer, target)) throw notFound('任务不存在');
     if (target.kind !== 'task') throw fail('模板只能放在任务下，不能直接放在分类下');
     if (target.owner_id !== template.owner_id) throw fail('不能在官方任务和个人任务之间移动模板');
-    await this.db.transaction().execute(async (trx) => {
-      const repo = new TemplateRepository(trx);
-      const siblings = (await repo.ofTasks([taskId])).filter((t) => t.id !== templateId);
+    await this.repos.transaction(async (trx) => {
+      const siblings = (await this.templates.ofTasks([taskId], trx)).filter((t) => t.id !== templateId);
       const at = Math.min(sort ?? siblings.length, siblings.length);
       siblings.splice(at, 0, template);
       for (const [index, t] of siblings.entries()) {
-        await repo.update(
+        await this.templates.update(
           t.id,
           t.id === templateId ? { task_id: taskId, sort: index, updated_at: nowIso() } : { sort: index },
+          trx,
         );
       }
     });

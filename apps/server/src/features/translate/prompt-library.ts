@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Database } from '../../platform/db/database.js';
-import { PromptRepository } from '../prompt/prompt.repository.js';
+import type { PromptRepository } from '../prompt/prompt.repository.js';
 
 /** The product's prompt library as a Chinese label → English text map; labels match case-insensitively. */
 export class PromptLibrary {
@@ -42,16 +41,12 @@ export class PromptLibraryCache {
   private current: { library: PromptLibrary; loadedAt: number } | null = null;
   private loading: Promise<PromptLibrary> | null = null;
   private generation = 0;
-  private readonly repo: PromptRepository;
-
   constructor(
-    db: Database,
+    private readonly repo: PromptRepository,
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
     private readonly keep: () => boolean = () => true,
-  ) {
-    this.repo = new PromptRepository(db);
-  }
+  ) {}
 
   async get(): Promise<PromptLibrary> {
     if (this.current && this.keep() && this.now() - this.current.loadedAt < this.ttlMs) return this.current.library;

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { TranslateProviderConfig } from '../../config.js';
 import { type Broadcast, topic } from '../../platform/broadcast/broadcast.js';
-import type { Database } from '../../platform/db/database.js';
+import type { Repositories } from '../../repositories.js';
 import type { SensitiveWordFilter } from '../moderation/sensitive-word-filter.js';
 import { BaiduTranslator } from './baidu.js';
 import { DictionaryTranslator } from './dictionary-translator.js';
@@ -51,14 +51,14 @@ export class TranslateService {
   private readonly words: SensitiveWordFilter;
 
   constructor(deps: {
-    db: Database;
+    repos: Repositories;
     provider: TranslateProviderConfig;
     log: FastifyBaseLogger;
     bus: Broadcast;
     words: SensitiveWordFilter;
   }) {
     // While the broadcast is down an edit elsewhere could go unheard: the library is then read for each request.
-    this.library = new PromptLibraryCache(deps.db, LIBRARY_TTL_MS, Date.now, () => deps.bus.live);
+    this.library = new PromptLibraryCache(deps.repos.prompts, LIBRARY_TTL_MS, Date.now, () => deps.bus.live);
     this.dictionary = new DictionaryTranslator(() => this.library.get());
     this.provider = providerTranslator(deps.provider);
     this.log = deps.log;

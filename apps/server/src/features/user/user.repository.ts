@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { countRows } from '../../platform/db/count.js';
-import type { Database } from '../../platform/db/database.js';
+import type { Database, Executor } from '../../platform/db/database.js';
 import type { UserTable } from '../../platform/db/schema.js';
 
 export type UserRow = Selectable<UserTable>;
@@ -8,8 +8,8 @@ export type UserRow = Selectable<UserTable>;
 export class UserRepository {
   constructor(private readonly db: Database) {}
 
-  findById(id: string) {
-    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  findById(id: string, trx: Executor = this.db) {
+    return trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   findByAccount(account: string) {
@@ -20,20 +20,25 @@ export class UserRepository {
     return this.db.selectFrom('users').selectAll().where('mobile', '=', mobile).executeTakeFirst();
   }
 
-  async insert(row: Insertable<UserTable>): Promise<void> {
-    await this.db.insertInto('users').values(row).execute();
+  async insert(row: Insertable<UserTable>, trx: Executor = this.db): Promise<void> {
+    await trx.insertInto('users').values(row).execute();
   }
 
-  async update(id: string, changes: Updateable<UserTable>): Promise<void> {
-    await this.db.updateTable('users').set(changes).where('id', '=', id).execute();
+  async update(id: string, changes: Updateable<UserTable>, trx: Executor = this.db): Promise<void> {
+    await trx.updateTable('users').set(changes).where('id', '=', id).execute();
   }
 
   /**
    * Gives a user without an invite this one, in a single conditional statement: of two codes redeemed at once
    * only one finds the user without an invite. False when the user already holds one.
    */
-  async attachInvite(id: string, invite: { id: string; code_type: string }, now: string): Promise<boolean> {
-    const result = await this.db
+  async attachInvite(
+    id: string,
+    invite: { id: string; code_type: string },
+    now: string,
+    trx: Executor = this.db,
+  ): Promise<boolean> {
+    const result = await trx
       .updateTable('users')
       .set({ invite_code_id: invite.id, code_type: invite.code_type, updated_at: now })
       .where('id', '=', id)
@@ -44,5 +49,21 @@ export class UserRepository {
 
   async countAdmins(): Promise<number> {
     return countRows(this.db.selectFrom('users').where('is_admin', '=', 1));
+  }
+
+  /** 用户管理's list: newest first, optionally only those whose account, nickname or mobile contains `keyword`. */
+  async page(offset: number, limit: number, keyword?: string) {
+    let query = this.db.selectFrom('users');
+    if (keyword) {
+      const like = `%${keyword.replace(/[%_\\]/g, '\\$&')}%`;
+      query = query.where((eb) =>
+        eb.or([eb('account', 'like', like), eb('nickname', 'like', like), eb('mobile', 'like', like)]),
+      );
+    }
+    const [rows, total] = await Promise.all([
+      query.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(limit).offset(offset).execute(),
+      countRows(query),
+    ]);
+    return { rows, total };
   }
 }

@@ -1,21 +1,28 @@
-import { type CurrentUser, maskMobile, type PerfectInfoBody, type UserStatus } from '@huafang/contracts';
+import {
+  type AdminUserItem,
+  type CurrentUser,
+  maskMobile,
+  type Page,
+  type PerfectInfoBody,
+  type UserStatus,
+} from '@huafang/contracts';
 import { hashPassword, verifyPassword } from '../../platform/auth/password.js';
-import type { Database } from '../../platform/db/database.js';
 import { fail, forbidden, notFound } from '../../platform/errors.js';
 import { nowIso } from '../../platform/ids.js';
+import type { Repositories } from '../../repositories.js';
 import type { ApiKeyService } from '../api-keys/api-key.service.js';
 import type { SessionService } from '../auth/session.service.js';
 import type { SmsCodeService } from '../auth/sms-code.service.js';
 import type { FileService } from '../files/file.service.js';
 import type { InviteService } from '../invite/invite.service.js';
 import type { SensitiveWordFilter } from '../moderation/sensitive-word-filter.js';
-import { UserRepository } from './user.repository.js';
+import type { UserRepository } from './user.repository.js';
 
 export class UserService {
   private readonly users: UserRepository;
 
   constructor(
-    private readonly db: Database,
+    private readonly repos: Repositories,
     private readonly sessions: SessionService,
     private readonly smsCodes: SmsCodeService,
     private readonly invites: InviteService,
@@ -23,7 +30,7 @@ export class UserService {
     private readonly words: SensitiveWordFilter,
     private readonly apiKeys: ApiKeyService,
   ) {
-    this.users = new UserRepository(db);
+    this.users = repos.users;
   }
 
   private async getOrFail(userId: string) {
@@ -42,6 +49,27 @@ export class UserService {
     if (disabled && user.is_admin === 1) throw forbidden('不能停用管理员账号');
     await this.users.update(user.id, { disabled: disabled ? 1 : 0, updated_at: nowIso() });
     if (disabled) await this.sessions.revokeAllOfUser(user.id);
+  }
+
+  /** 用户管理's list (admins only): mobiles masked. */
+  async adminPage(query: { current: number; pageSize: number; keyword?: string }): Promise<Page<AdminUserItem>> {
+    const { current, pageSize, keyword } = query;
+    const { rows, total } = await this.users.page((current - 1) * pageSize, pageSize, keyword);
+    return {
+      current,
+      pageSize,
+      total,
+      list: rows.map((row) => ({
+        userId: row.id,
+        account: row.account,
+        nickname: row.nickname,
+        mobile: row.mobile ? maskMobile(row.mobile) : null,
+        admin: row.is_admin === 1,
+        credits: row.credits,
+        disabled: row.disabled === 1,
+        createdAt: row.created_at,
+      })),
+    };
   }
 
   async status(userId: string): Promise<UserStatus> {
@@ -69,19 +97,19 @@ export class UserService {
   async perfectInfo(userId: string, body: PerfectInfoBody): Promise<UserStatus> {
     await this.words.assertClean('nickname', body.nickname);
     if (body.avatar) await this.files.requireOwned(userId, body.avatar, '头像');
-    await this.db.transaction().execute(async (trx) => {
+    await this.repos.transaction(async (trx) => {
       if (body.inviteCode) await this.invites.redeem(userId, body.inviteCode, trx);
-      await new UserRepository(trx).update(userId, {
-        nickname: body.nickname,
-        ...(body.avatar ? { avatar_file_id: body.avatar } : {}),
-        updated_at: nowIso(),
-      });
+      await this.users.update(
+        userId,
+        { nickname: body.nickname, ...(body.avatar ? { avatar_file_id: body.avatar } : {}), updated_at: nowIso() },
+        trx,
+      );
     });
     return this.status(userId);
   }
 
   async redeemInvite(userId: string, inviteCode: string): Promise<UserStatus> {
-    await this.db.transaction().execute((trx) => this.invites.redeem(userId, inviteCode, trx));
+    await this.invites.redeem(userId, inviteCode);
     return this.status(userId);
   }
 

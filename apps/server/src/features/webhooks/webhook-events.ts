@@ -45,7 +45,7 @@ export class WebhookEvents {
   ): Promise<void> {
     const type: WebhookEventType = status === 'succeeded' ? 'generation.succeeded' : 'generation.failed';
     await this.emit(trx, job.user_id, type, async () => {
-      const works = await this.repo.worksOfJob(trx, job.id);
+      const works = await this.repo.worksOfJob(job.id, trx);
       return {
         generateId: job.generation_id,
         jobId: job.id,
@@ -80,7 +80,7 @@ export class WebhookEvents {
     type: WebhookEventType,
     data: () => Promise<unknown>,
   ): Promise<void> {
-    const listeners = (await this.repo.listenersOf(trx, userId)).filter((endpoint) =>
+    const listeners = (await this.repo.listenersOf(userId, trx)).filter((endpoint) =>
       (JSON.parse(endpoint.events) as string[]).includes(type),
     );
     if (listeners.length === 0) return;

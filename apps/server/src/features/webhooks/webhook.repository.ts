@@ -1,12 +1,11 @@
-import type { Insertable, Selectable, Transaction, Updateable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import { countRows } from '../../platform/db/count.js';
-import type { Database, DbKind } from '../../platform/db/database.js';
-import type { DB, WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from '../../platform/db/schema.js';
+import type { Database, DbKind, Executor } from '../../platform/db/database.js';
+import type { WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from '../../platform/db/schema.js';
 
 export type WebhookEndpointRow = Selectable<WebhookEndpointTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptTable>;
-type Executor = Database | Transaction<DB>;
 
 /** A delivery a sender holds: what to send and where. */
 export type ClaimedDelivery = WebhookDeliveryRow & { url: string; secret: string; enabled: number };
@@ -58,7 +57,7 @@ export class WebhookRepository {
   }
 
   /** Enabled endpoints that may hear of this user's events: the user's own and admins' all-users endpoints. */
-  listenersOf(trx: Executor, userId: string): Promise<WebhookEndpointRow[]> {
+  listenersOf(userId: string, trx: Executor = this.db): Promise<WebhookEndpointRow[]> {
     return trx
       .selectFrom('webhook_endpoints')
       .selectAll()
@@ -68,7 +67,7 @@ export class WebhookRepository {
   }
 
   /** The images a job kept, read in the transaction that settles it. */
-  worksOfJob(trx: Executor, jobId: string) {
+  worksOfJob(jobId: string, trx: Executor = this.db) {
     return trx
       .selectFrom('works')
       .select(['id', 'width', 'height', 'seed'])

@@ -1,6 +1,6 @@
-import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { Insertable, Selectable, Transaction, Updateable } from 'kysely';
 import { countRows } from '../../platform/db/count.js';
-import type { Database } from '../../platform/db/database.js';
+import type { Database, Executor } from '../../platform/db/database.js';
 import type { DB, WorkTable } from '../../platform/db/schema.js';
 
 export type WorkRow = Selectable<WorkTable>;
@@ -17,8 +17,12 @@ export type PublicWorkRow = WorkRow & { nickname: string | null; avatar_file_id:
 export class WorkRepository {
   constructor(private readonly db: Database) {}
 
-  async insert(row: Insertable<WorkTable>, executor: Kysely<DB> = this.db): Promise<void> {
-    await executor.insertInto('works').values(row).execute();
+  async insert(row: Insertable<WorkTable>, trx: Executor = this.db): Promise<void> {
+    await trx.insertInto('works').values(row).execute();
+  }
+
+  async update(id: string, changes: Updateable<WorkTable>, trx: Executor = this.db): Promise<void> {
+    await trx.updateTable('works').set(changes).where('id', '=', id).execute();
   }
 
   find(id: string): Promise<WorkRow | undefined> {

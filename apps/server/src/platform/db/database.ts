@@ -8,6 +8,8 @@ import type { DB } from './schema.js';
 
 export type Database = Kysely<DB>;
 export type DbKind = Config['database']['kind'];
+/** The database or one of its transactions: the last, optional argument of a repository method that can join a caller's transaction. */
+export type Executor = Kysely<DB>;
 
 /** How long a request waits for a PostgreSQL connection before it is answered 数据库连接中断. */
 const CONNECT_TIMEOUT_MS = 5_000;

@@ -1,0 +1,111 @@
+import { BizCode } from '@huafang/contracts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NO_ORIGIN } from '../../../src/features/audit/audit-recorder.js';
+import { CreditService } from '../../../src/features/credits/credit.service.js';
+import { BizError } from '../../../src/platform/errors.js';
+import { openServiceDb, type ServiceDb } from './service-db.js';
+
+let ctx: ServiceDb;
+let credits: CreditService;
+beforeEach(async () => {
+  ctx = await openServiceDb();
+  credits = new CreditService(ctx.repos, ctx.audit);
+});
+afterEach(() => ctx.close());
+
+async function trail() {
+  await ctx.audit.flush();
+  const rows = await ctx.db.selectFrom('audit_log').selectAll().where('action', '=', 'credits.change').execute();
+  return rows.map((row) => ({ userId: row.target_id, ...JSON.parse(row.detail) }));
+}
+
+describe('reserving credits for a job', () => {
+  it('takes the cost in the caller’s transaction and says what it was for', async () => {
+    const userId = await ctx.newUser(10);
+    const change = await ctx.repos.transaction((trx) => credits.reserve(trx, userId, 4, 'job-1'));
+    expect(change).toEqual({ userId, delta: -4, balance: 6, reason: 'charge', ref: { jobId: 'job-1' } });
+    expect(await credits.balance(userId)).toBe(6);
+  });
+
+  it('refuses with 10004 and the balance when the user is short, and never goes below zero', async () => {
+    const userId = await ctx.newUser(3);
+    const refused = await ctx.repos
+      .transaction((trx) => credits.reserve(trx, userId, 4, 'job-1'))
+      .catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(BizError);
+    expect((refused as BizError).code).toBe(BizCode.QUOTA_EXHAUSTED);
+    expect((refused as BizError).message).toContain('本次生成需要 4 点，当前剩余 3 点');
+    expect(await credits.balance(userId)).toBe(3);
+    // Exactly the balance may be spent, down to zero.
+    await ctx.repos.transaction((trx) => credits.reserve(trx, userId, 3, 'job-2'));
+    expect(await credits.balance(userId)).toBe(0);
+  });
+
+  it('gives the credits back when the caller’s transaction rolls back', async () => {
+    const userId = await ctx.newUser(10);
+    await ctx.repos
+      .transaction(async (trx) => {
+        await credits.reserve(trx, userId, 4, 'job-1');
+        throw new Error('the job rows failed');
+      })
+      .catch(() => undefined);
+    expect(await credits.balance(userId)).toBe(10);
+  });
+});
+
+describe('refunds', () => {
+  it('adds back what a job did not produce, naming the job', async () => {
+    const userId = await ctx.newUser(2);
+    const change = await ctx.repos.transaction((trx) => credits.refund(trx, userId, 3, 'job-1'));
+    expect(change).toEqual({ userId, delta: 3, balance: 5, reason: 'refund', ref: { jobId: 'job-1' } });
+    expect(await credits.balance(userId)).toBe(5);
+  });
+
+  it('changes nothing for nothing to give back, or for a user who is gone', async () => {
+    const userId = await ctx.newUser(2);
+    expect(await ctx.repos.transaction((trx) => credits.refund(trx, userId, 0, 'job-1'))).toBeNull();
+    expect(await ctx.repos.transaction((trx) => credits.refund(trx, 'nobody', 5, 'job-1'))).toBeNull();
+    expect(await credits.balance(userId)).toBe(2);
+  });
+
+  it('is written to the trail only when the caller records it', async () => {
+    const userId = await ctx.newUser(2);
+    const change = await ctx.repos.transaction((trx) => credits.refund(trx, userId, 3, 'job-1'));
+    expect(await trail()).toEqual([]);
+    credits.recorded(change, NO_ORIGIN);
+    credits.recorded(null, NO_ORIGIN);
+    expect(await trail()).toEqual([{ userId, delta: 3, balance: 5, reason: 'refund', ref: { jobId: 'job-1' } }]);
+  });
+});
+
+describe('admin grants', () => {
+  it('adds credits, keeps the grant with its admin and remark, and records the change', async () => {
+    const [adminId, userId] = [await ctx.newUser(), await ctx.newUser(5)];
+    expect(await credits.grant(adminId, userId, 100, NO_ORIGIN, '月度套餐')).toBe(105);
+    expect(await credits.balance(userId)).toBe(105);
+    const grants = await ctx.db.selectFrom('credit_grants').selectAll().execute();
+    expect(grants).toMatchObject([{ user_id: userId, amount: 100, remark: '月度套餐', granted_by: adminId }]);
+    expect(await trail()).toEqual([
+      { userId, delta: 100, balance: 105, reason: 'grant', ref: { grantedBy: adminId, remark: '月度套餐' } },
+    ]);
+  });
+
+  it('takes back at most what the user has: the balance stops at zero and the grant keeps what was applied', async () => {
+    const [adminId, userId] = [await ctx.newUser(), await ctx.newUser(30)];
+    expect(await credits.grant(adminId, userId, -50, NO_ORIGIN)).toBe(0);
+    expect(await credits.balance(userId)).toBe(0);
+    expect(await ctx.db.selectFrom('credit_grants').select(['amount', 'remark']).execute()).toEqual([
+      { amount: -30, remark: null },
+    ]);
+    expect(await trail()).toEqual([
+      { userId, delta: -30, balance: 0, reason: 'grant', ref: { grantedBy: adminId, remark: null } },
+    ]);
+  });
+
+  it('answers 用户不存在 for an unknown user and keeps no grant', async () => {
+    const adminId = await ctx.newUser();
+    await expect(credits.grant(adminId, 'nobody', 10, NO_ORIGIN)).rejects.toThrow('用户不存在');
+    expect(await ctx.db.selectFrom('credit_grants').selectAll().execute()).toEqual([]);
+    expect(await trail()).toEqual([]);
+  });
+});
