@@ -1,5 +1,5 @@
 import type { FormConfigItem, GenerateMode, PromptGroupItem } from '@huafang/contracts';
-import { BUILTIN_ENGINE_LABEL } from '../engines/builtin/builtin-engine.js';
+import { BUILTIN_ENGINE_KIND, BUILTIN_ENGINE_LABEL } from '../engines/builtin/builtin-engine.js';
 import { ModelRepository } from '../features/models/model.repository.js';
 import { TaskRepository } from '../features/task/task.repository.js';
 import { TemplateRepository } from '../features/template/template.repository.js';
@@ -325,7 +325,7 @@ export async function seedDemoTasks(db: Database): Promise<void> {
         model_name: m.modelName,
         cover: null,
         base_model: m.baseModel,
-        engine: 'builtin',
+        engine: BUILTIN_ENGINE_KIND,
         checkpoint: m.checkpoint,
         enabled: 1,
         sort,
