@@ -25,8 +25,8 @@ const result = await build({
     main: 'src/main.ts',
     worker: 'src/worker.ts',
     migrate: 'src/migrate.ts',
-    // Beside the shared chunks as the source is beside engine-registry.ts, whose import.meta.url finds it.
-    'builtin/builtin-thread': 'src/engines/builtin/builtin-thread.ts',
+    // Beside the chunks as the source is beside engines/builtin/index.ts, whose import.meta.url finds it.
+    'builtin-thread': 'src/engines/builtin/builtin-thread.ts',
   },
   outdir,
   // Shared code goes to chunks at the top of dist/, one level below apps/server like src/, so paths computed from

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ENGINE_KIND_IDS, REMOTE_ENGINE_KINDS } from './engine-kinds.js';
 import { pageSchema } from './envelope.js';
 import { displayNameOf, isVisibleText } from './fields.js';
 
@@ -85,13 +86,8 @@ export const userDisabledBodySchema = z.object({
 export type UserDisabledBody = z.infer<typeof userDisabledBodySchema>;
 export const userDisabledResultSchema = z.object({ userId: z.string(), disabled: z.boolean() });
 
-export const backendKindSchema = z.enum(['builtin', 'sdwebui', 'comfyui'], { error: '后端类型不正确' });
+export const backendKindSchema = z.enum(ENGINE_KIND_IDS, { error: '后端类型不正确' });
 export type BackendKind = z.infer<typeof backendKindSchema>;
-export const BACKEND_KIND_LABELS: Record<BackendKind, string> = {
-  builtin: '内置演示引擎',
-  sdwebui: 'AUTOMATIC1111 / Forge',
-  comfyui: 'ComfyUI',
-};
 
 /** 推理后端: a registered inference server. Credentials are never sent back, only whether they are set. */
 export const backendItemSchema = z.object({
@@ -116,15 +112,15 @@ export type BackendItem = z.infer<typeof backendItemSchema>;
 
 export const backendBodySchema = z.object({
   name: displayNameOf('后端名称', 30),
-  kind: z.enum(['sdwebui', 'comfyui'], { error: '请选择后端类型' }),
+  kind: z.enum(REMOTE_ENGINE_KINDS, { error: '请选择后端类型' }),
   baseUrl: z
     .string({ error: '请填写后端地址' })
     .trim()
     .regex(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, '后端地址须为 http:// 或 https:// 开头的网址')
     .max(300, '后端地址过长'),
-  /** A1111 --api-auth user name. */
+  /** The user name of kinds whose form asks for one (ENGINE_KINDS). */
   username: z.string().trim().max(64, '用户名过长').nullable().optional(),
-  /** A1111 password or the ComfyUI proxy token; absent on update keeps the stored one. */
+  /** The kind's password or token; absent on update keeps the stored one. */
   secret: z.string().max(256, '密码或令牌过长').nullable().optional(),
   models: z.array(z.string().trim().min(1).max(200, '模型名称过长')).max(100, '模型最多 100 个').default([]),
   enabled: z.boolean().default(true),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { ENGINE_KIND_IDS } from './engine-kinds.js';
 import { displayNameOf } from './fields.js';
 
-export const engineKindSchema = z.enum(['builtin', 'sdwebui', 'comfyui'], { error: '推理引擎类型不正确' });
+export const engineKindSchema = z.enum(ENGINE_KIND_IDS, { error: '推理引擎类型不正确' });
 
 export const artModelSchema = z.object({
   id: z.string(),

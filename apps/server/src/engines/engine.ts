@@ -1,10 +1,6 @@
-import type { BackendKind, FormOption, GenerateMode } from '@huafang/contracts';
+import type { EngineKind, FormOption, GenerateMode } from '@huafang/contracts';
 
-/**
- * The one interface every inference engine implements: the built-in demo engine (内置演示引擎),
- * AUTOMATIC1111/Forge over HTTP and ComfyUI. The queue and the backends registry only ever see this.
- */
-export type EngineKind = BackendKind;
+export type { EngineKind };
 
 /** ControlNet control mode as A1111 numbers it: 0 均衡, 1 更注重提示词, 2 更注重控制图. */
 export type ControlMode = 0 | 1 | 2;
@@ -115,6 +111,10 @@ export type EngineHealth = {
   busy: boolean;
 };
 
+/**
+ * The one interface every inference engine implements: the built-in demo engine (内置演示引擎),
+ * AUTOMATIC1111/Forge over HTTP and ComfyUI. The queue and the backends registry only ever see this.
+ */
 export interface InferenceEngine {
   readonly kind: EngineKind;
   /** Chinese name shown in the UI. */
@@ -132,6 +132,19 @@ export interface InferenceEngine {
   /** Frees what the engine holds in this process (the built-in engine's worker thread). */
   close?(): Promise<void>;
 }
+
+/** Where a registered backend is and how to sign in to it, as an admin entered it. */
+export type EngineAddress = { name: string; baseUrl: string; username: string | null; secret: string | null };
+
+/**
+ * What the operator sets for every remote backend. `timeoutMs` (BACKEND_TIMEOUT_SECONDS): how long a backend may
+ * stay silent on a job before it counts as failed (retryable: the job moves to another backend). Absent: each
+ * engine's default (10 minutes).
+ */
+export type EngineOptions = { timeoutMs?: number };
+
+/** How a kind makes its engine: what `engines/<kind>/index.ts` exports as `create` (see engine-registry.ts). */
+export type CreateEngine = (address: EngineAddress, options: EngineOptions) => InferenceEngine;
 
 /** The prompt text an engine receives from a prompt group: each item's promptText (else its label), in order, once. */
 export function buildPromptText(items: readonly { promptText?: string; groupName?: string }[]): string {

@@ -1,5 +1,5 @@
 import type { FormConfigItem, GenerateMode, PromptGroupItem } from '@huafang/contracts';
-import { BUILTIN_ENGINE_LABEL } from '../engines/builtin/builtin-engine.js';
+import { BUILTIN_ENGINE_KIND, BUILTIN_ENGINE_LABEL } from '../engines/builtin/builtin-engine.js';
 import { type PublishedTemplate, toStep } from '../features/template/template.service.js';
 import { newId, nowIso } from '../platform/ids.js';
 import type { Repositories } from '../repositories.js';
@@ -321,7 +321,7 @@ export async function seedDemoTasks(repos: Pick<Repositories, 'models' | 'tasks'
         model_name: m.modelName,
         cover: null,
         base_model: m.baseModel,
-        engine: 'builtin',
+        engine: BUILTIN_ENGINE_KIND,
         checkpoint: m.checkpoint,
         enabled: 1,
         sort,

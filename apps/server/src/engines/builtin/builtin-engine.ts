@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { FormOption } from '@huafang/contracts';
+import { ENGINE_KINDS, type EngineKind, type FormOption } from '@huafang/contracts';
 import sharp from 'sharp';
 import {
   type EngineHealth,
@@ -35,8 +35,9 @@ import { blurData, fromRgbBytes, type Raster, toRgbBytes } from './raster.js';
 import { describeScene } from './scene.js';
 import { applyStyle } from './styles.js';
 
+export const BUILTIN_ENGINE_KIND = 'builtin' satisfies EngineKind;
 /** The name the UI shows: it is a demo engine, never presented as AI. */
-export const BUILTIN_ENGINE_LABEL = '内置演示引擎';
+export const BUILTIN_ENGINE_LABEL = ENGINE_KINDS[BUILTIN_ENGINE_KIND].label;
 
 export type BuiltinEngineOptions = {
   /** A preview every this many steps (default 3). */
@@ -136,7 +137,7 @@ type Control = { kind: BuiltinPreprocessor; map: Float32Array; strength: number;
  * parameters on the CPU, with a diffusion-like loop (noise → picture) so progress, previews and interrupt are real.
  */
 export class BuiltinEngine implements InferenceEngine {
-  readonly kind = 'builtin' as const;
+  readonly kind = BUILTIN_ENGINE_KIND;
   readonly label = BUILTIN_ENGINE_LABEL;
   private running = 0;
   private readonly previewEvery: number;

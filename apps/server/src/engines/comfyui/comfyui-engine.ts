@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { FormOption } from '@huafang/contracts';
+import { ENGINE_KINDS, type FormOption } from '@huafang/contracts';
 import sharp from 'sharp';
 import WebSocket, { type RawData } from 'ws';
 import {
@@ -33,8 +33,6 @@ import {
   resolvePreprocessor,
   samplerDisplayNames,
 } from './comfyui-graph.js';
-
-export const COMFYUI_ENGINE_LABEL = 'ComfyUI';
 
 export type ComfyUiEngineOptions = {
   /** e.g. http://gpu-1:8188 (a path prefix such as /api or a proxy's is kept). */
@@ -435,7 +433,7 @@ export class ComfyUiEngine implements InferenceEngine {
   private objectInfoCache: { at: number; value: Promise<ComfyObjectInfo> } | null = null;
 
   constructor(options: ComfyUiEngineOptions) {
-    this.label = options.label?.trim() || COMFYUI_ENGINE_LABEL;
+    this.label = options.label?.trim() || ENGINE_KINDS[this.kind].label;
     this.requestTimeoutMs = Math.max(1, options.requestTimeoutMs ?? 30_000);
     this.jobTimeoutMs = Math.max(1, options.jobTimeoutMs ?? 600_000);
     this.pollIntervalMs = Math.max(5, options.pollIntervalMs ?? 1_000);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FormOption } from '@huafang/contracts';
+import { ENGINE_KINDS, type FormOption } from '@huafang/contracts';
 import sharp from 'sharp';
 import { z } from 'zod';
 import {
@@ -176,7 +176,7 @@ export class SdWebUiEngine implements InferenceEngine {
     } catch {
       // An invalid URL fails on the first request with a clear message; the label only needs some text.
     }
-    this.label = options.label?.trim() || `AUTOMATIC1111 / Forge（${host}）`;
+    this.label = options.label?.trim() || `${ENGINE_KINDS[this.kind].label}（${host}）`;
     this.client = new SdWebUiClient({
       baseUrl: options.baseUrl,
       username: options.username,

@@ -1,11 +1,13 @@
 import type { BackendItem, BackendKind, FormOption } from '@huafang/contracts';
+import { BUILTIN_ENGINE_KIND } from '../../engines/builtin/builtin-engine.js';
 import type { InferenceEngine } from '../../engines/engine.js';
 import { createEngine, type EngineOptions, engineKind } from '../../engines/engine-registry.js';
 import { nowIso } from '../../platform/ids.js';
 import type { BackendRepository, BackendRow } from './backend.repository.js';
 import { ADDRESS_REFUSED, type BackendAddressRules } from './backend-address.js';
 
-export const BUILTIN_BACKEND_ID = 'builtin';
+/** The built-in backend goes by its kind's name. */
+export const BUILTIN_BACKEND_ID: string = BUILTIN_ENGINE_KIND;
 /** A health check that takes longer than this counts as down. */
 export const HEALTH_TIMEOUT_MS = 5_000;
 /** Scale-out mode: how often a process looks for backends other processes registered when it finds none. */
@@ -99,15 +101,15 @@ export class BackendPool {
     /** Every remote backend's engine is made with these (BACKEND_TIMEOUT_SECONDS). */
     private readonly engineOptions: EngineOptions = {},
   ) {
-    const builtin = engineKind('builtin');
+    const builtin = engineKind(BUILTIN_ENGINE_KIND);
     this.backends.set(BUILTIN_BACKEND_ID, {
       id: BUILTIN_BACKEND_ID,
       name: builtin.label,
-      kind: 'builtin',
+      kind: builtin.kind,
       baseUrl: '',
       username: null,
       hasSecret: false,
-      engine: builtin.create({ name: builtin.label, baseUrl: '', username: null, secret: null }),
+      engine: builtin.create({ name: builtin.label, baseUrl: '', username: null, secret: null }, {}),
       models: [],
       enabled: true,
       healthy: true,

@@ -1,16 +1,23 @@
-import { type BackendBody, type BackendItem, backendBodySchema } from '@huafang/contracts';
+import {
+  type BackendBody,
+  type BackendItem,
+  backendBodySchema,
+  ENGINE_KINDS,
+  type EngineKindForm,
+  REMOTE_ENGINE_KINDS,
+  type RemoteEngineKind,
+} from '@huafang/contracts';
 import { Form, Input, Modal, Radio, Select, Switch } from 'antd';
 import { DialogActions } from '../../common/DialogActions';
 import { createBackend, updateBackend } from '../../services/admin';
 import { type ToastType, toast } from '../../services/notices';
 import { useSubmit } from '../account/use-submit';
 import { optionalText, zodRule } from '../account/zod-rule';
-
-type EditableKind = BackendBody['kind'];
+import { REMOTE_ENGINE_OPTIONS } from '../model/engine-labels';
 
 interface BackendValues {
   name: string;
-  kind: EditableKind;
+  kind: RemoteEngineKind;
   baseUrl: string;
   username?: string;
   secret?: string;
@@ -28,13 +35,11 @@ interface BackendDialogProps {
 
 const { shape } = backendBodySchema;
 
-const KIND_OPTIONS: { value: EditableKind; label: string }[] = [
-  { value: 'sdwebui', label: 'A1111 · Forge' },
-  { value: 'comfyui', label: 'ComfyUI' },
-];
+const isRemote = (kind: BackendItem['kind']): kind is RemoteEngineKind => ENGINE_KINDS[kind].remote;
+const formOf = (kind: RemoteEngineKind): EngineKindForm => ENGINE_KINDS[kind].form;
 
-function initialValues(backend: BackendItem | undefined): Partial<BackendValues> {
-  if (!backend || backend.kind === 'builtin') return { kind: 'sdwebui', models: [], enabled: true };
+function initialValues(backend: BackendItem | undefined): Partial<BackendValues> & { kind: RemoteEngineKind } {
+  if (!backend || !isRemote(backend.kind)) return { kind: REMOTE_ENGINE_KINDS[0], models: [], enabled: true };
   return {
     name: backend.name,
     kind: backend.kind,
@@ -50,8 +55,8 @@ function toBody(values: BackendValues): BackendBody {
     name: values.name.trim(),
     kind: values.kind,
     baseUrl: values.baseUrl.trim(),
-    // ComfyUI has no user name: its token alone guards the proxy in front of it.
-    username: values.kind === 'sdwebui' ? (optionalText(values.username) ?? null) : null,
+    // A kind whose form has no user name signs in with its secret alone.
+    username: formOf(values.kind).username ? (optionalText(values.username) ?? null) : null,
     // Blank means "keep the stored one" when editing and "none" when adding; either way it is left out.
     secret: values.secret ? values.secret : undefined,
     models: values.models.map((model) => model.trim()).filter(Boolean),
@@ -66,26 +71,22 @@ function savedNotice(saved: BackendItem): [string, ToastType] {
   return [`「${saved.name}」已保存，但连接异常：${saved.healthMessage}`, 'warning'];
 }
 
-/** A1111 asks for a user name and password (--api-auth); ComfyUI only for the token of a proxy in front of it. */
-function CredentialFields({ editing }: { editing: boolean }) {
-  const kind = Form.useWatch<EditableKind | undefined>('kind');
+/** The sign-in fields the chosen kind's form asks for (ENGINE_KINDS): a user name and password, or a token. */
+function CredentialFields({ editing, initialKind }: { editing: boolean; initialKind: RemoteEngineKind }) {
+  const { username, secret } = formOf(Form.useWatch<RemoteEngineKind | undefined>('kind') ?? initialKind);
   return (
     <>
-      {kind === 'sdwebui' && (
+      {username && (
         <Form.Item
           name="username"
-          label="用户名（选填）"
-          extra="启动参数 --api-auth 中的用户名"
+          label={username.label}
+          extra={username.extra}
           rules={[zodRule(shape.username, { optional: true })]}
         >
-          <Input placeholder="未开启 API 认证可留空" maxLength={64} autoComplete="off" />
+          <Input placeholder={username.placeholder} maxLength={64} autoComplete="off" />
         </Form.Item>
       )}
-      <Form.Item
-        name="secret"
-        label={kind === 'comfyui' ? '访问令牌（选填）' : '密码（选填）'}
-        rules={[zodRule(shape.secret, { optional: true })]}
-      >
+      <Form.Item name="secret" label={secret.label} rules={[zodRule(shape.secret, { optional: true })]}>
         <Input.Password
           placeholder={editing ? '留空则保持不变' : '未开启认证可留空'}
           maxLength={256}
@@ -96,10 +97,11 @@ function CredentialFields({ editing }: { editing: boolean }) {
   );
 }
 
-/** 添加后端 / 编辑: where an A1111 (or Forge) or ComfyUI server listens and which checkpoints it serves. */
+/** 添加后端 / 编辑: where a remote engine's server listens and which checkpoints it serves. */
 export function BackendDialog({ open, backend, onClose, onSaved }: BackendDialogProps) {
   const { submitting, submit } = useSubmit();
   const editing = backend !== undefined;
+  const initial = initialValues(backend);
 
   const onFinish = (values: BackendValues) =>
     submit(async () => {
@@ -119,22 +121,17 @@ export function BackendDialog({ open, backend, onClose, onSaved }: BackendDialog
       width={520}
       destroyOnHidden
     >
-      <Form<BackendValues>
-        layout="vertical"
-        onFinish={onFinish}
-        initialValues={initialValues(backend)}
-        requiredMark={false}
-      >
+      <Form<BackendValues> layout="vertical" onFinish={onFinish} initialValues={initial} requiredMark={false}>
         <Form.Item name="name" label="名称" rules={[zodRule(shape.name)]}>
           <Input placeholder="例如：4090 工作站" maxLength={30} autoFocus />
         </Form.Item>
         <Form.Item name="kind" label="类型" rules={[zodRule(shape.kind)]}>
-          <Radio.Group options={KIND_OPTIONS} optionType="button" buttonStyle="solid" />
+          <Radio.Group options={REMOTE_ENGINE_OPTIONS} optionType="button" buttonStyle="solid" />
         </Form.Item>
         <Form.Item name="baseUrl" label="地址" rules={[zodRule(shape.baseUrl)]}>
           <Input placeholder="例如：http://127.0.0.1:7860" maxLength={300} />
         </Form.Item>
-        <CredentialFields editing={editing} />
+        <CredentialFields editing={editing} initialKind={initial.kind} />
         <Form.Item
           name="models"
           label="提供的模型"

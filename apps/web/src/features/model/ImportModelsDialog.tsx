@@ -1,4 +1,4 @@
-import { BACKEND_KIND_LABELS, type ModelGroup, modelImportBodySchema } from '@huafang/contracts';
+import { ENGINE_KINDS, type ModelGroup, modelImportBodySchema } from '@huafang/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Empty, Form, Input, Modal, Select, Spin, Switch, Tag } from 'antd';
 import { DialogActions } from '../../common/DialogActions';
@@ -109,7 +109,7 @@ export function ImportModelsDialog({ open, groups, groupId, onClose, onImported 
               .filter((backend) => backend.enabled)
               .map((backend) => ({
                 value: backend.id,
-                label: `${backend.name}（${BACKEND_KIND_LABELS[backend.kind]}）`,
+                label: `${backend.name}（${ENGINE_KINDS[backend.kind].label}）`,
               }))}
           />
         </Form.Item>

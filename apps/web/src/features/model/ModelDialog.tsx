@@ -1,4 +1,10 @@
-import { type ArtModel, type ModelBody, type ModelGroup, modelBodySchema } from '@huafang/contracts';
+import {
+  type ArtModel,
+  type ModelBody,
+  type ModelGroup,
+  modelBodySchema,
+  REMOTE_ENGINE_KINDS,
+} from '@huafang/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Form, Input, Modal, Select, Switch } from 'antd';
 import { DialogActions } from '../../common/DialogActions';
@@ -45,7 +51,7 @@ export function ModelDialog({ open, groups, groupId, model, onClose }: ModelDial
         checkpoint: model.checkpoint,
         enabled: model.enabled,
       }
-    : { groupId, engine: 'sdwebui', enabled: true };
+    : { groupId, engine: REMOTE_ENGINE_KINDS[0], enabled: true };
 
   return (
     <Modal

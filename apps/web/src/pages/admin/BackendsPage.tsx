@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { BACKEND_KIND_LABELS, type BackendItem, MSG } from '@huafang/contracts';
+import { type BackendItem, ENGINE_KINDS, MSG } from '@huafang/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Popconfirm, Space, Table, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
@@ -35,7 +35,7 @@ function columns({ checkingId, onCheck, onEdit, onDelete }: RowActions): TableCo
         </span>
       ),
     },
-    { title: '类型', dataIndex: 'kind', width: 180, render: (kind: BackendItem['kind']) => BACKEND_KIND_LABELS[kind] },
+    { title: '类型', dataIndex: 'kind', width: 180, render: (kind: BackendItem['kind']) => ENGINE_KINDS[kind].label },
     { title: '地址', dataIndex: 'baseUrl', render: (url: string) => url || '—' },
     {
       title: '提供的模型',
