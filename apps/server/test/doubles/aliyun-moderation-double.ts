@@ -239,5 +239,13 @@ export async function startAliyunModerationDouble(
   };
 
   const server = await startProviderServer(handle);
-  return { ...server, account, requests, rejections, answerNext: queued.answerNext, reset: queued.reset };
+  return {
+    ...server,
+    account,
+    settings: { ...account, region: 'cn-shanghai', endpoint: server.url },
+    requests,
+    rejections,
+    answerNext: queued.answerNext,
+    reset: queued.reset,
+  };
 }

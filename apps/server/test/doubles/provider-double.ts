@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ModerationGatewayConfig, SmsGatewayConfig } from '../../src/config.js';
 
 /**
  * The HTTP side every provider double shares (Aliyun and Tencent SMS and moderation, the A1111 engine): a server on
@@ -27,6 +28,8 @@ export type ProviderDouble<Account, Call> = ProviderServer & {
 
 /** An SMS gateway's double: what it delivered, and the failure its next SendSms plays instead. */
 export type SmsDouble<Account, Call, Failure> = ProviderDouble<Account, Call> & {
+  /** The server's SMS settings (but the timeout) that reach this double with its account. */
+  settings: Omit<SmsGatewayConfig, 'timeoutMs'>;
   /** The code of the newest message actually sent to this mobile (11 digits, without +86). */
   lastCodeTo(mobile: string): string | undefined;
   failNext(failure: Failure): void;
@@ -34,6 +37,8 @@ export type SmsDouble<Account, Call, Failure> = ProviderDouble<Account, Call> & 
 
 /** A content-safety service's double: the next answer of an action, set by the test. */
 export type ModerationDouble<Account, Call, Action extends string, Answer> = ProviderDouble<Account, Call> & {
+  /** The server's moderation settings (but the timeout) that reach this double with its account. */
+  settings: Omit<ModerationGatewayConfig, 'timeoutMs'>;
   answerNext(action: Action, answer: Answer): void;
   /** Forgets queued answers (a test that failed half-way leaves none for the next). */
   reset(): void;

@@ -165,5 +165,18 @@ export async function startTencentModerationDouble(
   };
 
   const server = await startProviderServer(handle);
-  return { ...server, account, requests, rejections, answerNext: queued.answerNext, reset: queued.reset };
+  return {
+    ...server,
+    account,
+    settings: {
+      accessKeyId: account.secretId,
+      accessKeySecret: account.secretKey,
+      region: 'ap-guangzhou',
+      endpoint: server.url,
+    },
+    requests,
+    rejections,
+    answerNext: queued.answerNext,
+    reset: queued.reset,
+  };
 }

@@ -26,6 +26,15 @@ export type TencentSmsAccount = {
   templateId: string;
 };
 
+/** The application tests use unless they need another. */
+export const TENCENT_SMS_ACCOUNT: TencentSmsAccount = {
+  secretId: 'AKIDHuafangTestSecretId',
+  secretKey: 'tencent-secret-for-the-double',
+  sdkAppId: '1400006666',
+  signName: '画坊',
+  templateId: '1110',
+};
+
 /** A SendSms request that passed the API checks (key, signature, action, version, body). */
 export type TencentSendSms = {
   region: string;
@@ -43,7 +52,9 @@ export type TencentSendSms = {
 export type TencentSmsFailure = { status: string } | { error: string } | 'http-502' | 'hang' | 'reset';
 
 /** `requests`: SendSms requests that reached the SMS checks (sent or refused there). */
-export type TencentSmsDouble = SmsDouble<TencentSmsAccount, TencentSendSms, TencentSmsFailure>;
+export type TencentSmsDouble = SmsDouble<TencentSmsAccount, TencentSendSms, TencentSmsFailure> & {
+  settings: { sdkAppId: string };
+};
 
 /** The documentation's descriptions for the codes tests use. */
 const MESSAGES: Record<string, string> = {
@@ -103,7 +114,7 @@ function checkRequest(req: IncomingMessage, body: Buffer): TencentSendSms {
   };
 }
 
-export async function startTencentSmsDouble(account: TencentSmsAccount): Promise<TencentSmsDouble> {
+export async function startTencentSmsDouble(account = TENCENT_SMS_ACCOUNT): Promise<TencentSmsDouble> {
   const requests: TencentSendSms[] = [];
   const rejections: string[] = [];
   const sent = new Map<string, string>();
@@ -160,6 +171,15 @@ export async function startTencentSmsDouble(account: TencentSmsAccount): Promise
   return {
     ...server,
     account,
+    settings: {
+      accessKeyId: account.secretId,
+      accessKeySecret: account.secretKey,
+      sdkAppId: account.sdkAppId,
+      signName: account.signName,
+      templateCode: account.templateId,
+      region: 'ap-guangzhou',
+      endpoint: server.url,
+    },
     requests,
     rejections,
     lastCodeTo: (mobile) => sent.get(mobile),
