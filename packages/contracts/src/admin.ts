@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { ENGINE_KIND_IDS, REMOTE_ENGINE_KINDS } from './engine-kinds.js';
-import { pageSchema } from './envelope.js';
+import { pageQuerySchema, pageSchema } from './envelope.js';
 import { displayNameOf, isVisibleText } from './fields.js';
+
+/** An admin's note on an invite code or a credit grant. */
+const remarkSchema = z
+  .string()
+  .trim()
+  .max(100, '备注不能超过 100 个字')
+  .refine(isVisibleText, '备注不能包含控制字符或不可见字符')
+  .optional();
 
 export const inviteCodeItemSchema = z.object({
   id: z.string(),
@@ -30,12 +38,7 @@ export const createInviteCodeBodySchema = z.object({
     .int('可用次数须为整数')
     .min(1, '可用次数至少为 1')
     .max(100_000, '可用次数不能超过 100000'),
-  remark: z
-    .string()
-    .trim()
-    .max(100, '备注不能超过 100 个字')
-    .refine(isVisibleText, '备注不能包含控制字符或不可见字符')
-    .optional(),
+  remark: remarkSchema,
 });
 export type CreateInviteCodeBody = z.infer<typeof createInviteCodeBodySchema>;
 
@@ -54,9 +57,7 @@ export const adminUserItemSchema = z.object({
 });
 export type AdminUserItem = z.infer<typeof adminUserItemSchema>;
 export const adminUserPageSchema = pageSchema(adminUserItemSchema);
-export const adminUserQuerySchema = z.object({
-  current: z.coerce.number().int().min(1, '页码必须大于 0').default(1),
-  pageSize: z.coerce.number().int().min(1, '每页条数必须大于 0').max(100, '每页条数不能超过 100').default(10),
+export const adminUserQuerySchema = pageQuerySchema.extend({
   keyword: z.string().trim().max(32, '关键词不能超过 32 个字符').optional(),
 });
 
@@ -69,12 +70,7 @@ export const creditGrantBodySchema = z.object({
     .min(-1_000_000, '算力点数不能小于 -1000000')
     .max(1_000_000, '算力点数不能超过 1000000')
     .refine((value) => value !== 0, '算力点数不能为 0'),
-  remark: z
-    .string()
-    .trim()
-    .max(100, '备注不能超过 100 个字')
-    .refine(isVisibleText, '备注不能包含控制字符或不可见字符')
-    .optional(),
+  remark: remarkSchema,
 });
 export const creditGrantResultSchema = z.object({ userId: z.string(), credits: z.number().int() });
 

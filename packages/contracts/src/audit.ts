@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageSchema } from './envelope.js';
+import { pageSchema, pagingFields } from './envelope.js';
 
 /**
  * 审计日志 (admin): who did what, when and from where — logins, generations, publications, deletions, credit
@@ -97,13 +97,7 @@ export type AuditFilter = z.infer<typeof auditFilterSchema>;
 
 /** GET /api/admin/audit-log: newest first. */
 export const auditLogQuerySchema = auditFilterSchema.extend({
-  current: z.coerce.number().int('页码须为整数').min(1, '页码必须大于 0').default(1),
-  pageSize: z.coerce
-    .number()
-    .int('每页条数须为整数')
-    .min(1, '每页条数必须大于 0')
-    .max(100, '每页条数不能超过 100')
-    .default(20),
+  ...pagingFields(20),
 });
 export type AuditLogQuery = z.input<typeof auditLogQuerySchema>;
 

@@ -26,6 +26,24 @@ export const pageQuerySchema = z.object({
 });
 export type PageQuery = z.infer<typeof pageQuerySchema>;
 
+/** `current` of a paged list: a whole number from 1, page 1 when absent. */
+export const pageNumberSchema = z.coerce.number().int('页码须为整数').min(1, '页码必须大于 0').default(1);
+
+/** `pageSize` of a paged list: a whole number from 1 to `max`, `fallback` when absent. */
+export const pageSizeSchema = (fallback: number, max = 100) =>
+  z.coerce
+    .number()
+    .int('每页条数须为整数')
+    .min(1, '每页条数必须大于 0')
+    .max(max, `每页条数不能超过 ${max}`)
+    .default(fallback);
+
+/** The paging fields of a list query, to spread into its z.object. */
+export const pagingFields = (fallback: number, max = 100) => ({
+  current: pageNumberSchema,
+  pageSize: pageSizeSchema(fallback, max),
+});
+
 export function pageSchema<T extends z.ZodType>(item: T) {
   return z.object({
     list: z.array(item),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageSchema } from './envelope.js';
+import { pageSchema, pagingFields } from './envelope.js';
 import { displayNameOf, idOf } from './fields.js';
 
 /**
@@ -38,13 +38,7 @@ export const sensitiveWordPageSchema = pageSchema(sensitiveWordSchema);
  * text (spaces, full-width and traditional characters do not matter); `category` keeps one category.
  */
 export const sensitiveWordQuerySchema = z.object({
-  current: z.coerce.number().int('页码须为整数').min(1, '页码必须大于 0').default(1),
-  pageSize: z.coerce
-    .number()
-    .int('每页条数须为整数')
-    .min(1, '每页条数必须大于 0')
-    .max(100, '每页条数不能超过 100')
-    .default(20),
+  ...pagingFields(20),
   category: z.string().trim().max(SENSITIVE_CATEGORY_MAX, `分类不能超过 ${SENSITIVE_CATEGORY_MAX} 个字`).optional(),
   keyword: z.string().trim().max(SENSITIVE_WORD_MAX, `关键词不能超过 ${SENSITIVE_WORD_MAX} 个字`).optional(),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageSchema } from './envelope.js';
+import { pageSchema, pagingFields } from './envelope.js';
 import { displayNameOf, hasVisibleCharacter } from './fields.js';
 
 /** spec §3 prompt group item. `custom` "1" marks words typed by the user, "0" words from a template or the library. */
@@ -92,13 +92,7 @@ export const promptHistoryPageSchema = pageSchema(promptHistoryItemSchema);
 /** Spec §9: after deleting, the history reloads page 1 with page size 15. */
 export const PROMPT_HISTORY_PAGE_SIZE = 15;
 export const promptHistoryQuerySchema = z.object({
-  current: z.coerce.number().int('页码须为整数').min(1, '页码必须大于 0').default(1),
-  pageSize: z.coerce
-    .number()
-    .int('每页条数须为整数')
-    .min(1, '每页条数必须大于 0')
-    .max(100, '每页条数不能超过 100')
-    .default(PROMPT_HISTORY_PAGE_SIZE),
+  ...pagingFields(PROMPT_HISTORY_PAGE_SIZE),
   keyword: z.string().trim().max(50, '关键词不能超过 50 个字符').optional(),
 });
 export const promptHistoryDeleteBodySchema = z.object({

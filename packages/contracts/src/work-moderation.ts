@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageSchema } from './envelope.js';
+import { pageSchema, pagingFields } from './envelope.js';
 import { idOf } from './fields.js';
 import { workAuthorSchema } from './works.js';
 
@@ -99,18 +99,9 @@ export const moderationQueueItemSchema = z.object({
 export type ModerationQueueItem = z.infer<typeof moderationQueueItemSchema>;
 export const moderationQueuePageSchema = pageSchema(moderationQueueItemSchema);
 
-const pageNumber = z.coerce.number().int('页码须为整数').min(1, '页码必须大于 0').default(1);
-const pageSize = z.coerce
-  .number()
-  .int('每页条数须为整数')
-  .min(1, '每页条数必须大于 0')
-  .max(100, '每页条数不能超过 100')
-  .default(20);
-
 /** `kind`: all, the provider's flags only (flagged), or users' reports only (reported). */
 export const moderationQueueQuerySchema = z.object({
-  current: pageNumber,
-  pageSize,
+  ...pagingFields(20),
   kind: z.enum(['all', 'flagged', 'reported'], { error: '筛选条件不正确' }).default('all'),
 });
 export type ModerationQueueQuery = z.input<typeof moderationQueueQuerySchema>;
@@ -153,8 +144,7 @@ export const moderationHistoryEntrySchema = z.object({
 export type ModerationHistoryEntry = z.infer<typeof moderationHistoryEntrySchema>;
 export const moderationHistoryPageSchema = pageSchema(moderationHistoryEntrySchema);
 export const moderationHistoryQuerySchema = z.object({
-  current: pageNumber,
-  pageSize,
+  ...pagingFields(20),
   workId: z.string().max(64).optional(),
 });
 export type ModerationHistoryQuery = z.input<typeof moderationHistoryQuerySchema>;

@@ -1,18 +1,10 @@
 import { z } from 'zod';
-import { pageSchema } from './envelope.js';
+import { pageSchema, pagingFields } from './envelope.js';
 import { idOf } from './fields.js';
 import { parametersSchema } from './form-config.js';
 import { promptGroupSchema } from './prompt.js';
 import { generateModeSchema } from './task.js';
 
-const pageNumber = z.coerce.number().int('页码须为整数').min(1, '页码必须大于 0').default(1);
-const pageSizeOf = (fallback: number, max: number) =>
-  z.coerce
-    .number()
-    .int('每页条数须为整数')
-    .min(1, '每页条数必须大于 0')
-    .max(max, `每页条数不能超过 ${max}`)
-    .default(fallback);
 const isoDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD')
@@ -23,8 +15,7 @@ export const FREE_CREATION_FILTER = 'free';
 
 /** GET /api/works/profile: the user's own works, newest first, with filters. */
 export const workProfileQuerySchema = z.object({
-  current: pageNumber,
-  pageSize: pageSizeOf(20, 100),
+  ...pagingFields(20),
   /** A template's id, or FREE_CREATION_FILTER. */
   templateId: z.string().max(64).optional(),
   /** Inclusive days in the user's time zone, given by tzOffset. */
@@ -36,13 +27,18 @@ export const workProfileQuerySchema = z.object({
 });
 export type WorkProfileQuery = z.input<typeof workProfileQuerySchema>;
 
-export const workItemSchema = z.object({
+/** What every list of works shows of one: its picture (a thumbnail, the original) and when it was made. */
+const workPictureFields = {
   id: z.string(),
   thumbUrl: z.string(),
   url: z.string(),
   width: z.number().int(),
   height: z.number().int(),
   createdAt: z.string(),
+};
+
+export const workItemSchema = z.object({
+  ...workPictureFields,
   templateId: z.string().nullable(),
   templateName: z.string(),
   public: z.boolean(),
@@ -111,12 +107,7 @@ export const workPublishBodySchema = z.object({
 
 export const workAuthorSchema = z.object({ nickname: z.string(), avatar: z.string().nullable() });
 export const publicWorkItemSchema = z.object({
-  id: z.string(),
-  thumbUrl: z.string(),
-  url: z.string(),
-  width: z.number().int(),
-  height: z.number().int(),
-  createdAt: z.string(),
+  ...workPictureFields,
   publishedAt: z.string(),
   templateId: z.string().nullable(),
   templateName: z.string(),
@@ -129,8 +120,7 @@ export const publicWorkPageSchema = pageSchema(publicWorkItemSchema);
 export const publicWorkOrderSchema = z.enum(['latest', 'hot'], { error: '排序方式不正确' });
 /** GET /api/works/public and /public/list (spec §9: page 1, size 10 by default). */
 export const publicWorkQuerySchema = z.object({
-  current: pageNumber,
-  pageSize: pageSizeOf(10, 50),
+  ...pagingFields(10, 50),
   order: publicWorkOrderSchema.default('latest'),
   /** A task category: works made with templates under it. */
   categoryId: z.string().max(64).optional(),
@@ -152,8 +142,7 @@ export type PublicWorkDetail = z.infer<typeof publicWorkDetailSchema>;
 /** GET /api/task/template/related/work: public works made with a template. */
 export const relatedWorkQuerySchema = z.object({
   templateId: idOf('模板'),
-  current: pageNumber,
-  pageSize: pageSizeOf(10, 50),
+  ...pagingFields(10, 50),
 });
 
 /** 作品审核: what admins see of published works, newest first. */
@@ -164,8 +153,7 @@ export const reviewWorkItemSchema = publicWorkItemSchema.extend({
 });
 export const reviewWorkPageSchema = pageSchema(reviewWorkItemSchema);
 export const reviewWorkQuerySchema = z.object({
-  current: pageNumber,
-  pageSize: pageSizeOf(20, 100),
+  ...pagingFields(20),
   status: z.enum(['all', 'visible', 'hidden']).default('all'),
 });
 export const reviewHideBodySchema = z.object({ id: idOf('作品'), hidden: z.boolean() });

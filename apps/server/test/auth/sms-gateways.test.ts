@@ -37,22 +37,8 @@ describeServer('SMS gateway aliyun: codes go out through SendSms, failures leave
   const handedOver = () => double.requests.map((request) => JSON.parse(request.templateParam).code as string);
 
   beforeAll(async () => {
-    double = await startAliyunSmsDouble({
-      accessKeyId: 'LTAI5tHuafangTest',
-      accessKeySecret: 'aliyun-secret-for-the-double',
-      signName: '画坊',
-      templateCode: 'SMS_154950909',
-    });
-    sms = {
-      kind: 'aliyun',
-      accessKeyId: double.account.accessKeyId,
-      accessKeySecret: double.account.accessKeySecret,
-      signName: double.account.signName,
-      templateCode: double.account.templateCode,
-      region: 'cn-hangzhou',
-      endpoint: double.url,
-      timeoutMs: 1000,
-    };
+    double = await startAliyunSmsDouble();
+    sms = { kind: 'aliyun', ...double.settings, timeoutMs: 1000 };
     app = await createTestApp({ sms });
   });
   afterAll(async () => {
@@ -166,26 +152,8 @@ describeServer('SMS gateway tencent: codes go out through SendSms, failures leav
   let app: TestApp;
 
   beforeAll(async () => {
-    double = await startTencentSmsDouble({
-      secretId: 'AKIDHuafangTestSecretId',
-      secretKey: 'tencent-secret-for-the-double',
-      sdkAppId: '1400006666',
-      signName: '画坊',
-      templateId: '1110',
-    });
-    app = await createTestApp({
-      sms: {
-        kind: 'tencent',
-        accessKeyId: double.account.secretId,
-        accessKeySecret: double.account.secretKey,
-        sdkAppId: double.account.sdkAppId,
-        signName: double.account.signName,
-        templateCode: double.account.templateId,
-        region: 'ap-guangzhou',
-        endpoint: double.url,
-        timeoutMs: 1000,
-      },
-    });
+    double = await startTencentSmsDouble();
+    app = await createTestApp({ sms: { kind: 'tencent', ...double.settings, timeoutMs: 1000 } });
   });
   afterAll(async () => {
     await app.close();

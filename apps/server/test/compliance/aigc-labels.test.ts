@@ -182,6 +182,17 @@ async function changedBox(before: Buffer, after: Buffer, threshold = 0) {
   return { box, width: a.width, height: a.height };
 }
 
+/** A file as the browser gets it (with the user's token when given), which must be there. */
+async function fetched(app: TestApp, url: string, token?: string) {
+  const res = await app.app.inject({
+    method: 'GET',
+    url,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+  return res;
+}
+
 describeServer('compliance: AIGC labels on every generated image (GB 45438-2025)', () => {
   let app: TestApp;
   let admin: string;
@@ -189,15 +200,7 @@ describeServer('compliance: AIGC labels on every generated image (GB 45438-2025)
   let workId: string;
   let stored: Buffer;
 
-  const bytes = async (url: string, token?: string) => {
-    const res = await app.app.inject({
-      method: 'GET',
-      url,
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-    });
-    expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
-    return res.rawPayload;
-  };
+  const bytes = async (url: string, token?: string) => (await fetched(app, url, token)).rawPayload;
   const save = (body: object, token = admin) => app.call('POST', '/api/admin/compliance', { token, body });
   const setUp = async (changes: object = {}) => expect((await save({ ...SETTINGS, ...changes })).body.code).toBe(0);
   const ownerDownload = async (id = workId) => {
@@ -416,15 +419,7 @@ describeServer('compliance: every file a user can see or save carries both label
   let image: { workId: string; url: string; thumbUrl: string };
   let previewUrl: string;
 
-  const bytes = async (url: string, token?: string) => {
-    const res = await app.app.inject({
-      method: 'GET',
-      url,
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-    });
-    expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
-    return res;
-  };
+  const bytes = (url: string, token?: string) => fetched(app, url, token);
   const stored = async (key: string) => readBytes((await app.services.storage.read(key))!);
   const setMark = async (markEnabled: boolean) => {
     const current = (await app.call('GET', '/api/admin/compliance', { token: admin })).body.data;

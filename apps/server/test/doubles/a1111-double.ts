@@ -1,9 +1,9 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { readPngText } from '../../src/engines/png-text.js';
+import { failTransport, isTransportFailure, startProviderServer } from './provider-double.js';
 
 /**
  * A stand-in for an AUTOMATIC1111 stable-diffusion-webui (v1.10, `--api`) with the sd-webui-controlnet extension,
@@ -326,10 +326,7 @@ export async function startA1111Double(options: A1111DoubleOptions = {}): Promis
     async close() {
       closed = true;
       state.interrupted = true;
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await server.close();
     },
   };
 
@@ -796,74 +793,62 @@ export async function startA1111Double(options: A1111DoubleOptions = {}): Promis
     res.end(text);
   };
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      void (async () => {
-        const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-        const query = Object.fromEntries(url.searchParams);
-        const raw = Buffer.concat(chunks).toString('utf8');
-        let body: any;
-        let invalid = false;
-        if (raw) {
-          try {
-            body = JSON.parse(raw);
-          } catch {
-            invalid = true;
-          }
-        }
-        requests.push({
-          method: req.method ?? 'GET',
-          path: url.pathname,
-          query,
-          body,
-          authorization: req.headers.authorization,
-        });
-        const generating = /^\/sdapi\/v1\/(txt2img|img2img|extra-single-image)$/.test(url.pathname);
-        const failure = failures.get(url.pathname) ?? (generating ? failures.get('*generate*') : undefined);
-        if (failure) {
-          failures.delete(failures.has(url.pathname) ? url.pathname : '*generate*');
-          if (failure === 'hang') return;
-          if (failure === 'reset') {
-            req.socket.destroy();
-            return;
-          }
-          send(res, 500, {
-            error: 'OutOfMemoryError',
-            detail: '',
-            body: '',
-            errors: 'CUDA out of memory. Tried to allocate 2.00 GiB',
-          });
-          return;
-        }
-        if (invalid) {
-          send(res, 422, { detail: [{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {} }] });
-          return;
-        }
-        try {
-          const answer = await route(req, url.pathname, query, body);
-          if (answer === undefined) send(res, 404, { detail: 'Not Found' });
-          else send(res, 200, answer);
-        } catch (error) {
-          if (error instanceof ApiError) {
-            const { errorName = 'HTTPException', errors, headers } = error.extra;
-            const payload = {
-              error: errorName,
-              detail: error.detail,
-              body: '',
-              errors: errors ?? `${error.status}: ${error.detail}`,
-            };
-            send(res, error.status, payload, headers);
-          } else {
-            send(res, 500, { error: 'RuntimeError', detail: '', body: '', errors: String(error) });
-          }
-        }
-      })();
+  const server = await startProviderServer(async (req, res, bytes) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const query = Object.fromEntries(url.searchParams);
+    const raw = bytes.toString('utf8');
+    let body: any;
+    let invalid = false;
+    if (raw) {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        invalid = true;
+      }
+    }
+    requests.push({
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query,
+      body,
+      authorization: req.headers.authorization,
     });
+    const generating = /^\/sdapi\/v1\/(txt2img|img2img|extra-single-image)$/.test(url.pathname);
+    const failure = failures.get(url.pathname) ?? (generating ? failures.get('*generate*') : undefined);
+    if (failure) {
+      failures.delete(failures.has(url.pathname) ? url.pathname : '*generate*');
+      if (isTransportFailure(failure)) return failTransport(req, res, failure);
+      send(res, 500, {
+        error: 'OutOfMemoryError',
+        detail: '',
+        body: '',
+        errors: 'CUDA out of memory. Tried to allocate 2.00 GiB',
+      });
+      return;
+    }
+    if (invalid) {
+      send(res, 422, { detail: [{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {} }] });
+      return;
+    }
+    try {
+      const answer = await route(req, url.pathname, query, body);
+      if (answer === undefined) send(res, 404, { detail: 'Not Found' });
+      else send(res, 200, answer);
+    } catch (error) {
+      if (error instanceof ApiError) {
+        const { errorName = 'HTTPException', errors, headers } = error.extra;
+        const payload = {
+          error: errorName,
+          detail: error.detail,
+          body: '',
+          errors: errors ?? `${error.status}: ${error.detail}`,
+        };
+        send(res, error.status, payload, headers);
+      } else {
+        send(res, 500, { error: 'RuntimeError', detail: '', body: '', errors: String(error) });
+      }
+    }
   });
-
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  double.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  double.url = server.url;
   return double;
 }

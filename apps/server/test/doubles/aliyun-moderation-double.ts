@@ -1,6 +1,13 @@
-import { createHash, createHmac, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { answerAliyun, checkAcs3Signature, Refusal } from './aliyun-acs3.js';
+import {
+  answerQueues,
+  failTransport,
+  header,
+  isTransportFailure,
+  type ModerationDouble,
+  startProviderServer,
+} from './provider-double.js';
 
 /**
  * A stand-in for Aliyun 内容安全增强版 (product Green, API version 2022-03-02) on 127.0.0.1, answering the two calls
@@ -12,8 +19,7 @@ import type { AddressInfo } from 'node:net';
  *   TextModerationPlus (service llm_query_moderation, at most 2000 characters), `{imageUrl, dataId}` for
  *   ImageModeration (service baselineCheck);
  * - the V3 signature (《V3版本请求体&签名机制》): x-acs-date (UTC, ISO 8601), x-acs-signature-nonce,
- *   x-acs-content-sha256 (hex SHA-256 of the body), `Authorization: ACS3-HMAC-SHA256 Credential=<AccessKeyId>,
- *   SignedHeaders=<host;x-acs-…>,Signature=<hex>`, recomputed here from the canonical request with the secret;
+ *   x-acs-content-sha256 (hex SHA-256 of the body) and Authorization, checked as in aliyun-acs3.ts;
  * - the answers, HTTP 200: `{Code: 200, Msg|Message, Data: {RiskLevel, Result: [{Label, Confidence, RiskWords?,
  *   Description}], DataId}, RequestId}` (ImageModeration says Msg, TextModerationPlus Message); a refusal of the
  *   call in the body, HTTP 200 with another Code (408 no permission, 588 over quota, 480 download failed…);
@@ -52,19 +58,12 @@ export type AliyunModerationAnswer =
   | 'html-502'
   | 'hang';
 
-export type AliyunModerationDouble = {
-  /** For MODERATION_ENDPOINT: http://127.0.0.1:port. */
-  url: string;
-  account: AliyunModerationAccount;
-  /** Calls that reached the moderation checks, in arrival order. */
-  requests: AliyunModerationRequest[];
-  /** Why each call the gateway refused before the moderation checks was refused; empty when the SDK signs right. */
-  rejections: string[];
-  answerNext(action: AliyunModerationAction, answer: AliyunModerationAnswer): void;
-  /** Forgets queued answers (a test that failed half-way leaves none for the next). */
-  reset(): void;
-  close(): Promise<void>;
-};
+export type AliyunModerationDouble = ModerationDouble<
+  AliyunModerationAccount,
+  AliyunModerationRequest,
+  AliyunModerationAction,
+  AliyunModerationAnswer
+>;
 
 /** The documentation's messages (公共错误码) for the codes tests use. */
 const MESSAGES: Record<string, string> = {
@@ -92,32 +91,7 @@ const SERVICES: Record<AliyunModerationAction, string[]> = {
   ImageModeration: ['baselineCheck', 'baselineCheck_pro', 'tonalityImprove', 'aigcCheck', 'postImageCheck'],
 };
 
-const REQUIRED_SIGNED = [
-  'host',
-  'x-acs-action',
-  'x-acs-content-sha256',
-  'x-acs-date',
-  'x-acs-signature-nonce',
-  'x-acs-version',
-];
-
-const sha256Hex = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
-/** RFC 3986 percent-encoding, as the V3 canonical query string wants it. */
-const percentEncode = (text: string) =>
-  encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-
 const IMAGE_MAGIC = [Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.from([0xff, 0xd8, 0xff]), Buffer.from('RIFF')];
-
-/** A refusal by the gateway: HTTP status and a string Code. */
-class Refusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** A refusal by the service: HTTP 200 with a numeric Code in the body. */
 class ServiceRefusal extends Error {
@@ -126,49 +100,6 @@ class ServiceRefusal extends Error {
     message: string,
   ) {
     super(message);
-  }
-}
-
-const header = (req: IncomingMessage, name: string) => {
-  const value = req.headers[name];
-  return typeof value === 'string' ? value : '';
-};
-
-/** The gateway's checks of the V3 signature; throws the Code the gateway would answer. */
-function checkSignature(req: IncomingMessage, url: URL, body: Buffer, account: AliyunModerationAccount): void {
-  const auth = /^ACS3-HMAC-SHA256 Credential=([^,]+),SignedHeaders=([a-z0-9;-]+),Signature=([0-9a-f]{64})$/.exec(
-    header(req, 'authorization'),
-  );
-  if (!auth) throw new Refusal(400, 'IncompleteSignature', `malformed Authorization: ${header(req, 'authorization')}`);
-  const [, accessKeyId = '', signedHeaderList = '', signature] = auth;
-  if (accessKeyId !== account.accessKeyId) throw new Refusal(404, 'InvalidAccessKeyId.NotFound', 'unknown AccessKeyId');
-  const signed = signedHeaderList.split(';');
-  const unsigned = REQUIRED_SIGNED.filter((name) => !signed.includes(name));
-  if (unsigned.length > 0) throw new Refusal(400, 'IncompleteSignature', `headers not signed: ${unsigned.join(', ')}`);
-  if (signed.join(';') !== [...signed].sort().join(';')) {
-    throw new Refusal(400, 'IncompleteSignature', `SignedHeaders not in order: ${signedHeaderList}`);
-  }
-  if (header(req, 'x-acs-content-sha256') !== sha256Hex(body)) {
-    throw new Refusal(400, 'IncompleteSignature', 'x-acs-content-sha256 is not the hash of the body');
-  }
-  if (!/^[\w-]{8,}$/.test(header(req, 'x-acs-signature-nonce'))) {
-    throw new Refusal(400, 'MissingSignatureNonce', 'x-acs-signature-nonce is required');
-  }
-  const date = header(req, 'x-acs-date');
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(date) || Math.abs(Date.parse(date) - Date.now()) > 15 * 60_000) {
-    throw new Refusal(400, 'InvalidTimeStamp.Expired', `x-acs-date ${date} is not a current UTC time`);
-  }
-  const query = [...url.searchParams]
-    .map(([name, value]) => [percentEncode(name), percentEncode(value)] as const)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([name, value]) => `${name}=${value}`)
-    .join('&');
-  const headers = signed.map((name) => `${name}:${header(req, name).trim()}\n`).join('');
-  const canonicalRequest = [req.method, url.pathname, query, headers, signedHeaderList, sha256Hex(body)].join('\n');
-  const stringToSign = `ACS3-HMAC-SHA256\n${sha256Hex(canonicalRequest)}`;
-  const expected = createHmac('sha256', account.accessKeySecret).update(stringToSign).digest('hex');
-  if (signature !== expected) {
-    throw new Refusal(400, 'SignatureDoesNotMatch', 'Specified signature is not matched with our calculation.');
   }
 }
 
@@ -236,19 +167,12 @@ export async function startAliyunModerationDouble(
 ): Promise<AliyunModerationDouble> {
   const requests: AliyunModerationRequest[] = [];
   const rejections: string[] = [];
-  const queued: Record<AliyunModerationAction, AliyunModerationAnswer[]> = {
-    TextModerationPlus: [],
-    ImageModeration: [],
-  };
+  const queued = answerQueues<AliyunModerationAction, AliyunModerationAnswer>();
 
-  const send = (res: ServerResponse, status: number, body: Record<string, unknown>) => {
-    res.writeHead(status, { 'content-type': 'application/json;charset=utf-8' });
-    res.end(JSON.stringify({ ...body, RequestId: randomUUID().toUpperCase() }));
-  };
   /** The field the action names its message in. */
   const messageField = (action: string) => (action === 'ImageModeration' ? 'Msg' : 'Message');
   const refuseInBody = (res: ServerResponse, action: string, code: number, message = MESSAGES[code] ?? '') =>
-    send(res, 200, { Code: code, [messageField(action)]: message });
+    answerAliyun(res, 200, { Code: code, [messageField(action)]: message });
 
   const ownVerdict = (call: AliyunModerationRequest): AliyunModerationVerdict & { RiskWords?: string } => {
     const text = call.content ?? '';
@@ -272,7 +196,7 @@ export async function startAliyunModerationDouble(
       Description: risky ? '疑似风险内容' : '未检测出风险',
       ...(call.action === 'ImageModeration' ? { RiskLevel: verdict.RiskLevel } : {}),
     };
-    send(res, 200, {
+    answerAliyun(res, 200, {
       Code: 200,
       [messageField(call.action)]: call.action === 'ImageModeration' ? 'success' : 'OK',
       Data: { DataId: call.dataId ?? '', RiskLevel: verdict.RiskLevel, Result: [result] },
@@ -283,12 +207,12 @@ export async function startAliyunModerationDouble(
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     let call: AliyunModerationRequest;
     try {
-      checkSignature(req, url, body, account);
+      checkAcs3Signature(req, url, body, account);
       call = checkRequest(req, url, body);
     } catch (err) {
       if (err instanceof Refusal) {
         rejections.push(`${err.code}: ${err.message}`);
-        send(res, err.status, { Code: err.code, Message: err.message });
+        answerAliyun(res, err.status, { Code: err.code, Message: err.message });
         return;
       }
       if (err instanceof ServiceRefusal) {
@@ -299,14 +223,10 @@ export async function startAliyunModerationDouble(
       throw err;
     }
     requests.push(call);
-    const next = queued[call.action].shift();
-    if (next === 'hang') return;
-    if (next === 'html-502') {
-      res.writeHead(502, { 'content-type': 'text/html' });
-      res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
-      return;
-    }
-    if (next && 'status' in next) return send(res, next.status, { Code: next.code, Message: MESSAGES[next.code] });
+    const next = queued.next(call.action);
+    if (isTransportFailure(next)) return failTransport(req, res, next);
+    if (next && 'status' in next)
+      return answerAliyun(res, next.status, { Code: next.code, Message: MESSAGES[next.code] });
     if (next && 'code' in next) return refuseInBody(res, call.action, next.code);
     if (call.imageUrl) {
       call.fetched = await fetchImage(call.imageUrl);
@@ -318,35 +238,14 @@ export async function startAliyunModerationDouble(
     answerVerdict(res, call, next ?? ownVerdict(call));
   };
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      handle(req, res, Buffer.concat(chunks)).catch((err: unknown) => {
-        res.writeHead(500, { 'content-type': 'text/plain' });
-        res.end(String(err));
-      });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-
+  const server = await startProviderServer(handle);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    ...server,
     account,
+    settings: { ...account, region: 'cn-shanghai', endpoint: server.url },
     requests,
     rejections,
-    answerNext(action, next) {
-      queued[action].push(next);
-    },
-    reset() {
-      queued.TextModerationPlus.length = 0;
-      queued.ImageModeration.length = 0;
-    },
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    },
+    answerNext: queued.answerNext,
+    reset: queued.reset,
   };
 }

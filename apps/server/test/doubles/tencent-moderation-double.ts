@@ -1,7 +1,13 @@
-import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { checkTc3Signature, header, Refusal } from './tencent-tc3.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  answerQueues,
+  failTransport,
+  header,
+  isTransportFailure,
+  type ModerationDouble,
+  startProviderServer,
+} from './provider-double.js';
+import { answerTencent, checkTc3Signature, Refusal } from './tencent-tc3.js';
 
 /**
  * A stand-in for Tencent Cloud 内容安全 (API 3.0, version 2020-12-29) on 127.0.0.1, answering the two calls the
@@ -43,19 +49,12 @@ export type TencentModerationVerdict = { Suggestion: 'Pass' | 'Review' | 'Block'
 /** What the next call of an action answers instead of the double's own decision. */
 export type TencentModerationAnswer = TencentModerationVerdict | { error: string } | 'http-502' | 'hang';
 
-export type TencentModerationDouble = {
-  /** For MODERATION_ENDPOINT: http://127.0.0.1:port. */
-  url: string;
-  account: TencentModerationAccount;
-  /** Calls that reached the moderation checks, in arrival order. */
-  requests: TencentModerationRequest[];
-  /** Why each call the API refused before the moderation checks was refused; empty when the SDK signs right. */
-  rejections: string[];
-  answerNext(action: ModerationAction, answer: TencentModerationAnswer): void;
-  /** Forgets queued answers (a test that failed half-way leaves none for the next). */
-  reset(): void;
-  close(): Promise<void>;
-};
+export type TencentModerationDouble = ModerationDouble<
+  TencentModerationAccount,
+  TencentModerationRequest,
+  ModerationAction,
+  TencentModerationAnswer
+>;
 
 const MESSAGES: Record<string, string> = {
   'UnauthorizedOperation.Unauthorized': '未开通权限/无有效套餐包/账号已欠费。',
@@ -123,14 +122,10 @@ export async function startTencentModerationDouble(
 ): Promise<TencentModerationDouble> {
   const requests: TencentModerationRequest[] = [];
   const rejections: string[] = [];
-  const queued: Record<ModerationAction, TencentModerationAnswer[]> = { TextModeration: [], ImageModeration: [] };
+  const queued = answerQueues<ModerationAction, TencentModerationAnswer>();
 
-  const answer = (res: ServerResponse, response: Record<string, unknown>) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ Response: { ...response, RequestId: randomUUID() } }));
-  };
   const refuseCall = (res: ServerResponse, code: string, message = MESSAGES[code] ?? code) =>
-    answer(res, { Error: { Code: code, Message: message } });
+    answerTencent(res, { Error: { Code: code, Message: message } });
 
   const ownVerdict = (call: TencentModerationRequest): TencentModerationVerdict & { Keywords?: string[] } => {
     const text = call.text ?? '';
@@ -153,16 +148,11 @@ export async function startTencentModerationDouble(
       return;
     }
     requests.push(call);
-    const next = queued[call.action].shift();
-    if (next === 'hang') return;
-    if (next === 'http-502') {
-      res.writeHead(502, { 'content-type': 'text/html' });
-      res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
-      return;
-    }
+    const next = queued.next(call.action);
+    if (isTransportFailure(next)) return failTransport(req, res, next);
     if (next && 'error' in next) return refuseCall(res, next.error);
     const verdict = next ?? ownVerdict(call);
-    answer(res, {
+    answerTencent(res, {
       BizType: '',
       DataId: call.dataId ?? '',
       Score: verdict.Suggestion === 'Pass' ? 0 : 97,
@@ -174,30 +164,19 @@ export async function startTencentModerationDouble(
     });
   };
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => handle(req, res, Buffer.concat(chunks)));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-
+  const server = await startProviderServer(handle);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    ...server,
     account,
+    settings: {
+      accessKeyId: account.secretId,
+      accessKeySecret: account.secretKey,
+      region: 'ap-guangzhou',
+      endpoint: server.url,
+    },
     requests,
     rejections,
-    answerNext(action, next) {
-      queued[action].push(next);
-    },
-    reset() {
-      queued.TextModeration.length = 0;
-      queued.ImageModeration.length = 0;
-    },
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    },
+    answerNext: queued.answerNext,
+    reset: queued.reset,
   };
 }

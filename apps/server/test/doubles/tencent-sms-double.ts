@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { checkTc3Signature, header, Refusal } from './tencent-tc3.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { failTransport, header, isTransportFailure, type SmsDouble, startProviderServer } from './provider-double.js';
+import { answerTencent, checkTc3Signature, Refusal } from './tencent-tc3.js';
 
 /**
  * A stand-in for Tencent Cloud SMS (API 3.0, version 2021-01-11) on 127.0.0.1, answering SendSms the way the
@@ -26,6 +26,15 @@ export type TencentSmsAccount = {
   templateId: string;
 };
 
+/** The application tests use unless they need another. */
+export const TENCENT_SMS_ACCOUNT: TencentSmsAccount = {
+  secretId: 'AKIDHuafangTestSecretId',
+  secretKey: 'tencent-secret-for-the-double',
+  sdkAppId: '1400006666',
+  signName: '画坊',
+  templateId: '1110',
+};
+
 /** A SendSms request that passed the API checks (key, signature, action, version, body). */
 export type TencentSendSms = {
   region: string;
@@ -42,18 +51,9 @@ export type TencentSendSms = {
  */
 export type TencentSmsFailure = { status: string } | { error: string } | 'http-502' | 'hang' | 'reset';
 
-export type TencentSmsDouble = {
-  /** For SMS_ENDPOINT: http://127.0.0.1:port. */
-  url: string;
-  account: TencentSmsAccount;
-  /** SendSms requests that reached the SMS checks, in arrival order (sent or refused there). */
-  requests: TencentSendSms[];
-  /** Why each request the API refused before the SMS checks was refused; empty when the SDK signs right. */
-  rejections: string[];
-  /** The code of the newest message actually sent to this mobile (11 digits, without +86). */
-  lastCodeTo(mobile: string): string | undefined;
-  failNext(failure: TencentSmsFailure): void;
-  close(): Promise<void>;
+/** `requests`: SendSms requests that reached the SMS checks (sent or refused there). */
+export type TencentSmsDouble = SmsDouble<TencentSmsAccount, TencentSendSms, TencentSmsFailure> & {
+  settings: { sdkAppId: string };
 };
 
 /** The documentation's descriptions for the codes tests use. */
@@ -114,18 +114,14 @@ function checkRequest(req: IncomingMessage, body: Buffer): TencentSendSms {
   };
 }
 
-export async function startTencentSmsDouble(account: TencentSmsAccount): Promise<TencentSmsDouble> {
+export async function startTencentSmsDouble(account = TENCENT_SMS_ACCOUNT): Promise<TencentSmsDouble> {
   const requests: TencentSendSms[] = [];
   const rejections: string[] = [];
   const sent = new Map<string, string>();
   const failures: TencentSmsFailure[] = [];
 
-  const answer = (res: ServerResponse, response: Record<string, unknown>) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ Response: { ...response, RequestId: randomUUID() } }));
-  };
   const refuseCall = (res: ServerResponse, code: string, message = MESSAGES[code] ?? code) =>
-    answer(res, { Error: { Code: code, Message: message } });
+    answerTencent(res, { Error: { Code: code, Message: message } });
   const status = (phoneNumber: string, code: string) => ({
     SerialNo: code === 'Ok' ? `2028:${randomUUID()}` : '',
     PhoneNumber: phoneNumber,
@@ -149,16 +145,7 @@ export async function startTencentSmsDouble(account: TencentSmsAccount): Promise
     }
     requests.push(params);
     const failure = failures.shift();
-    if (failure === 'hang') return;
-    if (failure === 'reset') {
-      req.socket.destroy();
-      return;
-    }
-    if (failure === 'http-502') {
-      res.writeHead(502, { 'content-type': 'text/html' });
-      res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
-      return;
-    }
+    if (isTransportFailure(failure)) return failTransport(req, res, failure);
     if (failure && 'error' in failure) return refuseCall(res, failure.error);
     if (params.smsSdkAppId !== account.sdkAppId) return refuseCall(res, 'UnauthorizedOperation.SmsSdkAppIdVerifyFail');
     if (params.signName !== account.signName) return refuseCall(res, 'FailedOperation.SignatureIncorrectOrUnapproved');
@@ -177,30 +164,25 @@ export async function startTencentSmsDouble(account: TencentSmsAccount): Promise
       sent.set(mobile, code);
       return status(phoneNumber, 'Ok');
     });
-    answer(res, { SendStatusSet: statuses });
+    answerTencent(res, { SendStatusSet: statuses });
   };
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => handle(req, res, Buffer.concat(chunks)));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-
+  const server = await startProviderServer(handle);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    ...server,
     account,
+    settings: {
+      accessKeyId: account.secretId,
+      accessKeySecret: account.secretKey,
+      sdkAppId: account.sdkAppId,
+      signName: account.signName,
+      templateCode: account.templateId,
+      region: 'ap-guangzhou',
+      endpoint: server.url,
+    },
     requests,
     rejections,
     lastCodeTo: (mobile) => sent.get(mobile),
-    failNext(failure) {
-      failures.push(failure);
-    },
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    },
+    failNext: (failure) => void failures.push(failure),
   };
 }

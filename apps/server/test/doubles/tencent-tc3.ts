@@ -1,9 +1,11 @@
-import { createHash, createHmac } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { header } from './provider-double.js';
 
 /**
  * What the Tencent Cloud doubles (SMS, TMS/IMS) share: the API's check of the TC3-HMAC-SHA256 signature as
- * Tencent documents it (API 3.0 签名方法 v3), and the refusal that carries the Code the API would answer.
+ * Tencent documents it (API 3.0 签名方法 v3), the refusal that carries the Code the API would answer, and the answer
+ * itself (always HTTP 200, `{Response: {…, RequestId}}`).
  */
 
 const sha256Hex = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
@@ -18,10 +20,11 @@ export class Refusal extends Error {
   }
 }
 
-export const header = (req: IncomingMessage, name: string) => {
-  const value = req.headers[name];
-  return typeof value === 'string' ? value : '';
-};
+/** An answer of the API: the call's result, or `{Error: {Code, Message}}` for a refusal of the call. */
+export function answerTencent(res: ServerResponse, response: Record<string, unknown>): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ Response: { ...response, RequestId: randomUUID() } }));
+}
 
 /** The API's checks of the TC3-HMAC-SHA256 signature; returns the service it was signed for. */
 export function checkTc3Signature(

@@ -36,14 +36,7 @@ describeServer(
       const port = await freePort();
       origin = `http://127.0.0.1:${port}`;
       app = await createTestApp({
-        moderation: {
-          kind: 'aliyun',
-          accessKeyId: double.account.accessKeyId,
-          accessKeySecret: double.account.accessKeySecret,
-          region: 'cn-shanghai',
-          endpoint: double.url,
-          timeoutMs: 4000,
-        },
+        moderation: { kind: 'aliyun', ...double.settings, timeoutMs: 4000 },
         publicBaseUrl: origin,
       });
       await app.app.listen({ port, host: '127.0.0.1' });

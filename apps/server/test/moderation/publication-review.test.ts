@@ -23,14 +23,7 @@ describeServer('content moderation before publication (Tencent TMS/IMS double): 
       { blockWords: [BLOCK_WORD], reviewWords: [REVIEW_WORD] },
     );
     app = await createTestApp({
-      moderation: {
-        kind: 'tencent',
-        accessKeyId: double.account.secretId,
-        accessKeySecret: double.account.secretKey,
-        region: 'ap-shanghai',
-        endpoint: double.url,
-        timeoutMs: 1000,
-      },
+      moderation: { kind: 'tencent', ...double.settings, region: 'ap-shanghai', timeoutMs: 1000 },
     });
     admin = await loginAdmin(app);
     author = await registerUser(app, { nickname: '画师甲' });

@@ -1,12 +1,10 @@
 import { createRequire } from 'node:module';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ModerationGatewayConfig } from '../../config.js';
-import { describeError } from '../sms/sms-provider.js';
 import {
+  checkWithin,
   type ModerationDecision,
-  type ModerationFailure,
   type ModerationProvider,
-  ModerationUnavailableError,
   type ModerationVerdict,
 } from './moderation-provider.js';
 
@@ -156,61 +154,45 @@ export class AliyunModerationProvider implements ModerationProvider {
     }));
   }
 
-  /** One call with its deadline; any failure is logged with the provider's code and becomes "unavailable". */
-  private async ask(
+  /** One call with its deadline; the SDK takes no signal, so the call is left to finish unheard after it. */
+  private ask(
     action: 'TextModerationPlus' | 'ImageModeration',
     dataId: string,
     body: () => Record<string, string>,
   ): Promise<ModerationVerdict> {
-    let timedOut = false;
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        timedOut = true;
-        reject(new Error(`no answer within ${this.options.timeoutMs} ms`));
-      }, this.options.timeoutMs);
-    });
-    try {
-      const call = this.client.callApi(
-        new $OpenApiUtil.Params({
-          action,
-          version: ALIYUN_MODERATION_VERSION,
-          protocol: 'HTTPS',
-          pathname: '/',
-          method: 'POST',
-          authType: 'AK',
-          style: 'RPC',
-          reqBodyType: 'formData',
-          bodyType: 'json',
-        }),
-        new $OpenApiUtil.OpenApiRequest({ body: body() }),
-        {} as RuntimeOptions,
-      );
-      call.catch(() => {}); // after the deadline nobody awaits it
-      const answer = (await Promise.race([call, deadline])).body as AliyunBody | undefined;
-      if (Number(answer?.Code) !== 200) {
-        throw new AliyunRefusal(String(answer?.Code ?? 'NoCode'), answer?.Msg ?? answer?.Message ?? '');
-      }
-      return aliyunVerdict(answer?.Data ?? {});
-    } catch (err) {
-      const failure: ModerationFailure = timedOut ? 'timeout' : 'failed';
-      // A Code other than 200, HTTP 4xx/5xx (keys, signature, throttling), network errors and timeouts.
-      const { code, text } = describeError(err);
-      const status = (err as { statusCode?: number }).statusCode;
-      this.log.error(
-        {
-          provider: this.name,
-          action,
-          dataId,
-          failure,
-          providerCode: code ?? (status ? `HTTP ${status}` : timedOut ? 'Timeout' : 'RequestFailed'),
-          detail: text.slice(0, 500),
-        },
-        'content moderation gave no verdict',
-      );
-      throw new ModerationUnavailableError(failure);
-    } finally {
-      clearTimeout(timer);
-    }
+    const timeoutMs = this.options.timeoutMs;
+    return checkWithin(
+      this.log,
+      { provider: this.name, action, dataId },
+      timeoutMs,
+      async (deadline) => {
+        const passed = new Promise<never>((_, reject) =>
+          deadline.addEventListener('abort', () => reject(new Error(`no answer within ${timeoutMs} ms`))),
+        );
+        const call = this.client.callApi(
+          new $OpenApiUtil.Params({
+            action,
+            version: ALIYUN_MODERATION_VERSION,
+            protocol: 'HTTPS',
+            pathname: '/',
+            method: 'POST',
+            authType: 'AK',
+            style: 'RPC',
+            reqBodyType: 'formData',
+            bodyType: 'json',
+          }),
+          new $OpenApiUtil.OpenApiRequest({ body: body() }),
+          {} as RuntimeOptions,
+        );
+        call.catch(() => {}); // after the deadline nobody awaits it
+        const answer = (await Promise.race([call, passed])).body as AliyunBody | undefined;
+        if (Number(answer?.Code) !== 200) {
+          throw new AliyunRefusal(String(answer?.Code ?? 'NoCode'), answer?.Msg ?? answer?.Message ?? '');
+        }
+        return aliyunVerdict(answer?.Data ?? {});
+      },
+      // A Code other than 200 is an AliyunRefusal; HTTP 4xx/5xx (keys, signature, throttling) carry statusCode.
+      (err) => (err as { statusCode?: number }).statusCode,
+    );
   }
 }

@@ -1,3 +1,6 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { describeError } from '../sms/sms-provider.js';
+
 /**
  * A content-safety service behind one interface (docs/compliance.md § 内容审核): the text and image checks that
  * run before a work reaches the public gallery. `none` (the default) passes everything without a call; `tencent`
@@ -39,6 +42,48 @@ export class ModerationUnavailableError extends Error {
   constructor(readonly failure: ModerationFailure) {
     super(`Moderation unavailable: ${failure}`);
     this.name = 'ModerationUnavailableError';
+  }
+}
+
+/** One call to a provider, as its log line names it. */
+export type ProviderCall = { provider: string; action: string; dataId: string };
+
+/**
+ * Runs one provider call under the deadline (`timeoutMs`, then `deadline` aborts). Any failure is logged with the
+ * provider's code (its error Code, else the HTTP status `httpStatusOf` reads from the error, else a timeout or a
+ * failed request) and becomes ModerationUnavailableError; the secret keys never reach the log.
+ */
+export async function checkWithin(
+  log: FastifyBaseLogger,
+  call: ProviderCall,
+  timeoutMs: number,
+  check: (deadline: AbortSignal) => Promise<ModerationVerdict>,
+  httpStatusOf: (err: unknown) => number | undefined,
+): Promise<ModerationVerdict> {
+  const deadline = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    deadline.abort();
+  }, timeoutMs);
+  try {
+    return await check(deadline.signal);
+  } catch (err) {
+    const failure: ModerationFailure = timedOut ? 'timeout' : 'failed';
+    const { code, text } = describeError(err);
+    const status = httpStatusOf(err);
+    log.error(
+      {
+        ...call,
+        failure,
+        providerCode: code ?? (status ? `HTTP ${status}` : timedOut ? 'Timeout' : 'RequestFailed'),
+        detail: text.slice(0, 500),
+      },
+      'content moderation gave no verdict',
+    );
+    throw new ModerationUnavailableError(failure);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -2,12 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ims } from 'tencentcloud-sdk-nodejs-ims';
 import { tms } from 'tencentcloud-sdk-nodejs-tms';
 import type { ModerationGatewayConfig } from '../../config.js';
-import { describeError } from '../sms/sms-provider.js';
 import {
+  checkWithin,
   type ModerationDecision,
-  type ModerationFailure,
   type ModerationProvider,
-  ModerationUnavailableError,
   type ModerationVerdict,
 } from './moderation-provider.js';
 
@@ -128,39 +126,19 @@ export class TencentModerationProvider implements ModerationProvider {
     );
   }
 
-  /** One call with its deadline; any failure is logged with the provider's code and becomes "unavailable". */
-  private async ask(
+  /** One call with its deadline, which the SDK's request is aborted by. */
+  private ask(
     action: string,
     dataId: string,
     call: (signal: AbortSignal) => Promise<unknown>,
   ): Promise<ModerationVerdict> {
-    const deadline = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      deadline.abort();
-    }, this.options.timeoutMs);
-    try {
-      return tencentVerdict((await call(deadline.signal)) as TencentAnswer);
-    } catch (err) {
-      const failure: ModerationFailure = timedOut ? 'timeout' : 'failed';
-      // Response.Error (keys, balance, an unopened service…), a non-200 answer, network errors and timeouts.
-      const { code, text } = describeError(err);
-      const httpCode = (err as { httpCode?: number }).httpCode;
-      this.log.error(
-        {
-          provider: this.name,
-          action,
-          dataId,
-          failure,
-          providerCode: code ?? (httpCode ? `HTTP ${httpCode}` : timedOut ? 'Timeout' : 'RequestFailed'),
-          detail: text.slice(0, 500),
-        },
-        'content moderation gave no verdict',
-      );
-      throw new ModerationUnavailableError(failure);
-    } finally {
-      clearTimeout(timer);
-    }
+    return checkWithin(
+      this.log,
+      { provider: this.name, action, dataId },
+      this.options.timeoutMs,
+      async (deadline) => tencentVerdict((await call(deadline)) as TencentAnswer),
+      // Response.Error (keys, balance, an unopened service…) carries a Code; a non-200 answer its httpCode.
+      (err) => (err as { httpCode?: number }).httpCode,
+    );
   }
 }

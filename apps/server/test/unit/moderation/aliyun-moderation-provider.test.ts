@@ -1,7 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ModerationGatewayConfig } from '../../../src/config.js';
@@ -21,28 +19,10 @@ import {
   type AliyunModerationDouble,
   startAliyunModerationDouble,
 } from '../../doubles/aliyun-moderation-double.js';
-
-/** A logger whose lines the test reads, as the server's would be. */
-function capturedLog() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _enc, cb) {
-      lines.push(...chunk.toString().split('\n').filter(Boolean));
-      cb();
-    },
-  });
-  return { log: pino({ level: 'info' }, stream), lines };
-}
+import { capturedLog, resultOrFailure } from '../../doubles/provider-test-kit.js';
 
 /** The failure a check ended with, or its verdict. */
-async function outcome<T>(check: Promise<T>): Promise<T | ModerationFailure> {
-  try {
-    return await check;
-  } catch (err) {
-    if (err instanceof ModerationUnavailableError) return err.failure;
-    throw err;
-  }
-}
+const outcome = <T>(check: Promise<T>) => resultOrFailure(check, ModerationUnavailableError);
 
 describe('Aliyun verdicts', () => {
   it('reads RiskLevel and the labels into a decision and a Chinese reason', () => {
@@ -115,17 +95,7 @@ describe('Aliyun TextModerationPlus and ImageModeration through @alicloud/openap
   const siteFetches: string[] = [];
   const { log, lines } = capturedLog();
   const provider = (overrides: Partial<ModerationGatewayConfig> = {}) =>
-    new AliyunModerationProvider(
-      {
-        accessKeyId: double.account.accessKeyId,
-        accessKeySecret: double.account.accessKeySecret,
-        region: 'cn-shanghai',
-        endpoint: double.url,
-        timeoutMs: 1000,
-        ...overrides,
-      },
-      log,
-    );
+    new AliyunModerationProvider({ ...double.settings, timeoutMs: 1000, ...overrides }, log);
   const link = (workId: string) => () => workImageLink(signer, siteUrl)(workId);
 
   beforeAll(async () => {

@@ -1,5 +1,3 @@
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ModerationGatewayConfig } from '../../../src/config.js';
@@ -13,33 +11,15 @@ import {
   TencentModerationProvider,
   tencentVerdict,
 } from '../../../src/platform/moderation/tencent-moderation-provider.js';
+import { capturedLog, resultOrFailure } from '../../doubles/provider-test-kit.js';
 import {
   startTencentModerationDouble,
   type TencentModerationAnswer,
   type TencentModerationDouble,
 } from '../../doubles/tencent-moderation-double.js';
 
-/** A logger whose lines the test reads, as the server's would be. */
-function capturedLog() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _enc, cb) {
-      lines.push(...chunk.toString().split('\n').filter(Boolean));
-      cb();
-    },
-  });
-  return { log: pino({ level: 'info' }, stream), lines };
-}
-
 /** The failure a check ended with, or its verdict. */
-async function outcome<T>(check: Promise<T>): Promise<T | ModerationFailure> {
-  try {
-    return await check;
-  } catch (err) {
-    if (err instanceof ModerationUnavailableError) return err.failure;
-    throw err;
-  }
-}
+const outcome = <T>(check: Promise<T>) => resultOrFailure(check, ModerationUnavailableError);
 
 describe('moderation verdicts', () => {
   it('passes everything without a call when moderation is off', async () => {
@@ -81,17 +61,7 @@ describe('Tencent TMS and IMS through the official SDKs, against a double of the
   let png: Buffer;
   const { log, lines } = capturedLog();
   const provider = (overrides: Partial<ModerationGatewayConfig> = {}) =>
-    new TencentModerationProvider(
-      {
-        accessKeyId: double.account.secretId,
-        accessKeySecret: double.account.secretKey,
-        region: 'ap-guangzhou',
-        endpoint: double.url,
-        timeoutMs: 1000,
-        ...overrides,
-      },
-      log,
-    );
+    new TencentModerationProvider({ ...double.settings, timeoutMs: 1000, ...overrides }, log);
   beforeAll(async () => {
     double = await startTencentModerationDouble(
       { secretId: 'AKIDHuafangModeration', secretKey: 'tencent-moderation-secret' },

@@ -1,28 +1,15 @@
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SmsGatewayConfig } from '../../../src/config.js';
 import { AliyunSmsProvider } from '../../../src/platform/sms/aliyun-sms-provider.js';
 import { type SmsFailure, SmsSendError } from '../../../src/platform/sms/sms-provider.js';
 import { TencentSmsProvider } from '../../../src/platform/sms/tencent-sms-provider.js';
 import { type AliyunSmsDouble, type AliyunSmsFailure, startAliyunSmsDouble } from '../../doubles/aliyun-sms-double.js';
+import { capturedLog, resultOrFailure } from '../../doubles/provider-test-kit.js';
 import {
   startTencentSmsDouble,
   type TencentSmsDouble,
   type TencentSmsFailure,
 } from '../../doubles/tencent-sms-double.js';
-
-/** A logger whose lines the test reads, as the server's would be. */
-function capturedLog() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _enc, cb) {
-      lines.push(...chunk.toString().split('\n').filter(Boolean));
-      cb();
-    },
-  });
-  return { log: pino({ level: 'info' }, stream), lines };
-}
 
 let codeCounter = 907000;
 const nextCode = () => {
@@ -33,40 +20,19 @@ const nextCode = () => {
 const withoutTime = (line: string) => line.replace(/"time":\d+/, '');
 
 /** The kind the provider's SmsSendError names, or 'sent'. */
-async function outcome(send: Promise<void>): Promise<SmsFailure | 'sent'> {
-  try {
-    await send;
-    return 'sent';
-  } catch (err) {
-    if (err instanceof SmsSendError) return err.failure;
-    throw err;
-  }
-}
+const outcome = (send: Promise<void>) =>
+  resultOrFailure(
+    send.then(() => 'sent' as const),
+    SmsSendError,
+  );
 
 describe('Aliyun SendSms through the official SDK, against a double of dysmsapi', () => {
   let double: AliyunSmsDouble;
   const { log, lines } = capturedLog();
   const gateway = (overrides: Partial<SmsGatewayConfig> = {}) =>
-    new AliyunSmsProvider(
-      {
-        accessKeyId: double.account.accessKeyId,
-        accessKeySecret: double.account.accessKeySecret,
-        signName: double.account.signName,
-        templateCode: double.account.templateCode,
-        region: 'cn-hangzhou',
-        endpoint: double.url,
-        timeoutMs: 2000,
-        ...overrides,
-      },
-      log,
-    );
+    new AliyunSmsProvider({ ...double.settings, timeoutMs: 2000, ...overrides }, log);
   beforeAll(async () => {
-    double = await startAliyunSmsDouble({
-      accessKeyId: 'LTAI5tHuafangTest',
-      accessKeySecret: 'aliyun-secret-for-the-double',
-      signName: '画坊',
-      templateCode: 'SMS_154950909',
-    });
+    double = await startAliyunSmsDouble();
   });
   afterAll(() => double.close());
 
@@ -156,28 +122,9 @@ describe('Tencent Cloud SendSms through the official SDK, against a double of sm
   let double: TencentSmsDouble;
   const { log, lines } = capturedLog();
   const gateway = (overrides: Partial<SmsGatewayConfig & { sdkAppId: string }> = {}) =>
-    new TencentSmsProvider(
-      {
-        accessKeyId: double.account.secretId,
-        accessKeySecret: double.account.secretKey,
-        sdkAppId: double.account.sdkAppId,
-        signName: double.account.signName,
-        templateCode: double.account.templateId,
-        region: 'ap-guangzhou',
-        endpoint: double.url,
-        timeoutMs: 2000,
-        ...overrides,
-      },
-      log,
-    );
+    new TencentSmsProvider({ ...double.settings, timeoutMs: 2000, ...overrides }, log);
   beforeAll(async () => {
-    double = await startTencentSmsDouble({
-      secretId: 'AKIDHuafangTestSecretId',
-      secretKey: 'tencent-secret-for-the-double',
-      sdkAppId: '1400006666',
-      signName: '画坊',
-      templateId: '1110',
-    });
+    double = await startTencentSmsDouble();
   });
   afterAll(() => double.close());
 
