@@ -20,6 +20,7 @@ import { FileService } from './features/files/file.service.js';
 import { ControlnetPreviewService } from './features/generate/controlnet-preview.service.js';
 import { GenerationRepository } from './features/generate/generation.repository.js';
 import { GenerationService } from './features/generate/generation.service.js';
+import { GenerationTracking } from './features/generate/generation-tracking.js';
 import { createJobLifecycle } from './features/generate/job-lifecycle.js';
 import { HealthService } from './features/health/health.service.js';
 import { HelpService } from './features/help/help.service.js';
@@ -198,6 +199,7 @@ export function createServices(deps: {
     interrupts,
     queue,
     role,
+    tracking: new GenerationTracking({ repo: generations, works, queue, board, interrupts, signer: deps.signer }),
     generation: new GenerationService({
       db,
       repo: generations,
@@ -209,8 +211,6 @@ export function createServices(deps: {
       pool,
       queue,
       board,
-      interrupts,
-      signer: deps.signer,
       words,
       audit: auditRecorder,
       log: deps.log,
