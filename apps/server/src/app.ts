@@ -148,6 +148,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(generateRoutes, {
         controlnetPreview: services.controlnetPreview,
         generation: services.generation,
+        tracking: services.tracking,
         board: services.board,
         compliance: services.compliance,
       });

@@ -18,6 +18,7 @@ import { DashboardService } from './features/dashboard/dashboard.service.js';
 import { FileService } from './features/files/file.service.js';
 import { ControlnetPreviewService } from './features/generate/controlnet-preview.service.js';
 import { GenerationService } from './features/generate/generation.service.js';
+import { GenerationTracking } from './features/generate/generation-tracking.js';
 import { createJobLifecycle } from './features/generate/job-lifecycle.js';
 import { HealthService } from './features/health/health.service.js';
 import { HelpService } from './features/help/help.service.js';
@@ -196,6 +197,7 @@ export function createServices(deps: {
     queue,
     dashboard: new DashboardService(repos, queue, pool),
     role,
+    tracking: new GenerationTracking({ repo: generations, works, queue, board, interrupts, signer: deps.signer }),
     generation: new GenerationService({
       db,
       repo: generations,
@@ -207,8 +209,6 @@ export function createServices(deps: {
       pool,
       queue,
       board,
-      interrupts,
-      signer: deps.signer,
       words,
       audit: auditRecorder,
       log: deps.log,

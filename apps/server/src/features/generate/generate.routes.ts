@@ -19,6 +19,7 @@ import { originOf } from '../audit/audit-recorder.js';
 import type { ComplianceService } from '../compliance/compliance.service.js';
 import type { ControlnetPreviewService } from './controlnet-preview.service.js';
 import type { GenerationService } from './generation.service.js';
+import type { GenerationTracking } from './generation-tracking.js';
 import type { ProgressStore } from './progress-store.js';
 
 const tags = ['生成'];
@@ -26,9 +27,10 @@ const tags = ['生成'];
 export const generateRoutes: FastifyPluginAsyncZod<{
   controlnetPreview: ControlnetPreviewService;
   generation: GenerationService;
+  tracking: GenerationTracking;
   board: ProgressStore;
   compliance: ComplianceService;
-}> = async (app, { controlnetPreview, generation, board, compliance }) => {
+}> = async (app, { controlnetPreview, generation, tracking, board, compliance }) => {
   app.post(
     '/generate/task/controlnet/preview',
     {
@@ -93,7 +95,7 @@ export const generateRoutes: FastifyPluginAsyncZod<{
       // Every open draw page polls about once a second: a line per poll would drown the log (errors still show).
       logLevel: 'warn',
     },
-    async (req) => ok(await generation.progress(currentUser(req), req.body.generateId)),
+    async (req) => ok(await tracking.progress(currentUser(req), req.body.generateId)),
   );
 
   app.post(
@@ -104,7 +106,7 @@ export const generateRoutes: FastifyPluginAsyncZod<{
       config: { apiKeyScope: 'generate' },
     },
     async (req) => {
-      await generation.interrupt(currentUser(req), req.body.generateId);
+      await tracking.interrupt(currentUser(req), req.body.generateId);
       return done('已中断');
     },
   );
@@ -116,7 +118,7 @@ export const generateRoutes: FastifyPluginAsyncZod<{
       onRequest: app.requireUser,
       config: { apiKeyScope: 'generate' },
     },
-    async (req) => ok(await generation.unfinished(currentUser(req))),
+    async (req) => ok(await tracking.unfinished(currentUser(req))),
   );
 
   // The live preview: an unguessable, short-lived key from the progress answer, so an <img> can load it. It is a

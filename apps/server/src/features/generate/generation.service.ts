@@ -1,23 +1,19 @@
 import {
   FREE_CREATION_FORM,
   type GenerateResult,
-  type GenerationProgress,
-  type GenerationStatus,
   type generateBodySchema,
   type generateStepBodySchema,
   type PredictResult,
   type PromptGroupItem,
   type TaskStep,
-  type UnfinishedGeneration,
 } from '@huafang/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import { buildPromptText } from '../../engines/engine.js';
 import type { Database } from '../../platform/db/database.js';
-import { fail, notFound } from '../../platform/errors.js';
+import { fail } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
 import { isRedisUnavailable } from '../../platform/redis/redis.js';
-import type { UrlSigner } from '../../platform/url-signer.js';
 import type { AuditOrigin, AuditRecorder } from '../audit/audit-recorder.js';
 import type { BackendPool } from '../backends/backend-pool.js';
 import type { CreditService } from '../credits/credit.service.js';
@@ -26,9 +22,8 @@ import type { ModelService } from '../models/model.service.js';
 import type { SensitiveWordFilter } from '../moderation/sensitive-word-filter.js';
 import type { TemplateService, Viewer } from '../template/template.service.js';
 import type { WorkRepository, WorkRow } from '../works/work.repository.js';
-import { generatedImage } from '../works/work-files.js';
 import type { GenerationRepository } from './generation.repository.js';
-import type { InterruptChannel } from './interrupt-channel.js';
+import { ownGeneration } from './generation-tracking.js';
 import { costOf, type JobPayload, workUnits } from './job-payload.js';
 import type { JobQueue } from './job-queue.js';
 import { checkParameters } from './parameter-check.js';
@@ -51,7 +46,7 @@ const STEP_IN_PROGRESS = '当前步骤还在生成中，请等待完成后再进
 const textsOf = (group: PromptGroupItem[], custom: boolean) =>
   group.filter((item) => (item.custom === '1') === custom).flatMap((item) => [item.groupName, item.promptText]);
 
-/** Spec §7 Generation: predict, submit, next step, progress, interrupt and the unfinished lookup. */
+/** Spec §7 Generation: predict, submit and the next step (GenerationTracking follows them afterwards). */
 export class GenerationService {
   constructor(
     private readonly deps: {
@@ -65,8 +60,6 @@ export class GenerationService {
       pool: BackendPool;
       queue: JobQueue;
       board: ProgressStore;
-      interrupts: InterruptChannel;
-      signer: UrlSigner;
       words: SensitiveWordFilter;
       audit: AuditRecorder;
       log: FastifyBaseLogger;
@@ -315,15 +308,9 @@ export class GenerationService {
     return this.enqueue(viewer, prepared, { id: newId(), isNew: true, stepNum: 1 }, origin);
   }
 
-  private async ownGeneration(userId: string, generateId: string) {
-    const generation = await this.deps.repo.findGeneration(generateId);
-    if (!generation || generation.user_id !== userId) throw notFound('生成任务不存在');
-    return generation;
-  }
-
   /** Next-draw: the template's next step on one of the results, in the same generation. */
   async step(viewer: Viewer, body: StepBody, origin: AuditOrigin): Promise<GenerateResult> {
-    const generation = await this.ownGeneration(viewer.id, body.generateId);
+    const generation = await ownGeneration(this.deps.repo, viewer.id, body.generateId);
     if (generation.status === 'queued' || generation.status === 'running') throw fail(STEP_IN_PROGRESS);
     if (!generation.template_id) throw fail('自由创作没有下一步，请直接重新生成');
     const parentWork = await this.deps.works.findOwned(viewer.id, body.imageWorkId);
@@ -343,80 +330,5 @@ export class GenerationService {
       { id: generation.id, isNew: false, stepNum: generation.job_count + 1 },
       origin,
     );
-  }
-
-  /** The hot path: the progress store only, unless it no longer has the generation (after a restart or long after). */
-  async progress(viewer: Viewer, generateId: string): Promise<GenerationProgress> {
-    const { board, queue } = this.deps;
-    let found = await board.read(viewer.id, generateId);
-    if (found === null) throw notFound('生成任务不存在');
-    if (found === undefined) {
-      await this.restore(viewer.id, generateId);
-      found = await board.read(viewer.id, generateId);
-      if (!found) throw notFound('生成任务不存在');
-    }
-    const { jobId } = found;
-    const snapshot = await this.withoutDeleted(found.snapshot);
-    if (snapshot.status !== 'queued') return snapshot;
-    return { ...snapshot, ...(await queue.standing({ jobId, generateId })) };
-  }
-
-  /** The progress store keeps the images it was told of; a work the user deleted since is no longer shown. */
-  private async withoutDeleted(snapshot: GenerationProgress): Promise<GenerationProgress> {
-    if (snapshot.images.length === 0) return snapshot;
-    const kept = new Set(await this.deps.works.existingIds(snapshot.images.map((image) => image.workId)));
-    return { ...snapshot, images: snapshot.images.filter((image) => kept.has(image.workId)) };
-  }
-
-  private async restore(userId: string, generateId: string): Promise<void> {
-    const generation = await this.ownGeneration(userId, generateId);
-    const job = await this.deps.repo.findJob(generation.current_job_id);
-    if (!job) throw notFound('生成任务不存在');
-    const works = await this.deps.works.listByJob(job.id);
-    const status = job.status as GenerationStatus;
-    const finished = status !== 'queued' && status !== 'running';
-    await this.deps.board.restore(
-      userId,
-      job.id,
-      {
-        generateId,
-        status,
-        progress: status === 'succeeded' ? 100 : 0,
-        queuePosition: 0,
-        etaSeconds: 0,
-        previewUrl: null,
-        message: job.message,
-        currentStepId: job.id,
-        currentStepNum: job.step_num,
-        stepIndex: job.step_index,
-        images: works.map((work) => generatedImage(work, this.deps.signer)),
-      },
-      finished,
-    );
-  }
-
-  /** A waiting job leaves the line with all its credits back; a running one stops and keeps what it finished. */
-  async interrupt(viewer: Viewer, generateId: string): Promise<void> {
-    const generation = await this.ownGeneration(viewer.id, generateId);
-    const jobId = generation.current_job_id;
-    if (await this.deps.queue.cancel(jobId, viewer.id)) return;
-    const job = await this.deps.repo.findJob(jobId);
-    if (job?.status !== 'queued' && job?.status !== 'running') throw fail('任务已结束，无需中断');
-    await this.deps.interrupts.interrupt(jobId);
-  }
-
-  async unfinished(viewer: Viewer): Promise<UnfinishedGeneration> {
-    const generation = await this.deps.repo.latestUnfinished(viewer.id);
-    if (!generation) return null;
-    const job = await this.deps.repo.findJob(generation.current_job_id);
-    if (!job) return null;
-    return {
-      generateId: generation.id,
-      currentStepId: job.id,
-      currentStepNum: job.step_num,
-      templateId: generation.template_id,
-      stepIndex: job.step_index,
-      status: job.status as GenerationStatus,
-    };
   }
 }
