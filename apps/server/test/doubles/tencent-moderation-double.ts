@@ -7,7 +7,7 @@ import {
   type ModerationDouble,
   startProviderServer,
 } from './provider-double.js';
-import { answerTencent, checkTc3Signature, Refusal } from './tencent-tc3.js';
+import { acceptedCall, answerTencent, checkTc3Signature, Refusal } from './tencent-tc3.js';
 
 /**
  * A stand-in for Tencent Cloud 内容安全 (API 3.0, version 2020-12-29) on 127.0.0.1, answering the two calls the
@@ -124,8 +124,8 @@ export async function startTencentModerationDouble(
   const rejections: string[] = [];
   const queued = answerQueues<ModerationAction, TencentModerationAnswer>();
 
-  const refuseCall = (res: ServerResponse, code: string, message = MESSAGES[code] ?? code) =>
-    answerTencent(res, { Error: { Code: code, Message: message } });
+  const refuseCall = (res: ServerResponse, code: string) =>
+    answerTencent(res, { Error: { Code: code, Message: MESSAGES[code] ?? code } });
 
   const ownVerdict = (call: TencentModerationRequest): TencentModerationVerdict & { Keywords?: string[] } => {
     const text = call.text ?? '';
@@ -137,17 +137,11 @@ export async function startTencentModerationDouble(
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
-    let call: TencentModerationRequest;
-    try {
+    const call = acceptedCall(res, { requests, rejections }, () => {
       const params = checkRequest(req, body);
-      call = { ...params, service: checkTc3Signature(req, body, account) };
-    } catch (err) {
-      if (!(err instanceof Refusal)) throw err;
-      rejections.push(`${err.code}: ${err.message}`);
-      refuseCall(res, err.code, err.message);
-      return;
-    }
-    requests.push(call);
+      return { ...params, service: checkTc3Signature(req, body, account) };
+    });
+    if (!call) return;
     const next = queued.next(call.action);
     if (isTransportFailure(next)) return failTransport(req, res, next);
     if (next && 'error' in next) return refuseCall(res, next.error);

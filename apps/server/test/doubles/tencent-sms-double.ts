@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { failTransport, header, isTransportFailure, type SmsDouble, startProviderServer } from './provider-double.js';
-import { answerTencent, checkTc3Signature, Refusal } from './tencent-tc3.js';
+import { acceptedCall, answerTencent, checkTc3Signature, Refusal } from './tencent-tc3.js';
 
 /**
  * A stand-in for Tencent Cloud SMS (API 3.0, version 2021-01-11) on 127.0.0.1, answering SendSms the way the
@@ -120,8 +120,8 @@ export async function startTencentSmsDouble(account = TENCENT_SMS_ACCOUNT): Prom
   const sent = new Map<string, string>();
   const failures: TencentSmsFailure[] = [];
 
-  const refuseCall = (res: ServerResponse, code: string, message = MESSAGES[code] ?? code) =>
-    answerTencent(res, { Error: { Code: code, Message: message } });
+  const refuseCall = (res: ServerResponse, code: string) =>
+    answerTencent(res, { Error: { Code: code, Message: MESSAGES[code] ?? code } });
   const status = (phoneNumber: string, code: string) => ({
     SerialNo: code === 'Ok' ? `2028:${randomUUID()}` : '',
     PhoneNumber: phoneNumber,
@@ -133,17 +133,12 @@ export async function startTencentSmsDouble(account = TENCENT_SMS_ACCOUNT): Prom
   });
 
   const handle = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
-    let params: TencentSendSms;
-    try {
-      params = checkRequest(req, body);
+    const params = acceptedCall(res, { requests, rejections }, () => {
+      const sendSms = checkRequest(req, body);
       checkTc3Signature(req, body, account);
-    } catch (err) {
-      if (!(err instanceof Refusal)) throw err;
-      rejections.push(`${err.code}: ${err.message}`);
-      refuseCall(res, err.code, err.message);
-      return;
-    }
-    requests.push(params);
+      return sendSms;
+    });
+    if (!params) return;
     const failure = failures.shift();
     if (isTransportFailure(failure)) return failTransport(req, res, failure);
     if (failure && 'error' in failure) return refuseCall(res, failure.error);

@@ -26,6 +26,28 @@ export function answerTencent(res: ServerResponse, response: Record<string, unkn
   res.end(JSON.stringify({ Response: { ...response, RequestId: randomUUID() } }));
 }
 
+/**
+ * Runs the API's checks of a call (`checks` throws a Refusal or returns the call). A refused call is recorded in
+ * `rejections`, answered with its Error and gives undefined; an accepted one is recorded in `requests`.
+ */
+export function acceptedCall<Call>(
+  res: ServerResponse,
+  log: { requests: Call[]; rejections: string[] },
+  checks: () => Call,
+): Call | undefined {
+  let call: Call;
+  try {
+    call = checks();
+  } catch (err) {
+    if (!(err instanceof Refusal)) throw err;
+    log.rejections.push(`${err.code}: ${err.message}`);
+    answerTencent(res, { Error: { Code: err.code, Message: err.message } });
+    return undefined;
+  }
+  log.requests.push(call);
+  return call;
+}
+
 /** The API's checks of the TC3-HMAC-SHA256 signature; returns the service it was signed for. */
 export function checkTc3Signature(
   req: IncomingMessage,

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SmsGatewayConfig } from '../../config.js';
-import { describeError, gatewayFailure, type SmsFailure, type SmsProvider } from './sms-provider.js';
+import { describeError, type SmsFailure, type SmsProvider, sendRefusals } from './sms-provider.js';
 
 // Both packages are CommonJS with an `exports.default` class: Node's ESM loader and vitest disagree on what a
 // default import of them is, require() gives the same object everywhere.
@@ -49,15 +49,7 @@ export class AliyunSmsProvider implements SmsProvider {
   }
 
   async sendCode(mobile: string, code: string): Promise<void> {
-    const refuse = (providerCode: string, detail: string | undefined) =>
-      gatewayFailure(this.log, {
-        provider: 'aliyun',
-        mobile,
-        code,
-        providerCode,
-        detail,
-        failure: aliyunFailure(providerCode),
-      });
+    const refuse = sendRefusals(this.log, { provider: 'aliyun', mobile, code }, aliyunFailure);
     let answer: { code?: string; message?: string } | undefined;
     try {
       const response = await this.client.sendSms(

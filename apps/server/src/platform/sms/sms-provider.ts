@@ -29,7 +29,7 @@ export class ConsoleSmsProvider implements SmsProvider {
   }
 }
 
-export type GatewayRefusal = {
+type GatewayRefusal = {
   provider: string;
   mobile: string;
   /** The verification code: blanked out of the detail before it is logged. */
@@ -46,7 +46,7 @@ export type GatewayRefusal = {
  * quote the request URL, TemplateParam included), and returns the error to throw. Failures an operator must fix
  * (keys, signature, template, balance, an unreachable provider) are errors; the user-level ones are warnings.
  */
-export function gatewayFailure(log: FastifyBaseLogger, refusal: GatewayRefusal): SmsSendError {
+function gatewayFailure(log: FastifyBaseLogger, refusal: GatewayRefusal): SmsSendError {
   const entry = {
     provider: refusal.provider,
     providerCode: refusal.providerCode,
@@ -57,6 +57,19 @@ export function gatewayFailure(log: FastifyBaseLogger, refusal: GatewayRefusal):
   if (refusal.failure === 'failed') log.error(entry, 'SMS gateway failed to send a code');
   else log.warn(entry, 'SMS gateway refused to send a code');
   return new SmsSendError(refusal.failure);
+}
+
+/**
+ * The refusals of one send: given the provider's error code and its words, logs them (gatewayFailure) with the
+ * kind `failureOf` reads from the code, and returns the error to throw.
+ */
+export function sendRefusals(
+  log: FastifyBaseLogger,
+  send: { provider: string; mobile: string; code: string },
+  failureOf: (providerCode: string) => SmsFailure,
+): (providerCode: string, detail: string | undefined) => SmsSendError {
+  return (providerCode, detail) =>
+    gatewayFailure(log, { ...send, providerCode, detail, failure: failureOf(providerCode) });
 }
 
 /** The code and text of whatever an SDK threw: a provider error, a Node network error, a timeout. */

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sms } from 'tencentcloud-sdk-nodejs-sms';
 import type { SmsGatewayConfig } from '../../config.js';
-import { describeError, gatewayFailure, type SmsFailure, type SmsProvider } from './sms-provider.js';
+import { describeError, type SmsFailure, type SmsProvider, sendRefusals } from './sms-provider.js';
 
 const SmsClient = sms.v20210111.Client;
 
@@ -61,15 +61,7 @@ export class TencentSmsProvider implements SmsProvider {
   }
 
   async sendCode(mobile: string, code: string): Promise<void> {
-    const refuse = (providerCode: string, detail: string | undefined) =>
-      gatewayFailure(this.log, {
-        provider: 'tencent',
-        mobile,
-        code,
-        providerCode,
-        detail,
-        failure: tencentFailure(providerCode),
-      });
+    const refuse = sendRefusals(this.log, { provider: 'tencent', mobile, code }, tencentFailure);
     let status: { Code?: string; Message?: string } | undefined;
     try {
       const answer = await this.client.SendSms({
