@@ -2,10 +2,15 @@ import { MSG, type PromptWord } from '@huafang/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Popconfirm, Space, Table, type TableColumnsType, Tag } from 'antd';
 import { toast } from '../../services/notices';
-import { deletePromptWord, fetchPromptList, type PromptVariant } from '../../services/prompt';
+import {
+  deletePromptWord,
+  fetchPromptList,
+  HELP_URL_FLAG,
+  type PromptVariant,
+  promptKeys,
+} from '../../services/prompt';
 import { isRequestError } from '../../services/request-error';
 import { usePagedQuery } from '../admin/use-paged-query';
-import { HELP_URL_FLAG, promptKeys } from './prompt-queries';
 
 interface PromptWordsTableProps {
   variant: PromptVariant;
@@ -17,7 +22,7 @@ interface PromptWordsTableProps {
 /** The words of the chosen category (all when none), searchable; 编辑 and 删除 per row. */
 export function PromptWordsTable({ variant, categoryId, keyword, onEdit }: PromptWordsTableProps) {
   const queryClient = useQueryClient();
-  const { tableProps } = usePagedQuery([...promptKeys.all, 'admin', variant, categoryId, keyword], (page) =>
+  const { tableProps } = usePagedQuery(promptKeys.admin(variant, categoryId, keyword), (page) =>
     fetchPromptList(variant, {
       helpUrlFlag: HELP_URL_FLAG.all,
       categoryId: categoryId ?? undefined,

@@ -5,9 +5,9 @@ import { Button, Popconfirm, Space } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from '../../services/notices';
+import { taskKeys } from '../../services/task';
 import { deleteTask } from '../../services/task-admin';
 import { OwnTaskDialog } from './OwnTaskDialog';
-import { taskKeys } from './task-queries';
 
 /** 编辑 and 删除 of a task copied into 我的任务: the copy belongs to its owner. */
 export function OwnTaskActions({ task }: { task: TaskTemplateListItem }) {

@@ -4,9 +4,9 @@ import { Button, Form, Input, Modal, Popconfirm, Space } from 'antd';
 import { useState } from 'react';
 import { DialogActions } from '../../common/DialogActions';
 import { toast } from '../../services/notices';
+import { taskKeys } from '../../services/task';
 import { deleteTemplate, renameTemplate } from '../../services/task-admin';
 import { zodRule } from '../account/zod-rule';
-import { taskKeys } from './task-queries';
 
 interface OwnTemplateActionsProps {
   taskId: string;

@@ -7,11 +7,9 @@ import { PageHead } from '../../components/PageHead';
 import { CreditGrantDialog } from '../../features/admin/CreditGrantDialog';
 import { userLabel } from '../../features/admin/format';
 import { usePagedQuery } from '../../features/admin/use-paged-query';
-import { fetchAdminUsers, setUserDisabled } from '../../services/admin';
+import { adminKeys, fetchAdminUsers, setUserDisabled } from '../../services/admin';
 import { toast } from '../../services/notices';
 import '../../features/admin/admin-pages.css';
-
-const USERS_KEY = ['admin', 'users'] as const;
 
 type RowActions = {
   onGrant(user: AdminUserItem): void;
@@ -83,7 +81,7 @@ export default function UsersPage() {
   const [keyword, setKeyword] = useState('');
   const [granting, setGranting] = useState<AdminUserItem | null>(null);
   const queryClient = useQueryClient();
-  const { tableProps, reload } = usePagedQuery([...USERS_KEY, keyword], (page) =>
+  const { tableProps, reload } = usePagedQuery(adminKeys.userSearch(keyword), (page) =>
     fetchAdminUsers({ ...page, keyword: keyword || undefined }),
   );
 
@@ -100,13 +98,13 @@ export default function UsersPage() {
       return;
     }
     toast(MSG.set, 'success');
-    void queryClient.invalidateQueries({ queryKey: USERS_KEY });
+    void queryClient.invalidateQueries({ queryKey: adminKeys.users });
   }
 
   function onGranted() {
     setGranting(null);
     // Stay on the page the admin is looking at; only the balances change.
-    void queryClient.invalidateQueries({ queryKey: USERS_KEY });
+    void queryClient.invalidateQueries({ queryKey: adminKeys.users });
   }
 
   return (
