@@ -1,6 +1,7 @@
 import { MSG, type PromptWord } from '@huafang/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Popconfirm, Space, Table, type TableColumnsType, Tag } from 'antd';
+import { Button, Space, Table, type TableColumnsType, Tag } from 'antd';
+import { ConfirmAction } from '../../common/ConfirmAction';
 import { toast } from '../../services/notices';
 import {
   deletePromptWord,
@@ -60,18 +61,11 @@ export function PromptWordsTable({ variant, categoryId, keyword, onEdit }: Promp
           <Button type="link" size="small" onClick={() => onEdit(word)}>
             编辑
           </Button>
-          <Popconfirm
+          <ConfirmAction
             title={`确定删除「${word.label}」吗？`}
             description="删除后创作页的词库里将不再出现这个词"
-            okText="删除"
-            okButtonProps={{ danger: true }}
-            cancelText="取消"
             onConfirm={() => remove(word)}
-          >
-            <Button type="link" size="small" danger>
-              删除
-            </Button>
-          </Popconfirm>
+          />
         </Space>
       ),
     },

@@ -1,7 +1,8 @@
 import { type AdminUserItem, MSG } from '@huafang/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Input, Popconfirm, Space, Table, type TableColumnsType, Tag } from 'antd';
+import { Button, Input, Space, Table, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
+import { ConfirmAction } from '../../common/ConfirmAction';
 import { formatDateTime } from '../../common/format-date-time';
 import { PageHead } from '../../components/PageHead';
 import { CreditGrantDialog } from '../../features/admin/CreditGrantDialog';
@@ -57,18 +58,12 @@ function columns({ onGrant, onDisable }: RowActions): TableColumnsType<AdminUser
             </Button>
           ) : (
             !user.admin && (
-              <Popconfirm
+              <ConfirmAction
                 title={`停用「${userLabel(user)}」的账号？`}
                 description="停用后该用户立即退出登录，且无法再登录，直到重新启用"
                 okText="停用"
-                cancelText="取消"
-                okButtonProps={{ danger: true }}
                 onConfirm={() => onDisable(user, true)}
-              >
-                <Button type="link" size="small" danger>
-                  停用
-                </Button>
-              </Popconfirm>
+              />
             )
           )}
         </Space>
