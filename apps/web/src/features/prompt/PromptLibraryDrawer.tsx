@@ -7,6 +7,7 @@ import { useDraw } from '../../stores/draw';
 import { PromptSearchResults } from './PromptSearchResults';
 import { PromptTagTree } from './PromptTagTree';
 import { usePromptPicker } from './use-prompt-picker';
+import './prompt-library.css';
 
 interface PromptLibraryDrawerProps {
   variant: PromptVariant;

@@ -4,6 +4,7 @@ import type { PromptVariant } from '../../services/prompt';
 import { promptQueries } from '../../services/prompt';
 import { PromptWordTag } from './PromptWordTag';
 import type { PickedWord } from './use-prompt-picker';
+import './prompt-library.css';
 
 const SEARCH_PAGE_SIZE = 100;
 
