@@ -8,7 +8,7 @@ export const cspNonce: string | undefined =
 
 /**
  * antd passes the nonce to its own style tags, but @rc-component/util still creates a few without it (the scroll
- * lock of dialogs, the scrollbar measurement; ant-design/ant-design#58150), so style elements our scripts create
+ * lock of dialogs, the scrollbar measurement; ant-design/ant-design issue 58150), so style elements our scripts create
  * get it here. Only scripts can reach this, and they can read the nonce anyway; styles injected as markup cannot.
  */
 if (cspNonce) {

@@ -1,5 +1,6 @@
 import { Button, Space } from 'antd';
 import { SubmitError } from './SubmitError';
+import './dialog-actions.css';
 
 interface DialogActionsProps {
   submitLabel: string;

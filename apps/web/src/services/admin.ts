@@ -14,6 +14,7 @@ import type {
   UserDisabledBody,
   userDisabledResultSchema,
 } from '@huafang/contracts';
+import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { http } from './request';
 
@@ -76,3 +77,20 @@ export function deleteBackend(id: string) {
 export function fetchDashboard(days: number) {
   return http.get<Dashboard>('/api/admin/dashboard', { days });
 }
+
+/** The admin pages' lists; each paged one takes its page last (see usePagedQuery). */
+export const adminKeys = {
+  backends: ['admin', 'backends'] as const,
+  /** Every page of every search, for invalidation after a grant or a 停用. */
+  users: ['admin', 'users'] as const,
+  userSearch: (keyword: string) => [...adminKeys.users, keyword] as const,
+  inviteCodes: ['admin', 'inviteCodes'] as const,
+  helpRequests: ['admin', 'help'] as const,
+  dashboard: (days: number) => ['admin', 'dashboard', days] as const,
+};
+
+export const adminQueries = {
+  backends: () => queryOptions({ queryKey: adminKeys.backends, queryFn: fetchBackends }),
+  dashboard: (days: number) =>
+    queryOptions({ queryKey: adminKeys.dashboard(days), queryFn: () => fetchDashboard(days) }),
+};

@@ -1,6 +1,16 @@
 import type { Agreement, AgreementType } from '@huafang/contracts';
+import { queryOptions } from '@tanstack/react-query';
 import { http } from './request';
 
 export function fetchAgreement(type: AgreementType) {
   return http.get<Agreement>(`/api/app/configs/agreement/${type}`);
 }
+
+export const agreementKeys = {
+  agreement: (type: AgreementType) => ['agreement', type] as const,
+};
+
+export const agreementQueries = {
+  agreement: (type: AgreementType) =>
+    queryOptions({ queryKey: agreementKeys.agreement(type), queryFn: () => fetchAgreement(type) }),
+};

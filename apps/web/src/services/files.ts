@@ -1,4 +1,5 @@
 import type { UploadResult } from '@huafang/contracts';
+import { queryOptions } from '@tanstack/react-query';
 import { request } from './request';
 
 export function uploadFile(file: Blob, fileName?: string) {
@@ -25,3 +26,20 @@ export function fileIdOfUrl(url: string | null | undefined): string | undefined 
   const match = /^\/api\/files\/([^/?#]+)$/.exec(url ?? '');
   return match?.[1] ? decodeURIComponent(match[1]) : undefined;
 }
+
+/** Signed links last hours; asking again after one keeps the preview from outliving its link. */
+const LINK_FRESH_MS = 3_600_000;
+
+export const fileKeys = {
+  link: (fileId: string) => ['files', 'link', fileId] as const,
+};
+
+export const fileQueries = {
+  link: (fileId: string | undefined) =>
+    queryOptions({
+      queryKey: fileKeys.link(fileId ?? ''),
+      queryFn: () => fileLink(fileId ?? ''),
+      enabled: Boolean(fileId),
+      staleTime: LINK_FRESH_MS,
+    }),
+};

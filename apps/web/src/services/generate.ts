@@ -8,6 +8,7 @@ import type {
   UnfinishedGeneration,
   UploadResult,
 } from '@huafang/contracts';
+import { queryOptions } from '@tanstack/react-query';
 import { http, requestEnvelope } from './request';
 
 /**
@@ -45,3 +46,33 @@ export function fetchUnfinishedGeneration() {
 export function previewControlNet(body: ControlnetPreviewBody, signal?: AbortSignal) {
   return http.post<UploadResult>('/api/generate/task/controlnet/preview', body, { quiet: true, signal });
 }
+
+export const generationKeys = {
+  progress: (generateId: string | null, stepId: string | null) => ['generate', 'progress', generateId, stepId] as const,
+  unfinished: ['generate', 'unfinished'] as const,
+  /** `body` is the run as JSON, so equal values share one estimate; a change of credits asks again. */
+  predict: (body: string | null, credits: number | null) => ['generate', 'predict', body, credits] as const,
+  controlnetPreview: (body: ControlnetPreviewBody) => ['generate', 'controlnetPreview', body] as const,
+};
+
+export const generationQueries = {
+  /** `body` as JSON (null: nothing to estimate); always asked again, the queue moves. */
+  predict: (body: string | null, credits: number | null) =>
+    queryOptions({
+      queryKey: generationKeys.predict(body, credits),
+      queryFn: ({ signal }) => predictGeneration(JSON.parse(body ?? '{}') as GenerateBody, signal),
+      enabled: body !== null,
+      staleTime: 0,
+    }),
+  /** Asked afresh on every mount (gcTime 0): an answer cached from an earlier visit could name a finished run. */
+  unfinished: () =>
+    queryOptions({ queryKey: generationKeys.unfinished, queryFn: fetchUnfinishedGeneration, staleTime: 0, gcTime: 0 }),
+  /** The same image and settings give the same preview: it is asked for once. */
+  controlnetPreview: (body: ControlnetPreviewBody) =>
+    queryOptions({
+      queryKey: generationKeys.controlnetPreview(body),
+      queryFn: ({ signal }) => previewControlNet(body, signal),
+      staleTime: Number.POSITIVE_INFINITY,
+      retry: false,
+    }),
+};

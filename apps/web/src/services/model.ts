@@ -1,18 +1,19 @@
-import type {
-  ArtModel,
-  BackendCheckpoint,
-  ModelBody,
-  ModelGroup,
-  ModelImportBody,
-  ModelImportResult,
+import {
+  type ArtModel,
+  type BackendCheckpoint,
+  type ModelBody,
+  type ModelGroup,
+  type ModelImportBody,
+  type ModelImportResult,
+  REQUEST_CACHE_TTL_MS,
 } from '@huafang/contracts';
 import { queryOptions } from '@tanstack/react-query';
-import { fetchBackends } from './admin';
+import { adminKeys } from './admin';
 import { http, requestEnvelope } from './request';
 
 /** 'enabled' is what users may pick on /draw; 'all' adds the disabled models for /model. */
 export function fetchModelMenu(scope: 'all' | 'enabled') {
-  return http.get<ModelGroup[]>('/api/art/model/menu', { scope }, { cache: scope === 'enabled' });
+  return http.get<ModelGroup[]>('/api/art/model/menu', { scope });
 }
 
 const id = encodeURIComponent;
@@ -56,14 +57,17 @@ export const modelKeys = {
   /** Every model menu (both scopes), for invalidation after an edit. */
   menus: ['modelMenu'] as const,
   menu: (scope: 'all' | 'enabled') => ['modelMenu', scope] as const,
-  backends: ['admin', 'backends'] as const,
-  checkpoints: (backendId: string) => ['admin', 'backends', backendId, 'checkpoints'] as const,
+  checkpoints: (backendId: string) => [...adminKeys.backends, backendId, 'checkpoints'] as const,
 };
 
 export const modelQueries = {
+  /** The users' menu is kept a minute (every /draw form reads it); 模型管理's full one is the default freshness. */
   menu: (scope: 'all' | 'enabled') =>
-    queryOptions({ queryKey: modelKeys.menu(scope), queryFn: () => fetchModelMenu(scope) }),
-  backends: () => queryOptions({ queryKey: modelKeys.backends, queryFn: fetchBackends }),
+    queryOptions({
+      queryKey: modelKeys.menu(scope),
+      queryFn: () => fetchModelMenu(scope),
+      ...(scope === 'enabled' ? { staleTime: REQUEST_CACHE_TTL_MS } : {}),
+    }),
   /** Read fresh each time the import dialog asks: the backend's folder may have changed. */
   checkpoints: (backendId: string) =>
     queryOptions({

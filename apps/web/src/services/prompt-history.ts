@@ -1,4 +1,5 @@
 import type { Page, PromptHistoryItem } from '@huafang/contracts';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { http } from './request';
 
 export interface PromptHistoryQuery {
@@ -19,3 +20,19 @@ export function setPromptHistoryPin(id: string, pinned: boolean) {
 export function deletePromptHistory(ids: string[]) {
   return http.delete<null>('/api/prompt/history', { ids });
 }
+
+export const historyKeys = {
+  all: ['prompt-history'] as const,
+  page: (query: PromptHistoryQuery) => ['prompt-history', query] as const,
+};
+
+export const historyQueries = {
+  /** Always re-read when the drawer opens, since every generation adds an entry. */
+  page: (query: PromptHistoryQuery) =>
+    queryOptions({
+      queryKey: historyKeys.page(query),
+      queryFn: () => fetchPromptHistory(query),
+      placeholderData: keepPreviousData,
+      staleTime: 0,
+    }),
+};

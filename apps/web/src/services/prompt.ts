@@ -1,4 +1,5 @@
 import type { Page, PromptTreeNode, PromptWord, PromptWordBody } from '@huafang/contracts';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { http } from './request';
 
 /** The positive library lives at /api/prompt/…, the negative one at /api/prompt/negative/…. */
@@ -35,3 +36,30 @@ export function updatePromptWord(id: string, body: PromptWordBody) {
 export function deletePromptWord(id: string) {
   return http.delete<null>(`/api/admin/prompt/words/${encodeURIComponent(id)}`);
 }
+
+/** helpUrlFlag "01" reads the featured words (常用); "02" the whole library (全部). */
+export const HELP_URL_FLAG = { featured: '01', all: '02' } as const;
+
+/** Every prompt query sits under ['prompt'], so saving a word refreshes the trees and lists everywhere. */
+export const promptKeys = {
+  all: ['prompt'] as const,
+  tree: (variant: PromptVariant, helpUrlFlag: string) => ['prompt', 'tree', variant, helpUrlFlag] as const,
+  list: (variant: PromptVariant, query: PromptListQuery) => ['prompt', 'list', variant, query] as const,
+  /** 提示词管理's table: one filter's pages. */
+  admin: (variant: PromptVariant, categoryId: string | null | undefined, keyword: string) =>
+    ['prompt', 'admin', variant, categoryId, keyword] as const,
+};
+
+export const promptQueries = {
+  tree: (variant: PromptVariant, helpUrlFlag: string) =>
+    queryOptions({
+      queryKey: promptKeys.tree(variant, helpUrlFlag),
+      queryFn: () => fetchPromptTree(variant, helpUrlFlag),
+    }),
+  list: (variant: PromptVariant, query: PromptListQuery) =>
+    queryOptions({
+      queryKey: promptKeys.list(variant, query),
+      queryFn: () => fetchPromptList(variant, query),
+      placeholderData: keepPreviousData,
+    }),
+};

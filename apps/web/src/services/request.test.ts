@@ -1,12 +1,13 @@
-import { MSG } from '@huafang/contracts';
+import { MSG, REQUEST_CACHE_TTL_MS } from '@huafang/contracts';
 import type { MessageInstance } from 'antd/es/message/interface';
 import type { NotificationInstance } from 'antd/es/notification/interface';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { queryClient } from '../query-client';
 import { useSession } from '../stores/session';
+import { helpKeys, helpQueries } from './help';
 import { bindNavigator } from './navigation';
 import { bindNoticeApis } from './notices';
 import { http, requestEnvelope } from './request';
-import { requestCache } from './request-cache';
 import { hasCode, RequestError } from './request-error';
 
 const messages: { type?: string; content: unknown }[] = [];
@@ -110,15 +111,19 @@ describe('request layer', () => {
     expect(notices).toHaveLength(0);
   });
 
-  it('caches GET answers only when asked, until login or logout', async () => {
+  it('asks the server on every call; a query keeps its answer while fresh, until login or logout', async () => {
     fetchMock.mockImplementation(async () => reply(200, { code: 0, msg: 'ok', data: [1] }));
-    await http.get('/api/help/type', undefined, { cache: true });
-    await http.get('/api/help/type', undefined, { cache: true });
+    // Two dialogs asking at once share one request; asking again within the minute asks nothing.
+    await Promise.all([queryClient.fetchQuery(helpQueries.types()), queryClient.fetchQuery(helpQueries.types())]);
+    await queryClient.fetchQuery(helpQueries.types());
     expect(fetchMock).toHaveBeenCalledTimes(1);
     await http.get('/api/help/type');
     expect(fetchMock).toHaveBeenCalledTimes(2);
+    vi.advanceTimersByTime(REQUEST_CACHE_TTL_MS);
+    await queryClient.fetchQuery(helpQueries.types());
+    expect(fetchMock).toHaveBeenCalledTimes(3);
     useSession.getState().signIn({ token: 't-3', admin: 'false', permissions: [] });
-    expect(requestCache.size).toBe(0);
+    expect(queryClient.getQueryData(helpKeys.types)).toBeUndefined();
   });
 
   it('reports a network failure as a notification', async () => {

@@ -1,10 +1,10 @@
-import { MSG, REQUEST_CACHE_TTL_MS, REQUEST_TIMEOUT_MS } from '@huafang/contracts';
+import { MSG, REQUEST_TIMEOUT_MS } from '@huafang/contracts';
 import { useSession } from '../stores/session';
 import { attachmentName } from './attachment';
+import { buildUrl, type QueryParams } from './build-url';
 import { interpretResponse, type Outcome, UNREADABLE_BODY_TEXT } from './envelope';
 import { LOGIN_PATH, navigateTo } from './navigation';
 import { errorNotice, toast } from './notices';
-import { buildUrl, type QueryParams, requestCache } from './request-cache';
 import { RequestError } from './request-error';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -16,10 +16,6 @@ export interface RequestOptions {
   body?: unknown;
   /** Sent as multipart; the browser sets the boundary header. */
   form?: FormData;
-  /** GET only: reuse an answer for REQUEST_CACHE_TTL_MS. */
-  cache?: boolean;
-  /** GET only: reuse an answer for this many ms (implies caching). */
-  ttl?: number;
   signal?: AbortSignal;
   /**
    * The caller shows failures itself (a background poll or estimate that would otherwise repeat a notice on
@@ -35,11 +31,6 @@ export interface EnvelopeResult<T> {
 
 const NETWORK_ERROR_TEXT = '网络异常，无法连接服务器，请检查网络后重试';
 const TIMEOUT_TEXT = '请求超时，请稍后重试';
-
-function cacheTtl(options: RequestOptions): number {
-  if (options.ttl !== undefined) return options.ttl;
-  return options.cache ? REQUEST_CACHE_TTL_MS : 0;
-}
 
 function buildInit(method: HttpMethod, options: RequestOptions, signal: AbortSignal): RequestInit {
   const headers = new Headers({ Accept: 'application/json' });
@@ -95,23 +86,14 @@ async function send(url: string, method: HttpMethod, options: RequestOptions): P
 /**
  * The one request layer (spec §4, §8, §9). Resolves `{data, msg}` only for body code 0; every other answer
  * has been shown to the user (or is left to the caller for 405 and 10004) and rejects with RequestError.
+ * Every call asks the server: keeping answers is TanStack Query's job (each area's `…Queries` in services/).
  */
 export async function requestEnvelope<T>(path: string, options: RequestOptions = {}): Promise<EnvelopeResult<T>> {
-  const method = options.method ?? 'GET';
-  const url = buildUrl(path, options.params);
-  const ttl = method === 'GET' ? cacheTtl(options) : 0;
-  if (ttl > 0) {
-    const hit = requestCache.get(url, Date.now());
-    if (hit) return hit.value as EnvelopeResult<T>;
-  }
-
-  const response = await send(url, method, options);
+  const response = await send(buildUrl(path, options.params), options.method ?? 'GET', options);
   const body = await readBody(response);
   const outcome = interpretResponse(response.status, response.statusText, body);
   if (outcome.kind !== 'ok') rejectOutcome(outcome, response.status, options);
-  const result = { data: outcome.data as T, msg: outcome.msg };
-  if (ttl > 0) requestCache.set(url, result, ttl, Date.now());
-  return result;
+  return { data: outcome.data as T, msg: outcome.msg };
 }
 
 export interface BlobResult {

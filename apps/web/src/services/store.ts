@@ -1,4 +1,5 @@
 import type { ComboPlan, ComboPlanBody, ComboStore } from '@huafang/contracts';
+import { queryOptions } from '@tanstack/react-query';
 import { http } from './request';
 
 /** 套餐商店: the enabled plans and the user's balance. */
@@ -22,3 +23,14 @@ export function updateCombo(id: string, body: ComboPlanBody) {
 export function deleteCombo(id: string) {
   return http.delete<null>(`/api/admin/combos/${encodeURIComponent(id)}`);
 }
+
+export const storeKeys = {
+  store: ['comboStore'] as const,
+  adminCombos: ['admin', 'combos'] as const,
+};
+
+export const storeQueries = {
+  /** Read fresh each time the store opens: the balance moves with every generation. */
+  store: () => queryOptions({ queryKey: storeKeys.store, queryFn: fetchComboStore, staleTime: 0 }),
+  adminCombos: () => queryOptions({ queryKey: storeKeys.adminCombos, queryFn: fetchAdminCombos }),
+};

@@ -11,8 +11,10 @@ import type {
   templateMoveBodySchema,
   templateSaveResultSchema,
 } from '@huafang/contracts';
+import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { http, requestEnvelope } from './request';
+import { fetchTemplateDetail, taskKeys } from './task';
 
 export type TaskCreateBody = z.input<typeof taskBodySchema>;
 export type TaskUpdateBody = z.input<typeof taskUpdateBodySchema>;
@@ -78,3 +80,15 @@ export function moveTemplate(body: TemplateMoveBody) {
 export async function setTemplateFeatured(body: TemplateFeaturedBody): Promise<string> {
   return (await requestEnvelope<null>('/api/task/template/featured', { method: 'POST', body })).msg;
 }
+
+/** Under taskKeys.all: refreshing every task query after an admin change refreshes these too. */
+export const taskAdminKeys = {
+  tree: [...taskKeys.all, 'admin', 'tree'] as const,
+  template: (templateId: string) => [...taskKeys.all, 'admin', 'template', templateId] as const,
+};
+
+export const taskAdminQueries = {
+  tree: () => queryOptions({ queryKey: taskAdminKeys.tree, queryFn: fetchAdminTaskTree }),
+  template: (templateId: string) =>
+    queryOptions({ queryKey: taskAdminKeys.template(templateId), queryFn: () => fetchTemplateDetail(templateId) }),
+};

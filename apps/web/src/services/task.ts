@@ -7,6 +7,7 @@ import type {
   TaskTreeNode,
   TemplateDetail,
 } from '@huafang/contracts';
+import { queryOptions } from '@tanstack/react-query';
 import { http } from './request';
 
 /** '' is the published tree, '/all' the admin tree with drafts, '/mine' the user's own copied tasks. */
@@ -50,3 +51,46 @@ export function copyTaskToMine(taskId: string) {
 export function fetchFeaturedTemplates() {
   return http.get<FeaturedTemplate[]>('/api/task/template/featured');
 }
+
+const RELATED_WORKS_PAGE_SIZE = 6;
+
+/** Every task query sits under ['task'] (the admin's too), so an admin change refreshes the users' trees and lists. */
+export const taskKeys = {
+  all: ['task'] as const,
+  tree: (scope: TaskTreeScope) => ['task', 'tree', scope] as const,
+  templateList: (taskId: string) => ['task', 'templateList', taskId] as const,
+  templateDetail: (templateId: string) => ['task', 'templateDetail', templateId] as const,
+  templateTask: (templateId: string) => ['task', 'templateTask', templateId] as const,
+  relatedWorks: (templateId: string) => ['task', 'relatedWorks', templateId] as const,
+  copiable: (taskId: string) => ['task', 'copiable', taskId] as const,
+  featured: ['task', 'featured'] as const,
+};
+
+export const taskQueries = {
+  /** The home page's 精选模板 (public: the home page shows them before any login). */
+  featured: () => queryOptions({ queryKey: taskKeys.featured, queryFn: fetchFeaturedTemplates }),
+  tree: (scope: TaskTreeScope = '') =>
+    queryOptions({ queryKey: taskKeys.tree(scope), queryFn: () => fetchTaskTree(scope) }),
+  templateList: (taskId: string | null) =>
+    queryOptions({
+      queryKey: taskKeys.templateList(taskId ?? ''),
+      queryFn: () => fetchTemplateList(taskId ?? ''),
+      enabled: Boolean(taskId),
+    }),
+  templateDetail: (templateId: string) =>
+    queryOptions({ queryKey: taskKeys.templateDetail(templateId), queryFn: () => fetchTemplateDetail(templateId) }),
+  /** The task and category a template belongs to. */
+  templateTask: (templateId: string | null) =>
+    queryOptions({
+      queryKey: taskKeys.templateTask(templateId ?? ''),
+      queryFn: () => fetchTemplateTask(templateId ?? ''),
+      enabled: Boolean(templateId),
+    }),
+  relatedWorks: (templateId: string) =>
+    queryOptions({
+      queryKey: taskKeys.relatedWorks(templateId),
+      queryFn: () => fetchRelatedWorks({ templateId, current: 1, pageSize: RELATED_WORKS_PAGE_SIZE }),
+    }),
+  copiable: (taskId: string) =>
+    queryOptions({ queryKey: taskKeys.copiable(taskId), queryFn: () => fetchCopiable(taskId) }),
+};

@@ -1,4 +1,5 @@
 import type { CurrentUser, PerfectInfoBody, UserStatus } from '@huafang/contracts';
+import { queryOptions } from '@tanstack/react-query';
 import { http } from './request';
 
 export function fetchUserStatus() {
@@ -42,3 +43,13 @@ export function bindMobile(mobile: string, code: string) {
 export function unbindMobile(code: string) {
   return http.post<null>('/api/user/unbind/mobile', { code });
 }
+
+export const userKeys = {
+  /** Keyed by token, so a new login never sees the previous user's answer. */
+  current: (token: string | null) => ['currentUser', token] as const,
+};
+
+export const userQueries = {
+  current: (token: string | null) =>
+    queryOptions({ queryKey: userKeys.current(token), queryFn: fetchCurrentUser, enabled: Boolean(token) }),
+};

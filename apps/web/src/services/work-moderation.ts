@@ -7,7 +7,9 @@ import type {
   Page,
   WorkReportBody,
 } from '@huafang/contracts';
+import { queryOptions } from '@tanstack/react-query';
 import { http, requestEnvelope } from './request';
+import type { ReviewStatus } from './works';
 
 export type ModerationQueueKind = NonNullable<ModerationQueueQuery['kind']>;
 
@@ -30,3 +32,22 @@ export async function decideModeration(body: ModerationDecideBody): Promise<stri
 export function fetchModerationHistory(query: ModerationHistoryQuery & { current: number; pageSize: number }) {
   return http.get<Page<ModerationHistoryEntry>>('/api/admin/works/moderation/history', { ...query });
 }
+
+/** 作品审核's queries: one invalidation of `all` refreshes the published list, the queue, its count and history. */
+export const reviewKeys = {
+  all: ['admin', 'works'] as const,
+  published: ['admin', 'works', 'review'] as const,
+  publishedByStatus: (status: ReviewStatus) => [...reviewKeys.published, status] as const,
+  queue: (kind: ModerationQueueKind) => ['admin', 'works', 'moderation', 'queue', kind] as const,
+  queueCount: ['admin', 'works', 'moderation', 'count'] as const,
+  history: ['admin', 'works', 'moderation', 'history'] as const,
+};
+
+export const reviewQueries = {
+  /** How many works wait in 待审核 (the tab's badge). */
+  queueCount: () =>
+    queryOptions({
+      queryKey: reviewKeys.queueCount,
+      queryFn: async () => (await fetchModerationQueue({ current: 1, pageSize: 1, kind: 'all' })).total,
+    }),
+};

@@ -6,6 +6,13 @@ import type {
   WorkDetail,
   WorkItem,
 } from '@huafang/contracts';
+import {
+  infiniteQueryOptions,
+  keepPreviousData,
+  type Query,
+  type QueryClient,
+  queryOptions,
+} from '@tanstack/react-query';
 import type { z } from 'zod';
 import { http, requestBlob, requestEnvelope } from './request';
 
@@ -81,4 +88,75 @@ export function fetchReviewWorks(query: { current: number; pageSize: number; sta
 
 export async function setWorkHidden(id: string, hidden: boolean): Promise<string> {
   return (await requestEnvelope<null>('/api/admin/works/hide', { method: 'POST', body: { id, hidden } })).msg;
+}
+
+/* ---------- Keys and queries ---------- */
+
+/** Spec §9: the omnibus reads page 1 first, 10 a page. */
+const OMNIBUS_PAGE_SIZE = 10;
+
+/** Every works query sits under ['works'], so one invalidation refreshes the galleries after a change. */
+export const worksKeys = {
+  all: ['works'] as const,
+  minePage: (query: MyWorksQuery) => ['works', 'mine', 'page', query] as const,
+  mineDetail: (id: string) => ['works', 'mine', 'detail', id] as const,
+  public: (order: PublicWorkOrder, categoryId: string | undefined) =>
+    ['works', 'public', order, categoryId ?? ''] as const,
+  publicDetail: (id: string) => ['works', 'publicDetail', id] as const,
+  latest: (pageSize: number) => ['works', 'latest', pageSize] as const,
+};
+
+export const worksQueries = {
+  /** The grid keeps the previous page on screen while the next one loads. */
+  minePage: (query: MyWorksQuery) =>
+    queryOptions({
+      queryKey: worksKeys.minePage(query),
+      queryFn: () => fetchMyWorks(query),
+      placeholderData: keepPreviousData,
+    }),
+  mineDetail: (id: string | null) =>
+    queryOptions({
+      queryKey: worksKeys.mineDetail(id ?? ''),
+      queryFn: () => fetchMyWorkDetail(id ?? ''),
+      enabled: Boolean(id),
+    }),
+  /** The omnibus, page after page until `total`. */
+  public: (order: PublicWorkOrder, categoryId: string | undefined) =>
+    infiniteQueryOptions({
+      queryKey: worksKeys.public(order, categoryId),
+      queryFn: ({ pageParam }) =>
+        fetchPublicWorks({ current: pageParam, pageSize: OMNIBUS_PAGE_SIZE, order, categoryId }),
+      initialPageParam: 1,
+      getNextPageParam: (last, pages) => {
+        const loaded = pages.reduce((sum, page) => sum + page.list.length, 0);
+        return loaded < last.total && last.list.length > 0 ? last.current + 1 : undefined;
+      },
+    }),
+  /** Opening a public work counts a view, so every opening asks again (the cached answer shows meanwhile). */
+  publicDetail: (id: string | null) =>
+    queryOptions({
+      queryKey: worksKeys.publicDetail(id ?? ''),
+      queryFn: () => fetchPublicWorkDetail(id ?? ''),
+      enabled: Boolean(id),
+      staleTime: 0,
+    }),
+  latest: (pageSize: number) =>
+    queryOptions({ queryKey: worksKeys.latest(pageSize), queryFn: () => fetchLatestPublicWorks(pageSize) }),
+};
+
+/** A detail query (mine or public) of one of the deleted works. */
+function isDeletedWorkDetail(queryKey: readonly unknown[], deletedIds: readonly string[]): boolean {
+  const [, kind, third, fourth] = queryKey;
+  const id = kind === 'mine' && third === 'detail' ? fourth : kind === 'publicDetail' ? third : undefined;
+  return typeof id === 'string' && deletedIds.includes(id);
+}
+
+/**
+ * After a deletion the galleries load again, but the details of the deleted works are dropped rather than asked
+ * for: the detail dialog that deleted one is still open at that moment, and asking again only answers 作品不存在.
+ */
+export async function refreshAfterDelete(queryClient: QueryClient, deletedIds: readonly string[]): Promise<void> {
+  const gone = (query: Query) => isDeletedWorkDetail(query.queryKey, deletedIds);
+  queryClient.removeQueries({ queryKey: worksKeys.all, predicate: gone });
+  await queryClient.invalidateQueries({ queryKey: worksKeys.all, predicate: (query) => !gone(query) });
 }

@@ -1,7 +1,6 @@
 import type { CurrentUser, LoginResult } from '@huafang/contracts';
 import { create } from 'zustand';
 import { queryClient } from '../query-client';
-import { requestCache } from '../services/request-cache';
 import {
   type AdminFlag,
   browserStorage,
@@ -73,11 +72,6 @@ interface SessionState extends StoredSession {
 
 const storage = browserStorage();
 
-function clearCaches(): void {
-  requestCache.clear();
-  queryClient.clear();
-}
-
 export const useSession = create<SessionState>()((set) => ({
   ...readStoredSession(storage),
   initialLoading: false,
@@ -86,7 +80,7 @@ export const useSession = create<SessionState>()((set) => ({
   loginNotice: null,
 
   signIn({ token, admin, permissions }) {
-    clearCaches();
+    queryClient.clear();
     const patch: Partial<StoredSession> = { token, isLoginSuccess: true, isAdmin: admin, permissions, userData: null };
     writeStoredSession(storage, patch);
     set({ ...patch, loginNotice: null });
@@ -98,7 +92,7 @@ export const useSession = create<SessionState>()((set) => ({
   },
   signOut() {
     clearStoredSession(storage);
-    clearCaches();
+    queryClient.clear();
     set({ ...EMPTY_SESSION, dialogs: { ...CLOSED_DIALOGS }, pendingUserId: null, loginNotice: null });
   },
   setInitialLoading(initialLoading) {

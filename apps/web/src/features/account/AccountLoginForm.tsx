@@ -7,6 +7,7 @@ import { useSession } from '../../stores/session';
 import { useAccountFlow } from './use-account-flow';
 import { useSubmit } from './use-submit';
 import { zodRule } from './zod-rule';
+import './account-dialogs.css';
 
 /** 账号登录 tab of the login dialog. */
 export function AccountLoginForm() {

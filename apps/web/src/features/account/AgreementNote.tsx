@@ -1,4 +1,5 @@
 import { Typography } from 'antd';
+import './account-dialogs.css';
 
 /** Links open in a new tab so the dialog and its input survive (spec §2). */
 export function AgreementNote() {

@@ -8,6 +8,7 @@ import { AccountModal } from './AccountModal';
 import { AVATAR_MAX_MB, AvatarUploader } from './AvatarUploader';
 import { loadCurrentUser } from './current-user';
 import { useSubmit } from './use-submit';
+import './account-dialogs.css';
 
 export function AvatarDialog() {
   const currentUrl = useSession((state) => state.userData?.avatar ?? null);

@@ -2,6 +2,7 @@ import { LoadingOutlined, PlusOutlined } from '@ant-design/icons';
 import type { UploadResult } from '@huafang/contracts';
 import { Avatar, Upload } from 'antd';
 import { useImageUpload } from '../upload/use-image-upload';
+import './account-dialogs.css';
 
 export const AVATAR_MAX_MB = 5;
 

@@ -2,7 +2,7 @@ import { HELP_CONTENT_MAX, helpBodySchema } from '@huafang/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Form, Input, Select } from 'antd';
 import { SubmitError } from '../../common/SubmitError';
-import { fetchHelpTypes, submitHelp } from '../../services/help';
+import { helpQueries, submitHelp } from '../../services/help';
 import { toast } from '../../services/notices';
 import { useSession } from '../../stores/session';
 import { AccountModal } from './AccountModal';
@@ -20,7 +20,7 @@ export function HelpDialog() {
   const open = useSession((state) => state.dialogs.help);
   const closeDialog = useSession((state) => state.closeDialog);
   const { submitting, submit, error } = useSubmit();
-  const types = useQuery({ queryKey: ['helpTypes'], queryFn: fetchHelpTypes, enabled: open });
+  const types = useQuery({ ...helpQueries.types(), enabled: open });
 
   const onFinish = (values: HelpValues) =>
     submit(async () => {

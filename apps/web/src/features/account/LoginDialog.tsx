@@ -4,6 +4,7 @@ import { AccountLoginForm } from './AccountLoginForm';
 import { AccountModal } from './AccountModal';
 import { AgreementNote } from './AgreementNote';
 import { MobileLoginForm } from './MobileLoginForm';
+import './account-dialogs.css';
 
 export function LoginDialog() {
   const closeDialog = useSession((state) => state.closeDialog);

@@ -10,6 +10,7 @@ import { loadCurrentUser } from './current-user';
 import { useAccountFlow } from './use-account-flow';
 import { useSubmit } from './use-submit';
 import { optionalText, zodRule } from './zod-rule';
+import './account-dialogs.css';
 
 interface ProfileValues {
   nickname: string;

@@ -2,6 +2,7 @@ import { UserOutlined } from '@ant-design/icons';
 import { Avatar, Button, Descriptions, Space, Tag } from 'antd';
 import { type DialogName, useSession } from '../../stores/session';
 import { AccountModal } from './AccountModal';
+import './account-dialogs.css';
 
 /** 个人信息: a read-only summary with shortcuts to the edit dialogs. */
 export function ProfileDialog() {

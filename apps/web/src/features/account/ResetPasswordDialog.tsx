@@ -10,6 +10,7 @@ import { NewPasswordFields } from './NewPasswordFields';
 import { SmsCodeField } from './SmsCodeField';
 import { useSubmit } from './use-submit';
 import { zodRule } from './zod-rule';
+import './account-dialogs.css';
 
 /** 忘记密码: prove the mobile (reVerify → token), then set a new password with that token. */
 export function ResetPasswordDialog() {

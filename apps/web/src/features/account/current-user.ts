@@ -2,19 +2,14 @@ import type { CurrentUser } from '@huafang/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { queryClient } from '../../query-client';
-import { fetchCurrentUser } from '../../services/user';
+import { fetchCurrentUser, userKeys, userQueries } from '../../services/user';
 import { useSession } from '../../stores/session';
-
-/** Keyed by token, so a new login never sees the previous user's answer. */
-export function currentUserKey(token: string | null) {
-  return ['currentUser', token] as const;
-}
 
 /** Fetches the current user now (after login, invite, profile edits) and stores it as getUserData. */
 export async function loadCurrentUser(): Promise<CurrentUser> {
   const { token } = useSession.getState();
   const user = await queryClient.fetchQuery({
-    queryKey: currentUserKey(token),
+    queryKey: userKeys.current(token),
     queryFn: fetchCurrentUser,
     staleTime: 0,
   });
@@ -31,7 +26,7 @@ export function useCurrentUserSync(): void {
   const setUserData = useSession((state) => state.setUserData);
   const setInitialLoading = useSession((state) => state.setInitialLoading);
   const firstLoad = useRef(Boolean(useSession.getState().token) && useSession.getState().userData === null);
-  const query = useQuery({ queryKey: currentUserKey(token), queryFn: fetchCurrentUser, enabled: Boolean(token) });
+  const query = useQuery(userQueries.current(token));
 
   useEffect(() => {
     if (query.data) setUserData(query.data);

@@ -2,6 +2,7 @@ import { type Agreement, type AgreementType, agreementBodySchema, MSG } from '@h
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, Space } from 'antd';
 import { saveAgreement } from '../../services/admin';
+import { agreementKeys } from '../../services/app-config';
 import { toast } from '../../services/notices';
 import { useSubmit } from '../account/use-submit';
 import { zodRule } from '../account/zod-rule';
@@ -21,7 +22,7 @@ export function AgreementEditor({ type, initial }: AgreementEditorProps) {
     submit(async () => {
       const body = { title: values.title.trim(), content: values.content.trim() };
       await saveAgreement(type, body);
-      queryClient.setQueryData(['agreement', type], body);
+      queryClient.setQueryData(agreementKeys.agreement(type), body);
       toast(MSG.set, 'success');
     });
 

@@ -1,7 +1,7 @@
 import { FREE_CREATION_FORM } from '@huafang/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { fetchModelMenu } from '../../services/model';
+import { modelQueries } from '../../services/model';
 import { useChuangyi } from '../../stores/chuangyi';
 import { FormConfigForm } from '../form-config/FormConfigForm';
 
@@ -10,7 +10,7 @@ export function FreeParametersPanel() {
   const parameters = useChuangyi((state) => state.parameters);
   const setParameters = useChuangyi((state) => state.setParameters);
   // The same query the model select reads: preselect the first model, the one the server would default to.
-  const menu = useQuery({ queryKey: ['modelMenu', 'enabled'], queryFn: () => fetchModelMenu('enabled') });
+  const menu = useQuery(modelQueries.menu('enabled'));
   const firstModelId = menu.data?.flatMap((group) => group.models)[0]?.id;
 
   useEffect(() => {

@@ -1,13 +1,14 @@
 import { AppstoreOutlined, SwapOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
 import { Button } from 'antd';
+import { taskQueries } from '../../services/task';
 import { useDraw } from '../../stores/draw';
-import { useTemplateTask } from '../tasks/task-queries';
 
 /** 当前任务: the task and template being edited, and 切换 to pick another. */
 export function CurrentTemplateCard() {
   const detail = useDraw((state) => state.taskTemplateDetails);
   const openTaskSelect = useDraw((state) => state.openTaskSelect);
-  const templateTask = useTemplateTask(detail?.templateId ?? null);
+  const templateTask = useQuery(taskQueries.templateTask(detail?.templateId ?? null));
   const taskName = detail ? (templateTask.data?.task.name ?? '…') : '尚未选择任务';
 
   return (

@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { fetchTemplateDetail } from '../../services/task';
-import { taskKeys } from '../tasks/task-queries';
+import { taskQueries } from '../../services/task';
 
 /**
  * Loads a template's details into the draw store (spec §4: step at stepKey 0, generate mode of the first step).
@@ -13,8 +12,7 @@ export function useApplyTemplate() {
       // The draw store comes with the click: the home page's 精选模板 must not carry it in the first load.
       const [detail, { useDraw }] = await Promise.all([
         queryClient.fetchQuery({
-          queryKey: taskKeys.templateDetail(templateId),
-          queryFn: () => fetchTemplateDetail(templateId),
+          ...taskQueries.templateDetail(templateId),
           staleTime: 0,
         }),
         import('../../stores/draw'),

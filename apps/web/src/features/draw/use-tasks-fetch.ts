@@ -1,9 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import { isRequestError } from '../../services/request-error';
-import { fetchTaskTree, fetchTemplateList } from '../../services/task';
+import { taskQueries } from '../../services/task';
 import { useDraw } from '../../stores/draw';
-import { taskKeys } from '../tasks/task-queries';
 import { planTaskFetch } from './task-fetch';
 
 /**
@@ -24,15 +23,10 @@ export function useTasksFetch() {
       setLoading(true);
       if (chosenCategoryId) setCategoryId(chosenCategoryId);
       try {
-        const tree = await queryClient.fetchQuery({ queryKey: taskKeys.tree(''), queryFn: () => fetchTaskTree('') });
+        const tree = await queryClient.fetchQuery(taskQueries.tree(''));
         const plan = planTaskFetch(tree, chosenCategoryId);
         const taskId = plan.taskId;
-        const taskList = taskId
-          ? await queryClient.fetchQuery({
-              queryKey: taskKeys.templateList(taskId),
-              queryFn: () => fetchTemplateList(taskId),
-            })
-          : [];
+        const taskList = taskId ? await queryClient.fetchQuery(taskQueries.templateList(taskId)) : [];
         if (call !== latest.current) return;
         setCategoryId(plan.category?.id ?? null);
         setTaskLists({ taskData: tree, twoTaskData: plan.twoTaskData, taskList });

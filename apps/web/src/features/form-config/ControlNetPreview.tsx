@@ -2,7 +2,7 @@ import type { ControlnetPreviewBody } from '@huafang/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Image, Spin, Typography } from 'antd';
 import { useDebounced } from '../../common/use-debounced';
-import { controlnetPreviewQuery } from './form-config-queries';
+import { generationQueries } from '../../services/generate';
 
 /** Dragging a threshold slider asks once it stops, not at every step. */
 const PREVIEW_DEBOUNCE_MS = 400;
@@ -11,7 +11,7 @@ const PREVIEW_DEBOUNCE_MS = 400;
 export function ControlNetPreview({ body }: { body: ControlnetPreviewBody }) {
   const settled = useDebounced(JSON.stringify(body), PREVIEW_DEBOUNCE_MS);
   const preview = useQuery({
-    ...controlnetPreviewQuery(JSON.parse(settled) as ControlnetPreviewBody),
+    ...generationQueries.controlnetPreview(JSON.parse(settled) as ControlnetPreviewBody),
     placeholderData: keepPreviousData,
   });
 

@@ -3,12 +3,10 @@ import type { FormConfigItem, UploadResult } from '@huafang/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Image, Upload } from 'antd';
 import { useState } from 'react';
-import { fileLink } from '../../services/files';
+import { fileQueries } from '../../services/files';
 import { useImageUpload } from '../upload/use-image-upload';
 
 const IMAGE_MAX_MB = 10;
-/** Signed links last hours; asking again after one keeps the preview from outliving its link. */
-const LINK_FRESH_MS = 3_600_000;
 
 interface ImageUploadFieldProps {
   item: FormConfigItem;
@@ -26,12 +24,7 @@ export function ImageUploadField({ item, value, onChange }: ImageUploadFieldProp
   const fileId = typeof value === 'string' && value ? value : undefined;
   // An upload's image opens only through a signed link: the upload answer's, else one asked for the kept fileId.
   const justUploaded = uploaded !== null && uploaded.fileId === fileId;
-  const link = useQuery({
-    queryKey: ['files', 'link', fileId ?? ''],
-    queryFn: () => fileLink(fileId ?? ''),
-    enabled: Boolean(fileId) && !justUploaded,
-    staleTime: LINK_FRESH_MS,
-  });
+  const link = useQuery({ ...fileQueries.link(fileId), enabled: Boolean(fileId) && !justUploaded });
   const src = justUploaded ? uploaded.url : link.data?.url;
 
   if (fileId) {

@@ -2,7 +2,7 @@ import type { FormConfigItem } from '@huafang/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Segmented, Select } from 'antd';
 import { useState } from 'react';
-import { fetchModelMenu } from '../../services/model';
+import { modelQueries } from '../../services/model';
 import { ModelOption } from './ModelOption';
 import { groupOfModel, modelTabs } from './model-tabs';
 
@@ -14,7 +14,7 @@ interface ModelSelectProps {
 
 /** modelId: the enabled models grouped by model group, with the groups of modelTabList as tabs. */
 export function ModelSelect({ item, value, onChange }: ModelSelectProps) {
-  const menu = useQuery({ queryKey: ['modelMenu', 'enabled'], queryFn: () => fetchModelMenu('enabled') });
+  const menu = useQuery(modelQueries.menu('enabled'));
   const groups = modelTabs(menu.data ?? [], item.modelTabList);
   const [chosenTab, setChosenTab] = useState<string>();
   const activeTab = chosenTab ?? groupOfModel(groups, value)?.id ?? groups[0]?.id;

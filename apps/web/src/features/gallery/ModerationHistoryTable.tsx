@@ -1,11 +1,10 @@
 import { MODERATION_DECISION_LABELS, type ModerationHistoryEntry } from '@huafang/contracts';
 import { Image, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { formatDateTime } from '../../common/format-date-time';
-import { fetchModerationHistory } from '../../services/work-moderation';
+import { fetchModerationHistory, reviewKeys } from '../../services/work-moderation';
 import { usePagedQuery } from '../admin/use-paged-query';
 import { AuthorBadge } from './AuthorBadge';
 import { ReasonCounts } from './ModerationReasons';
-import { reviewKeys } from './moderation-queries';
 
 const COLUMNS: TableColumnsType<ModerationHistoryEntry> = [
   { title: '时间', dataIndex: 'createdAt', width: 150, render: formatDateTime },

@@ -3,13 +3,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, Image, Segmented, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { formatDateTime } from '../../common/format-date-time';
-import { fetchModerationQueue, type ModerationQueueKind } from '../../services/work-moderation';
+import { fetchModerationQueue, type ModerationQueueKind, reviewKeys } from '../../services/work-moderation';
+import { worksKeys } from '../../services/works';
 import { usePagedQuery } from '../admin/use-paged-query';
 import { AuthorBadge } from './AuthorBadge';
-import { worksKeys } from './gallery-queries';
 import { ModerationDecisionDialog, type PendingDecision } from './ModerationDecisionDialog';
 import { ModerationItemList } from './ModerationReasons';
-import { reviewKeys } from './moderation-queries';
 
 const KIND_OPTIONS: { label: string; value: ModerationQueueKind }[] = [
   { label: '全部', value: 'all' },
@@ -87,7 +86,7 @@ export function ModerationQueueTable() {
   const [kind, setKind] = useState<ModerationQueueKind>('all');
   const [pending, setPending] = useState<PendingDecision | null>(null);
   const queryClient = useQueryClient();
-  const { tableProps, reload } = usePagedQuery([...reviewKeys.queue, kind], (page) =>
+  const { tableProps, reload } = usePagedQuery(reviewKeys.queue(kind), (page) =>
     fetchModerationQueue({ ...page, kind }),
   );
 

@@ -1,8 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import { DatePicker, Input, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import dayjs from '../../common/dayjs';
-import { useTaskTree } from '../tasks/task-queries';
+import { taskQueries } from '../../services/task';
 import type { GalleryFilters } from './gallery-filters';
 import { galleryTemplateOptions } from './template-options';
 
@@ -15,7 +16,7 @@ const DAY = 'YYYY-MM-DD';
 
 /** 模板, 日期 and 关键词 (Enter searches). */
 export function MyGalleryFilters({ value, onChange }: MyGalleryFiltersProps) {
-  const tree = useTaskTree('');
+  const tree = useQuery(taskQueries.tree(''));
   const [keyword, setKeyword] = useState(value.keyword);
   // 清除筛选 clears the applied keyword; the box follows it.
   useEffect(() => setKeyword(value.keyword), [value.keyword]);

@@ -1,9 +1,10 @@
 import { CopyOutlined, DeleteOutlined, DownloadOutlined, RedoOutlined } from '@ant-design/icons';
 import type { WorkDetail } from '@huafang/contracts';
+import { useQuery } from '@tanstack/react-query';
 import { Button, Modal, Result, Skeleton } from 'antd';
 import { formatDateTime } from '../../common/format-date-time';
+import { worksQueries } from '../../services/works';
 import { copyText } from './copy-text';
-import { useMyWorkDetail } from './gallery-queries';
 import { PublishControl } from './PublishControl';
 import { recallFromWork } from './recall';
 import { useDeleteWorks } from './use-delete-works';
@@ -21,7 +22,7 @@ interface MyWorkDialogProps {
 
 /** 我的作品 detail: the original, prompts, parameters and everything the owner can do with the work. */
 export function MyWorkDialog({ workId, onClose, onDeleted }: MyWorkDialogProps) {
-  const detail = useMyWorkDetail(workId);
+  const detail = useQuery(worksQueries.mineDetail(workId));
 
   return (
     <Modal

@@ -1,5 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import { Select } from 'antd';
-import { useTaskTree } from '../tasks/task-queries';
+import { taskQueries } from '../../services/task';
 
 interface OmnibusCategorySelectProps {
   value: string | undefined;
@@ -8,7 +9,7 @@ interface OmnibusCategorySelectProps {
 
 /** The task categories of the published tree (that route needs login, so the page shows this only then). */
 export function OmnibusCategorySelect({ value, onChange }: OmnibusCategorySelectProps) {
-  const tree = useTaskTree('');
+  const tree = useQuery(taskQueries.tree(''));
   const options = (tree.data ?? [])
     .filter((node) => node.kind === 'category')
     .map((category) => ({ label: category.name, value: category.id }));

@@ -1,13 +1,14 @@
 import { CopyOutlined, EyeOutlined, FlagOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import type { PublicWorkItem } from '@huafang/contracts';
+import { useQuery } from '@tanstack/react-query';
 import { Button, Modal, Result, Skeleton, Tooltip } from 'antd';
 import { useState } from 'react';
 import { formatDateTime } from '../../common/format-date-time';
 import { toast } from '../../services/notices';
+import { worksQueries } from '../../services/works';
 import { useSession } from '../../stores/session';
 import { AuthorBadge } from './AuthorBadge';
 import { copyText } from './copy-text';
-import { usePublicWorkDetail } from './gallery-queries';
 import { ReportWorkDialog } from './ReportWorkDialog';
 import { canRecall, recallFromPublic } from './recall';
 import { useMakeSame } from './use-make-same';
@@ -24,7 +25,7 @@ interface PublicWorkDialogProps {
 
 /** 灵感广场 detail: the original, author, prompts and parameters unless hidden, 复制提示词 and 做同款. */
 export function PublicWorkDialog({ work, onClose }: PublicWorkDialogProps) {
-  const detail = usePublicWorkDetail(work?.id ?? null);
+  const detail = useQuery(worksQueries.publicDetail(work?.id ?? null));
   const { makeSame, recalling } = useMakeSame();
   const data = detail.data;
   const recallable = data ? canRecall(recallFromPublic(data)) : false;

@@ -4,8 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, Tag } from 'antd';
 import { useState } from 'react';
 import { toast } from '../../services/notices';
-import { publishWork } from '../../services/works';
-import { worksKeys } from './gallery-queries';
+import { publishWork, worksKeys } from '../../services/works';
 
 /**
  * 发布到广场 / 取消发布, and 隐藏提示词: chosen before publishing, or changed on a published work at once

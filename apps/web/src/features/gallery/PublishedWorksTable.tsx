@@ -2,10 +2,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Segmented, Table } from 'antd';
 import { useState } from 'react';
 import { toast } from '../../services/notices';
-import { fetchReviewWorks, type ReviewStatus, type ReviewWorkItem, setWorkHidden } from '../../services/works';
+import { reviewKeys } from '../../services/work-moderation';
+import {
+  fetchReviewWorks,
+  type ReviewStatus,
+  type ReviewWorkItem,
+  setWorkHidden,
+  worksKeys,
+} from '../../services/works';
 import { usePagedQuery } from '../admin/use-paged-query';
-import { worksKeys } from './gallery-queries';
-import { reviewKeys } from './moderation-queries';
 import { reviewColumns } from './review-columns';
 
 const STATUS_OPTIONS: { label: string; value: ReviewStatus }[] = [
@@ -18,7 +23,7 @@ const STATUS_OPTIONS: { label: string; value: ReviewStatus }[] = [
 export function PublishedWorksTable() {
   const [status, setStatus] = useState<ReviewStatus>('all');
   const queryClient = useQueryClient();
-  const { tableProps, reload } = usePagedQuery([...reviewKeys.published, status], (page) =>
+  const { tableProps, reload } = usePagedQuery(reviewKeys.publishedByStatus(status), (page) =>
     fetchReviewWorks({ ...page, status }),
   );
 

@@ -1,7 +1,7 @@
 import type { GenerateMode, Parameters } from '@huafang/contracts';
 import { Descriptions } from 'antd';
 import { useSession } from '../../stores/session';
-import { useModelLabel } from './gallery-queries';
+import { useModelLabel } from './use-model-label';
 import { parameterRows } from './work-parameters';
 
 interface WorkParameterTableProps {

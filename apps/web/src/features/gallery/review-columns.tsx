@@ -1,4 +1,5 @@
-import { Button, Image, Popconfirm, type TableColumnsType, Tag, Typography } from 'antd';
+import { Button, Image, type TableColumnsType, Tag, Typography } from 'antd';
+import { ConfirmAction } from '../../common/ConfirmAction';
 import { formatDateTime } from '../../common/format-date-time';
 import type { ReviewWorkItem } from '../../services/works';
 import { AuthorBadge } from './AuthorBadge';
@@ -45,18 +46,17 @@ export function reviewColumns(
       key: 'actions',
       width: 90,
       render: (_value, work) => (
-        <Popconfirm
+        <ConfirmAction
           title={work.hidden ? '恢复显示这个作品？' : '隐藏这个作品？'}
           description={work.hidden ? '作品将重新出现在灵感广场。' : '作品将从灵感广场下架，作者仍能在我的作品中看到。'}
           okText={work.hidden ? '恢复' : '隐藏'}
-          okButtonProps={{ danger: !work.hidden }}
-          cancelText="取消"
+          danger={!work.hidden}
           onConfirm={() => onHide(work.id, !work.hidden)}
         >
           <Button type="link" size="small" danger={!work.hidden}>
             {work.hidden ? '恢复' : '隐藏'}
           </Button>
-        </Popconfirm>
+        </ConfirmAction>
       ),
     },
   ];

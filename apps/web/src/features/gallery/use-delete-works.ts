@@ -1,8 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { toast } from '../../services/notices';
-import { deleteWorks } from '../../services/works';
-import { refreshAfterDelete } from './gallery-queries';
+import { deleteWorks, refreshAfterDelete } from '../../services/works';
 
 /** 删除 with a confirmation first; the server's own message (删除成功) is shown as it is. */
 export function useDeleteWorks() {

@@ -1,10 +1,9 @@
 import { FREE_CREATION_FORM } from '@huafang/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { fetchTemplateDetail } from '../../services/task';
+import { taskQueries } from '../../services/task';
 import { useChuangyi } from '../../stores/chuangyi';
 import { useDraw } from '../../stores/draw';
-import { taskKeys } from '../tasks/task-queries';
 import { type RecallSource, recallParameters, runnableStepKey } from './recall';
 
 /**
@@ -29,8 +28,7 @@ export function useRecall() {
       }
       const templateId = source.templateId;
       const detail = await queryClient.fetchQuery({
-        queryKey: taskKeys.templateDetail(templateId),
-        queryFn: () => fetchTemplateDetail(templateId),
+        ...taskQueries.templateDetail(templateId),
         staleTime: 0,
       });
       const draw = useDraw.getState();

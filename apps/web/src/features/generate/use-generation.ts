@@ -3,7 +3,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import {
   fetchGenerationProgress,
-  fetchUnfinishedGeneration,
+  generationKeys,
+  generationQueries,
   interruptGeneration,
   submitGeneration,
   submitGenerationStep,
@@ -31,11 +32,6 @@ export interface StepRequest {
   body: GenerateStepBody;
   templateId: string | null;
 }
-
-const generationKeys = {
-  progress: (generateId: string | null, stepId: string | null) => ['generate', 'progress', generateId, stepId] as const,
-  unfinished: ['generate', 'unfinished'] as const,
-};
 
 /** A progress poll the server cannot answer any more (another database, or long gone). */
 function isGone(error: unknown): boolean {
@@ -83,13 +79,7 @@ export function useGeneration({ store, scope, nextStepOf }: UseGenerationOptions
     refetchInterval: (query) => (isGone(query.state.error) ? false : pollInterval(query.state.data)),
   });
 
-  // Asked afresh on every mount (gcTime 0): an answer cached from an earlier visit could name a finished run.
-  const unfinished = useQuery({
-    queryKey: generationKeys.unfinished,
-    queryFn: fetchUnfinishedGeneration,
-    staleTime: 0,
-    gcTime: 0,
-  });
+  const unfinished = useQuery(generationQueries.unfinished());
 
   useEffect(() => {
     const found = unfinished.data;

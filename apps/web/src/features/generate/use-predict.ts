@@ -1,7 +1,7 @@
 import type { GenerateBody } from '@huafang/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useDebounced } from '../../common/use-debounced';
-import { predictGeneration } from '../../services/generate';
+import { generationQueries } from '../../services/generate';
 import { useSession } from '../../stores/session';
 
 /** Estimates wait until the user stops changing prompts and parameters for this long. */
@@ -14,11 +14,5 @@ export const PREDICT_DEBOUNCE_MS = 400;
 export function usePredict(body: GenerateBody | null) {
   const credits = useSession((state) => state.userData?.credits ?? null);
   const key = useDebounced(body ? JSON.stringify(body) : null, PREDICT_DEBOUNCE_MS);
-  return useQuery({
-    queryKey: ['generate', 'predict', key, credits],
-    queryFn: ({ signal }) => predictGeneration(JSON.parse(key ?? '{}') as GenerateBody, signal),
-    enabled: key !== null,
-    staleTime: 0,
-    placeholderData: keepPreviousData,
-  });
+  return useQuery({ ...generationQueries.predict(key, credits), placeholderData: keepPreviousData });
 }

@@ -1,6 +1,7 @@
 import { DeleteOutlined, ImportOutlined, PushpinFilled, PushpinOutlined } from '@ant-design/icons';
 import type { PromptHistoryItem } from '@huafang/contracts';
-import { Button, Checkbox, Popconfirm, Tag } from 'antd';
+import { Button, Checkbox, Tag } from 'antd';
+import { ConfirmAction } from '../../common/ConfirmAction';
 import { formatDateTime } from '../../common/format-date-time';
 import { HistoryChips } from './HistoryChips';
 
@@ -48,18 +49,11 @@ export function HistoryEntry({ entry, selected, onSelect, onImport, onPin, onDel
           >
             {pinned ? '取消置顶' : '置顶'}
           </Button>
-          <Popconfirm
-            title="删除这条历史记录？"
-            description="删除后无法恢复"
-            okText="删除"
-            okButtonProps={{ danger: true }}
-            cancelText="取消"
-            onConfirm={onDelete}
-          >
+          <ConfirmAction title="删除这条历史记录？" description="删除后无法恢复" onConfirm={onDelete}>
             <Button size="small" danger icon={<DeleteOutlined />} disabled={busy}>
               删除
             </Button>
-          </Popconfirm>
+          </ConfirmAction>
         </div>
       </article>
     </li>

@@ -1,5 +1,6 @@
 import { DeleteOutlined } from '@ant-design/icons';
-import { Button, Checkbox, Popconfirm } from 'antd';
+import { Button, Checkbox } from 'antd';
+import { ConfirmAction } from '../../common/ConfirmAction';
 
 interface HistorySelectionBarProps {
   pageIds: string[];
@@ -22,19 +23,16 @@ export function HistorySelectionBar({ pageIds, selected, onSelect, onDelete, del
       >
         全选本页
       </Checkbox>
-      <Popconfirm
+      <ConfirmAction
         title={`删除选中的 ${selected.length} 条历史记录？`}
         description="删除后无法恢复"
-        okText="删除"
-        okButtonProps={{ danger: true }}
-        cancelText="取消"
         onConfirm={onDelete}
         disabled={selected.length === 0}
       >
         <Button size="small" danger icon={<DeleteOutlined />} disabled={selected.length === 0} loading={deleting}>
           删除所选{selected.length > 0 ? `（${selected.length}）` : ''}
         </Button>
-      </Popconfirm>
+      </ConfirmAction>
     </div>
   );
 }

@@ -1,11 +1,13 @@
 import { PROMPT_HISTORY_PAGE_SIZE, type PromptHistoryItem } from '@huafang/contracts';
+import { useQuery } from '@tanstack/react-query';
 import { Button, Drawer, Empty, Input, Pagination, Result, Skeleton, Spin } from 'antd';
 import { useState } from 'react';
 import { useDrawerSize } from '../../common/use-screen';
 import { toast } from '../../services/notices';
+import { historyQueries } from '../../services/prompt-history';
 import { HistoryEntry } from './HistoryEntry';
 import { HistorySelectionBar } from './HistorySelectionBar';
-import { useHistoryDelete, useHistoryPin, usePromptHistory } from './history-queries';
+import { useHistoryDelete, useHistoryPin } from './use-history-edits';
 import { useHistoryImport } from './use-history-import';
 import './history.css';
 
@@ -20,10 +22,10 @@ export function PromptHistoryDrawer({ open, onClose }: PromptHistoryDrawerProps)
   const drawerSize = useDrawerSize(560);
   const [keyword, setKeyword] = useState('');
   const [selected, setSelected] = useState<string[]>([]);
-  const history = usePromptHistory(
-    { current, pageSize: PROMPT_HISTORY_PAGE_SIZE, ...(keyword ? { keyword } : {}) },
-    open,
-  );
+  const history = useQuery({
+    ...historyQueries.page({ current, pageSize: PROMPT_HISTORY_PAGE_SIZE, ...(keyword ? { keyword } : {}) }),
+    enabled: open,
+  });
   // A pinned entry moves to the top of page 1: show it there.
   const pin = useHistoryPin((pinned) => pinned && setCurrent(1));
   // Spec §4/§9: after deleting, the history reloads page 1 with page size 15.

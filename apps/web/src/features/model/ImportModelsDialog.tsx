@@ -2,6 +2,7 @@ import { ENGINE_KINDS, type ModelGroup, modelImportBodySchema } from '@huafang/c
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Empty, Form, Input, Modal, Select, Spin, Switch, Tag } from 'antd';
 import { DialogActions } from '../../common/DialogActions';
+import { adminQueries } from '../../services/admin';
 import { importModels, modelKeys, modelQueries } from '../../services/model';
 import { toast } from '../../services/notices';
 import { zodRule } from '../account/zod-rule';
@@ -79,7 +80,7 @@ export function ImportModelsDialog({ open, groups, groupId, onClose, onImported 
   const [form] = Form.useForm<ImportValues>();
   const backendId = Form.useWatch('backendId', form);
   const queryClient = useQueryClient();
-  const backends = useQuery({ ...modelQueries.backends(), enabled: open });
+  const backends = useQuery({ ...adminQueries.backends(), enabled: open });
   const run = useMutation({
     mutationFn: importModels,
     onSuccess: async ({ msg }, body) => {

@@ -1,8 +1,9 @@
 import { DeleteOutlined, EditOutlined, ImportOutlined, PlusOutlined } from '@ant-design/icons';
 import type { ArtModel } from '@huafang/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Empty, Popconfirm, Result, Segmented, Skeleton } from 'antd';
+import { Button, Empty, Result, Segmented, Skeleton } from 'antd';
 import { useState } from 'react';
+import { ConfirmAction } from '../../common/ConfirmAction';
 import { useEditDialog } from '../../common/use-edit-dialog';
 import { deleteModel, deleteModelGroup, modelKeys, modelQueries, updateModel } from '../../services/model';
 import { toast } from '../../services/notices';
@@ -89,18 +90,15 @@ export function ModelGroupsPanel() {
               <Button icon={<EditOutlined aria-hidden />} onClick={() => groupDialog.show(group)}>
                 重命名分组
               </Button>
-              <Popconfirm
+              <ConfirmAction
                 title={`删除分组「${group.name}」？`}
                 description="只能删除没有模型的分组"
-                okText="删除"
-                cancelText="取消"
-                okButtonProps={{ danger: true }}
                 onConfirm={() => removeGroup.mutateAsync(group.id).catch(() => undefined)}
               >
                 <Button danger icon={<DeleteOutlined aria-hidden />}>
                   删除分组
                 </Button>
-              </Popconfirm>
+              </ConfirmAction>
             </>
           )}
         </div>

@@ -1,6 +1,7 @@
 import { PictureOutlined } from '@ant-design/icons';
 import type { ArtModel } from '@huafang/contracts';
-import { Button, Image, Popconfirm, Space, Switch, Table, type TableColumnsType, Typography } from 'antd';
+import { Button, Image, Space, Switch, Table, type TableColumnsType, Typography } from 'antd';
+import { ConfirmAction } from '../../common/ConfirmAction';
 import { ENGINE_LABELS } from './engine-labels';
 
 interface ModelTableProps {
@@ -63,18 +64,15 @@ function columns({ switchingId, onToggle, onEdit, onDelete }: Omit<ModelTablePro
           <Button type="link" size="small" onClick={() => onEdit(model)} aria-label={`编辑「${model.modelName}」`}>
             编辑
           </Button>
-          <Popconfirm
+          <ConfirmAction
             title={`删除模型「${model.modelName}」？`}
             description="已使用该模型的模板需要另选模型"
-            okText="删除"
-            cancelText="取消"
-            okButtonProps={{ danger: true }}
             onConfirm={() => onDelete(model)}
           >
             <Button type="link" size="small" danger aria-label={`删除「${model.modelName}」`}>
               删除
             </Button>
-          </Popconfirm>
+          </ConfirmAction>
         </Space>
       ),
     },

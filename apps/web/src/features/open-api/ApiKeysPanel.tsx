@@ -1,8 +1,9 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { API_KEY_MAX_PER_USER, type ApiKey } from '@huafang/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Empty, Popconfirm, Result, Skeleton, Tag, Typography } from 'antd';
+import { Button, Empty, Result, Skeleton, Tag, Typography } from 'antd';
 import { useState } from 'react';
+import { ConfirmAction } from '../../common/ConfirmAction';
 import { formatDateTime } from '../../common/format-date-time';
 import { apiKeyKeys, apiKeyQueries, revokeApiKey } from '../../services/api-keys';
 import { toast } from '../../services/notices';
@@ -32,16 +33,14 @@ function ApiKeyItem({ apiKey, onRevoke }: { apiKey: ApiKey; onRevoke: (key: ApiK
         </div>
       </div>
       <div className="hf-oa-item-actions">
-        <Popconfirm
+        <ConfirmAction
           title={`撤销密钥「${apiKey.name}」？`}
           description="撤销后立即失效，使用它的程序会收到“API 密钥无效或已删除”，且无法恢复。"
           okText="撤销"
-          cancelText="取消"
-          okButtonProps={{ danger: true }}
           onConfirm={() => onRevoke(apiKey)}
         >
           <Button danger>撤销</Button>
-        </Popconfirm>
+        </ConfirmAction>
       </div>
     </li>
   );

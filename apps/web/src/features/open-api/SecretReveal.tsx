@@ -3,6 +3,7 @@ import { Alert, Button, Input, Space } from 'antd';
 import type { TextAreaRef } from 'antd/es/input/TextArea';
 import { useRef, useState } from 'react';
 import { toast } from '../../services/notices';
+import '../../common/dialog-actions.css';
 
 interface SecretRevealProps {
   /** What the secret is, as the field's label: API 密钥, 签名密钥. */

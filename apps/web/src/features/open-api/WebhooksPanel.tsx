@@ -1,8 +1,9 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { WEBHOOK_MAX_PER_USER, type WebhookEndpoint, type WebhookTestResult } from '@huafang/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Empty, Modal, Popconfirm, Result, Skeleton, Switch, Tag, Typography } from 'antd';
+import { Alert, Button, Empty, Modal, Result, Skeleton, Switch, Tag, Typography } from 'antd';
 import { useState } from 'react';
+import { ConfirmAction } from '../../common/ConfirmAction';
 import { formatDateTime } from '../../common/format-date-time';
 import { useEditDialog } from '../../common/use-edit-dialog';
 import { toast } from '../../services/notices';
@@ -101,25 +102,22 @@ function EndpointItem(props: EndpointItemProps) {
         </Button>
         <Button onClick={props.onDeliveries}>投递记录</Button>
         <Button onClick={props.onEdit}>编辑</Button>
-        <Popconfirm
+        <ConfirmAction
           title="重置签名密钥？"
           description="旧密钥立即失效，接收方须换用新密钥验证签名。"
           okText="重置"
-          cancelText="取消"
+          danger={false}
           onConfirm={props.onRotate}
         >
           <Button>重置密钥</Button>
-        </Popconfirm>
-        <Popconfirm
+        </ConfirmAction>
+        <ConfirmAction
           title="删除这个接收地址？"
           description="投递记录会一并删除，之后不再向它发送事件。"
-          okText="删除"
-          cancelText="取消"
-          okButtonProps={{ danger: true }}
           onConfirm={props.onDelete}
         >
           <Button danger>删除</Button>
-        </Popconfirm>
+        </ConfirmAction>
       </div>
       {outcome && <TestOutcomeAlert outcome={outcome} onClose={props.onClearOutcome} />}
     </li>

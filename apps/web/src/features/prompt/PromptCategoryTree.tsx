@@ -1,7 +1,8 @@
 import type { PromptTreeNode } from '@huafang/contracts';
+import { useQuery } from '@tanstack/react-query';
 import { Empty, Skeleton, Tree, type TreeDataNode } from 'antd';
 import type { PromptVariant } from '../../services/prompt';
-import { HELP_URL_FLAG, usePromptTree } from './prompt-queries';
+import { HELP_URL_FLAG, promptQueries } from '../../services/prompt';
 
 interface PromptCategoryTreeProps {
   variant: PromptVariant;
@@ -35,7 +36,7 @@ function findName(nodes: PromptTreeNode[], id: string): string | undefined {
 
 /** The category tree of the whole library (helpUrlFlag 02); clicking the selected one again shows all words. */
 export function PromptCategoryTree({ variant, selectedId, onSelect }: PromptCategoryTreeProps) {
-  const tree = usePromptTree(variant, HELP_URL_FLAG.all);
+  const tree = useQuery(promptQueries.tree(variant, HELP_URL_FLAG.all));
 
   if (tree.isPending) return <Skeleton active paragraph={{ rows: 8 }} />;
   const nodes = tree.data ?? [];

@@ -1,6 +1,7 @@
 import { BookOutlined, CheckOutlined, ClearOutlined, EditOutlined, HistoryOutlined } from '@ant-design/icons';
-import { Button, Popconfirm, Space } from 'antd';
+import { Button, Space } from 'antd';
 import { useState } from 'react';
+import { ConfirmAction } from '../../common/ConfirmAction';
 import type { PromptVariant } from '../../services/prompt';
 import { useDraw } from '../../stores/draw';
 import { PromptHistoryDrawer } from '../history/PromptHistoryDrawer';
@@ -54,18 +55,18 @@ export function PromptGroupPanel({ variant }: { variant: PromptVariant }) {
           >
             {editing ? '完成' : '编辑'}
           </Button>
-          <Popconfirm
+          <ConfirmAction
             title={`清空 ${customCount} 个自定义词？`}
             description="只移除自己输入的词，从词库选的词保留"
             okText="清空"
-            cancelText="取消"
+            danger={false}
             disabled={customCount === 0}
             onConfirm={cleanCustomWords}
           >
             <Button size="small" icon={<ClearOutlined />} disabled={customCount === 0}>
               清空自定义
             </Button>
-          </Popconfirm>
+          </ConfirmAction>
         </Space>
       </div>
       <div className="hf-prompt-chips">

@@ -5,6 +5,7 @@ import type { PromptVariant } from '../../services/prompt';
 import { PromptCategoryTree } from './PromptCategoryTree';
 import { PromptWordDialog, type WordEditing } from './PromptWordDialog';
 import { PromptWordsTable } from './PromptWordsTable';
+import './prompt-library.css';
 
 /** 提示词库 of /model: the positive or negative tree on the left, the chosen category's words on the right. */
 export function PromptLibraryAdmin() {

@@ -2,11 +2,12 @@ import { Drawer, Input, Tabs } from 'antd';
 import { useState } from 'react';
 import { useDrawerSize } from '../../common/use-screen';
 import type { PromptVariant } from '../../services/prompt';
+import { HELP_URL_FLAG } from '../../services/prompt';
 import { useDraw } from '../../stores/draw';
 import { PromptSearchResults } from './PromptSearchResults';
 import { PromptTagTree } from './PromptTagTree';
-import { HELP_URL_FLAG } from './prompt-queries';
 import { usePromptPicker } from './use-prompt-picker';
+import './prompt-library.css';
 
 interface PromptLibraryDrawerProps {
   variant: PromptVariant;

@@ -1,8 +1,10 @@
+import { useQuery } from '@tanstack/react-query';
 import { Empty, Skeleton } from 'antd';
 import type { PromptVariant } from '../../services/prompt';
+import { promptQueries } from '../../services/prompt';
 import { PromptWordTag } from './PromptWordTag';
-import { usePromptList } from './prompt-queries';
 import type { PickedWord } from './use-prompt-picker';
+import './prompt-library.css';
 
 const SEARCH_PAGE_SIZE = 100;
 
@@ -16,7 +18,7 @@ interface PromptSearchResultsProps {
 
 /** Words matching the keyword in Chinese or English (GET /api/prompt/list). */
 export function PromptSearchResults({ variant, helpUrlFlag, keyword, selected, onToggle }: PromptSearchResultsProps) {
-  const list = usePromptList(variant, { helpUrlFlag, keyword, current: 1, pageSize: SEARCH_PAGE_SIZE });
+  const list = useQuery(promptQueries.list(variant, { helpUrlFlag, keyword, current: 1, pageSize: SEARCH_PAGE_SIZE }));
 
   if (list.isPending) return <Skeleton active paragraph={{ rows: 4 }} />;
   const words = list.data?.list ?? [];

@@ -1,9 +1,11 @@
 import type { PromptTreeNode } from '@huafang/contracts';
+import { useQuery } from '@tanstack/react-query';
 import { Empty, Skeleton, Tabs } from 'antd';
 import type { PromptVariant } from '../../services/prompt';
+import { promptQueries } from '../../services/prompt';
 import { PromptWordTag } from './PromptWordTag';
-import { usePromptTree } from './prompt-queries';
 import type { PickedWord } from './use-prompt-picker';
+import './prompt-library.css';
 
 interface PromptTagTreeProps {
   variant: PromptVariant;
@@ -22,7 +24,7 @@ function sectionsOf(node: PromptTreeNode): PromptTreeNode[] {
 
 /** The tag tree: categories as tabs, their subcategories as sections of word tags. */
 export function PromptTagTree({ variant, helpUrlFlag, selected, onToggle }: PromptTagTreeProps) {
-  const tree = usePromptTree(variant, helpUrlFlag);
+  const tree = useQuery(promptQueries.tree(variant, helpUrlFlag));
 
   if (tree.isPending) return <Skeleton active paragraph={{ rows: 8 }} />;
   if (!tree.data?.length) return <Empty description="词库里还没有提示词" />;

@@ -3,10 +3,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Form, Input, Modal, Switch } from 'antd';
 import { DialogActions } from '../../common/DialogActions';
 import { toast } from '../../services/notices';
-import { createPromptWord, updatePromptWord } from '../../services/prompt';
+import { createPromptWord, promptKeys, updatePromptWord } from '../../services/prompt';
 import { useSubmit } from '../account/use-submit';
 import { zodRule } from '../account/zod-rule';
-import { promptKeys } from './prompt-queries';
 
 /** 编辑 a word, or 新增 one in a category. */
 export type WordEditing = { word: PromptWord } | { categoryId: string };

@@ -1,4 +1,5 @@
 import { Tag, Tooltip } from 'antd';
+import './prompt-library.css';
 
 interface PromptWordTagProps {
   label: string;

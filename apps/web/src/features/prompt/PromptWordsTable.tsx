@@ -1,11 +1,17 @@
 import { MSG, type PromptWord } from '@huafang/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Popconfirm, Space, Table, type TableColumnsType, Tag } from 'antd';
+import { Button, Space, Table, type TableColumnsType, Tag } from 'antd';
+import { ConfirmAction } from '../../common/ConfirmAction';
 import { toast } from '../../services/notices';
-import { deletePromptWord, fetchPromptList, type PromptVariant } from '../../services/prompt';
+import {
+  deletePromptWord,
+  fetchPromptList,
+  HELP_URL_FLAG,
+  type PromptVariant,
+  promptKeys,
+} from '../../services/prompt';
 import { isRequestError } from '../../services/request-error';
 import { usePagedQuery } from '../admin/use-paged-query';
-import { HELP_URL_FLAG, promptKeys } from './prompt-queries';
 
 interface PromptWordsTableProps {
   variant: PromptVariant;
@@ -17,7 +23,7 @@ interface PromptWordsTableProps {
 /** The words of the chosen category (all when none), searchable; 编辑 and 删除 per row. */
 export function PromptWordsTable({ variant, categoryId, keyword, onEdit }: PromptWordsTableProps) {
   const queryClient = useQueryClient();
-  const { tableProps } = usePagedQuery([...promptKeys.all, 'admin', variant, categoryId, keyword], (page) =>
+  const { tableProps } = usePagedQuery(promptKeys.admin(variant, categoryId, keyword), (page) =>
     fetchPromptList(variant, {
       helpUrlFlag: HELP_URL_FLAG.all,
       categoryId: categoryId ?? undefined,
@@ -55,18 +61,11 @@ export function PromptWordsTable({ variant, categoryId, keyword, onEdit }: Promp
           <Button type="link" size="small" onClick={() => onEdit(word)}>
             编辑
           </Button>
-          <Popconfirm
+          <ConfirmAction
             title={`确定删除「${word.label}」吗？`}
             description="删除后创作页的词库里将不再出现这个词"
-            okText="删除"
-            okButtonProps={{ danger: true }}
-            cancelText="取消"
             onConfirm={() => remove(word)}
-          >
-            <Button type="link" size="small" danger>
-              删除
-            </Button>
-          </Popconfirm>
+          />
         </Space>
       ),
     },

@@ -2,7 +2,7 @@ import { CustomerServiceOutlined, ThunderboltOutlined } from '@ant-design/icons'
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Empty, Modal, Skeleton } from 'antd';
 import { useEffect } from 'react';
-import { fetchComboStore } from '../../services/store';
+import { storeQueries } from '../../services/store';
 import { useSession } from '../../stores/session';
 import { ComboPlanCard } from './ComboPlanCard';
 import { useComboStoreDialog } from './combo-store-state';
@@ -17,7 +17,7 @@ function useHeaderCreditsSync(credits: number | undefined) {
 }
 
 function StorePlans() {
-  const store = useQuery({ queryKey: ['comboStore'], queryFn: fetchComboStore, staleTime: 0 });
+  const store = useQuery(storeQueries.store());
   useHeaderCreditsSync(store.data?.credits);
   const openDialog = useSession((state) => state.openDialog);
   const hide = useComboStoreDialog((state) => state.hide);

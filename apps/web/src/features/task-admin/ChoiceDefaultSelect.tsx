@@ -1,6 +1,7 @@
+import { useQuery } from '@tanstack/react-query';
 import { Select } from 'antd';
+import { optionQueries } from '../../services/options';
 import type { OptionRow } from './field-form';
-import { useOptionSource } from './task-admin-queries';
 
 interface ChoiceDefaultSelectProps {
   /** The option source, when the field reads its options from one. */
@@ -13,7 +14,7 @@ interface ChoiceDefaultSelectProps {
 
 /** The default choice of a select or radio field, among the options it will offer. */
 export function ChoiceDefaultSelect({ url, rows, value, onChange }: ChoiceDefaultSelectProps) {
-  const fetched = useOptionSource(url);
+  const fetched = useQuery(optionQueries.formOptions(url));
   const options = url
     ? (fetched.data ?? []).map((option) => ({ value: String(option.value), label: option.label }))
     : rows

@@ -1,9 +1,10 @@
+import { useQuery } from '@tanstack/react-query';
 import { Form, Radio, Select } from 'antd';
+import { optionQueries } from '../../services/options';
 import { ChoiceDefaultSelect } from './ChoiceDefaultSelect';
 import { type FieldFormValues, type OptionRow, type OptionSourceKind, optionRows } from './field-form';
 import { OPTION_SOURCES } from './field-presets';
 import { OptionListEditor } from './OptionListEditor';
-import { useOptionSource } from './task-admin-queries';
 
 interface ChoiceSettingsProps {
   /** For a ControlNet module field: the unit's fields an option may show (its fromConfig). */
@@ -22,7 +23,7 @@ export function ChoiceSettings({ moduleFields }: ChoiceSettingsProps) {
   const source: OptionSourceKind = Form.useWatch('source', form) ?? form.getFieldValue('source');
   const url: string | undefined = Form.useWatch('url', form) ?? form.getFieldValue('url');
   const rows: OptionRow[] = Form.useWatch('option', form) ?? form.getFieldValue('option') ?? [];
-  const sourceOptions = useOptionSource(url);
+  const sourceOptions = useQuery(optionQueries.formOptions(url));
 
   /** Switching from an option source to fixed options starts from the source's options, fromConfig included. */
   function onSourceChange(next: OptionSourceKind) {

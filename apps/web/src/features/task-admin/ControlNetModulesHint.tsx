@@ -1,8 +1,9 @@
 import type { FormConfigItem } from '@huafang/contracts';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Tag } from 'antd';
+import { optionQueries } from '../../services/options';
 import { CONTROLNET_MODULE, parseFromConfig } from '../form-config/form-values';
 import { PARAMETER_LABELS } from './field-presets';
-import { useOptionSource } from './task-admin-queries';
 
 interface ControlNetModulesHintProps {
   unitFields: FormConfigItem[];
@@ -11,7 +12,7 @@ interface ControlNetModulesHintProps {
 /** Which tuning fields each 预处理器 shows on /draw: its option's fromConfig decides, the core fields always show. */
 export function ControlNetModulesHint({ unitFields }: ControlNetModulesHintProps) {
   const moduleField = unitFields.find((item) => item.name === CONTROLNET_MODULE);
-  const fetched = useOptionSource(moduleField?.option ? undefined : moduleField?.url);
+  const fetched = useQuery(optionQueries.formOptions(moduleField?.option ? undefined : moduleField?.url));
   const modules = moduleField?.option ?? fetched.data ?? [];
   const textOf = (name: string) =>
     unitFields.find((item) => item.name === name)?.text ?? PARAMETER_LABELS[name] ?? name;

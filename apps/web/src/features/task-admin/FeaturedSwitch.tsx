@@ -4,7 +4,7 @@ import { Form, InputNumber, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { toast } from '../../services/notices';
 import { setTemplateFeatured } from '../../services/task-admin';
-import { useRefreshTasks } from './task-admin-queries';
+import { useRefreshTasks } from './use-refresh-tasks';
 
 /**
  * 设为精选 and 精选排序 of an official template: applied at once (not part of the draft), shown on the home page's

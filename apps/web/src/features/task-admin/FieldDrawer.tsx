@@ -1,7 +1,9 @@
 import { type FormConfigItem, formFieldTypeSchema } from '@huafang/contracts';
+import { useQuery } from '@tanstack/react-query';
 import { AutoComplete, Button, Drawer, Form, Input, Select, Space, Switch } from 'antd';
 import { useId, useState } from 'react';
 import { useDrawerSize } from '../../common/use-screen';
+import { modelQueries } from '../../services/model';
 import { CONTROLNET_MODULE } from '../form-config/form-values';
 import { ChoiceSettings } from './ChoiceSettings';
 import { FormConfigDesigner } from './FormConfigDesigner';
@@ -22,7 +24,6 @@ import {
   presetField,
 } from './field-presets';
 import { RangeSettings } from './RangeSettings';
-import { useAllModelGroups } from './task-admin-queries';
 
 interface FieldDrawerProps {
   item: FormConfigItem;
@@ -49,7 +50,7 @@ export function FieldDrawer({ item, isNew, level, takenNames, unitFields, onSave
   const drawerSize = useDrawerSize(560);
   const [form] = Form.useForm<FieldFormValues>();
   const [children, setChildren] = useState(item.children ?? []);
-  const models = useAllModelGroups();
+  const models = useQuery(modelQueries.menu('all'));
   const type = Form.useWatch('type', form) ?? item.type;
   const name = Form.useWatch('name', form) ?? item.name;
   const moduleFields =

@@ -1,6 +1,7 @@
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import type { FormConfigItem } from '@huafang/contracts';
-import { Button, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
+import { Button, Space, Tag, Tooltip, Typography } from 'antd';
+import { ConfirmAction } from '../../common/ConfirmAction';
 import { FIELD_TYPE_LABELS, OPTION_SOURCES } from './field-presets';
 
 interface FieldRowProps {
@@ -58,15 +59,9 @@ export function FieldRow({ item, index, count, onEdit, onMove, onDelete }: Field
         <Tooltip title="编辑">
           <Button type="text" size="small" icon={<EditOutlined />} onClick={onEdit} aria-label={`编辑 ${item.text}`} />
         </Tooltip>
-        <Popconfirm
-          title={`删除表单项「${item.text}」？`}
-          okText="删除"
-          okButtonProps={{ danger: true }}
-          cancelText="取消"
-          onConfirm={onDelete}
-        >
+        <ConfirmAction title={`删除表单项「${item.text}」？`} onConfirm={onDelete}>
           <Button type="text" size="small" danger icon={<DeleteOutlined />} aria-label={`删除 ${item.text}`} />
-        </Popconfirm>
+        </ConfirmAction>
       </Space>
     </li>
   );

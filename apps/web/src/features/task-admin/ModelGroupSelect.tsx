@@ -1,5 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import { Select } from 'antd';
-import { useAllModelGroups } from './task-admin-queries';
+import { modelQueries } from '../../services/model';
 
 interface ModelGroupSelectProps {
   value?: string;
@@ -8,7 +9,7 @@ interface ModelGroupSelectProps {
 
 /** A model of the model menu, grouped; disabled models are marked, since users cannot pick them yet. */
 export function ModelGroupSelect({ value, onChange }: ModelGroupSelectProps) {
-  const menu = useAllModelGroups();
+  const menu = useQuery(modelQueries.menu('all'));
   return (
     <Select<string>
       allowClear

@@ -1,5 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import { Select } from 'antd';
-import { useOptionSource } from './task-admin-queries';
+import { optionQueries } from '../../services/options';
 
 interface OptionSourceSelectProps {
   url: string;
@@ -17,7 +18,7 @@ export function OptionSourceSelect({
   placeholder = '不指定',
   ariaLabel,
 }: OptionSourceSelectProps) {
-  const options = useOptionSource(url);
+  const options = useQuery(optionQueries.formOptions(url));
   return (
     <Select<string | number>
       allowClear

@@ -1,7 +1,8 @@
 import { BookOutlined, ClearOutlined } from '@ant-design/icons';
 import type { PromptGroupItem } from '@huafang/contracts';
-import { Button, Popconfirm, Space, Typography } from 'antd';
+import { Button, Space, Typography } from 'antd';
 import { useState } from 'react';
+import { ConfirmAction } from '../../common/ConfirmAction';
 import { CustomWordForm } from './CustomWordForm';
 import { localId } from './ids';
 import { PromptChips } from './PromptChips';
@@ -39,18 +40,18 @@ export function PromptGroupEditor({ side, items, onChange }: PromptGroupEditorPr
           <Button size="small" icon={<BookOutlined />} onClick={() => setPicking(true)}>
             词库
           </Button>
-          <Popconfirm
+          <ConfirmAction
             title="清理自定义提示词？"
             description={`将移除 ${typedCount} 个手动输入的词，只保留词库中的词`}
             okText="清理"
-            cancelText="取消"
+            danger={false}
             onConfirm={() => onChange(cleanAdminGroup(items))}
             disabled={typedCount === 0}
           >
             <Button size="small" icon={<ClearOutlined />} disabled={typedCount === 0}>
               清理
             </Button>
-          </Popconfirm>
+          </ConfirmAction>
         </Space>
       </div>
       <PromptChips items={items} onRemove={(id) => onChange(removeItem(items, id))} />

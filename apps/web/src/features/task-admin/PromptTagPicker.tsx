@@ -1,7 +1,9 @@
 import type { PromptGroupItem, PromptTreeNode } from '@huafang/contracts';
+import { useQuery } from '@tanstack/react-query';
 import { Button, Collapse, Drawer, Empty, Input, Skeleton, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useDrawerSize } from '../../common/use-screen';
+import { HELP_URL_FLAG, promptQueries } from '../../services/prompt';
 import {
   filterPromptTree,
   hasItem,
@@ -10,7 +12,6 @@ import {
   type PromptWordInput,
   wordOf,
 } from './prompt-group-ops';
-import { usePromptLibrary } from './task-admin-queries';
 
 interface PromptTagPickerProps {
   open: boolean;
@@ -20,6 +21,8 @@ interface PromptTagPickerProps {
   onClose: () => void;
 }
 
+/** The library changes only when an admin edits words; the picker reopens without asking within this. */
+const LIBRARY_FRESH_MS = 5 * 60_000;
 const SIDE_TITLES: Record<PromptSide, string> = { positive: '正向提示词词库', negative: '反向提示词词库' };
 
 function WordTags({
@@ -48,7 +51,11 @@ function WordTags({
 export function PromptTagPicker({ open, side, group, onToggle, onClose }: PromptTagPickerProps) {
   const [keyword, setKeyword] = useState('');
   const drawerSize = useDrawerSize(480);
-  const library = usePromptLibrary(side, open);
+  const library = useQuery({
+    ...promptQueries.tree(side, HELP_URL_FLAG.all),
+    enabled: open,
+    staleTime: LIBRARY_FRESH_MS,
+  });
   const categories = filterPromptTree(library.data ?? [], keyword);
 
   return (

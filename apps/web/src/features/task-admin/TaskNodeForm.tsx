@@ -5,8 +5,8 @@ import { toast } from '../../services/notices';
 import { updateTask } from '../../services/task-admin';
 import { useSubmit } from '../account/use-submit';
 import { ImageUploadField } from '../form-config/ImageUploadField';
-import { useRefreshTasks } from './task-admin-queries';
 import { KIND_LABELS } from './tree-model';
+import { useRefreshTasks } from './use-refresh-tasks';
 
 interface TaskNodeFormProps {
   node: TaskTreeNode;

@@ -1,8 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import { Button, Result, Skeleton } from 'antd';
 import { useState } from 'react';
+import { taskAdminQueries } from '../../services/task-admin';
 import { SaveOutcomeAlert } from './SaveOutcomeAlert';
 import { TemplateDraftEditor } from './TemplateDraftEditor';
-import { useAdminTemplate } from './task-admin-queries';
 import { useTemplateSave } from './use-template-save';
 
 interface TemplateEditorProps {
@@ -16,7 +17,7 @@ interface TemplateEditorProps {
  * steps get their server ids; the open step tab and the last validation result stay across that.
  */
 export function TemplateEditor({ templateId, published }: TemplateEditorProps) {
-  const detail = useAdminTemplate(templateId);
+  const detail = useQuery(taskAdminQueries.template(templateId));
   const { save, saving, outcome, clearOutcome } = useTemplateSave();
   const [activeIndex, setActiveIndex] = useState(0);
 

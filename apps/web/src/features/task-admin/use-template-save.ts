@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { toast } from '../../services/notices';
 import { isRequestError } from '../../services/request-error';
 import { saveTemplate, type TemplateSaveMode } from '../../services/task-admin';
-import { useRefreshTasks } from './task-admin-queries';
 import { draftProblem, saveBodyOf, type TemplateDraft } from './template-draft';
+import { useRefreshTasks } from './use-refresh-tasks';
 
 /** The validation result shown above the editor after 保存草稿 or 发布. */
 export interface SaveOutcome {

@@ -13,9 +13,9 @@ import {
   saveTemplate,
   updateTask,
 } from '../../services/task-admin';
-import { useRefreshTasks } from './task-admin-queries';
 import { newTemplateBody } from './template-draft';
 import type { MoveRequest } from './tree-drop';
+import { useRefreshTasks } from './use-refresh-tasks';
 
 export type TreeCommands = ReturnType<typeof useTreeCommands>;
 

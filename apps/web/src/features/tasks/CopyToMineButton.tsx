@@ -1,14 +1,13 @@
 import { CopyOutlined } from '@ant-design/icons';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from 'antd';
 import { toast } from '../../services/notices';
-import { copyTaskToMine } from '../../services/task';
-import { taskKeys, useCopiable } from './task-queries';
+import { copyTaskToMine, taskKeys, taskQueries } from '../../services/task';
 
 /** 复制到我的: only offered when the server says the task may be copied. */
 export function CopyToMineButton({ taskId }: { taskId: string }) {
   const queryClient = useQueryClient();
-  const copiable = useCopiable(taskId);
+  const copiable = useQuery(taskQueries.copiable(taskId));
   const copy = useMutation({
     mutationFn: () => copyTaskToMine(taskId),
     onSuccess: (task) => {

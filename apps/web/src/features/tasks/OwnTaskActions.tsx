@@ -1,13 +1,14 @@
 import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import type { TaskTemplateListItem } from '@huafang/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Popconfirm, Space } from 'antd';
+import { Button, Space } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { ConfirmAction } from '../../common/ConfirmAction';
 import { toast } from '../../services/notices';
+import { taskKeys } from '../../services/task';
 import { deleteTask } from '../../services/task-admin';
 import { OwnTaskDialog } from './OwnTaskDialog';
-import { taskKeys } from './task-queries';
 
 /** 编辑 and 删除 of a task copied into 我的任务: the copy belongs to its owner. */
 export function OwnTaskActions({ task }: { task: TaskTemplateListItem }) {
@@ -28,18 +29,16 @@ export function OwnTaskActions({ task }: { task: TaskTemplateListItem }) {
       <Button icon={<EditOutlined />} onClick={() => setEditing(true)}>
         编辑
       </Button>
-      <Popconfirm
+      <ConfirmAction
         title={`删除「${task.taskName}」？`}
         description="删除后这个任务和它的模板都不再可用，已生成的作品保留"
-        okText="删除"
-        cancelText="取消"
-        okButtonProps={{ danger: true, loading: remove.isPending }}
+        loading={remove.isPending}
         onConfirm={() => remove.mutateAsync().catch(() => undefined)}
       >
         <Button danger icon={<DeleteOutlined />}>
           删除
         </Button>
-      </Popconfirm>
+      </ConfirmAction>
       <OwnTaskDialog open={editing} task={task} onClose={() => setEditing(false)} />
     </Space>
   );

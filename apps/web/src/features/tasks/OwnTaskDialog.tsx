@@ -3,9 +3,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Form, Input, Modal } from 'antd';
 import { DialogActions } from '../../common/DialogActions';
 import { toast } from '../../services/notices';
+import { taskKeys } from '../../services/task';
 import { updateTask } from '../../services/task-admin';
 import { zodRule } from '../account/zod-rule';
-import { taskKeys } from './task-queries';
 
 interface OwnTaskValues {
   name: string;

@@ -1,12 +1,13 @@
 import { templateRenameBodySchema } from '@huafang/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, Modal, Popconfirm, Space } from 'antd';
+import { Button, Form, Input, Modal, Space } from 'antd';
 import { useState } from 'react';
+import { ConfirmAction } from '../../common/ConfirmAction';
 import { DialogActions } from '../../common/DialogActions';
 import { toast } from '../../services/notices';
+import { taskKeys } from '../../services/task';
 import { deleteTemplate, renameTemplate } from '../../services/task-admin';
 import { zodRule } from '../account/zod-rule';
-import { taskKeys } from './task-queries';
 
 interface OwnTemplateActionsProps {
   taskId: string;
@@ -43,17 +44,15 @@ export function OwnTemplateActions({ taskId, template }: OwnTemplateActionsProps
       <Button size="small" onClick={() => setRenaming(true)} aria-label={`重命名「${template.name}」`}>
         重命名
       </Button>
-      <Popconfirm
+      <ConfirmAction
         title={`删除模板「${template.name}」？`}
-        okText="删除"
-        cancelText="取消"
-        okButtonProps={{ danger: true, loading: remove.isPending }}
+        loading={remove.isPending}
         onConfirm={() => remove.mutateAsync().catch(() => undefined)}
       >
         <Button size="small" danger aria-label={`删除「${template.name}」`}>
           删除
         </Button>
-      </Popconfirm>
+      </ConfirmAction>
       <Modal open={renaming} title="重命名模板" onCancel={() => setRenaming(false)} footer={null} destroyOnHidden>
         <Form<{ name: string }>
           layout="vertical"

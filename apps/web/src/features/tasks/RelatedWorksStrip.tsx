@@ -1,9 +1,10 @@
+import { useQuery } from '@tanstack/react-query';
 import { Image, Skeleton } from 'antd';
-import { useRelatedWorks } from './task-queries';
+import { taskQueries } from '../../services/task';
 
 /** Public works made with a template: WebP thumbnails, the original only in the preview; a quiet line until there are some. */
 export function RelatedWorksStrip({ templateId }: { templateId: string }) {
-  const works = useRelatedWorks(templateId);
+  const works = useQuery(taskQueries.relatedWorks(templateId));
 
   if (works.isPending) return <Skeleton.Input active size="small" block className="hf-works-strip" />;
   const list = works.data?.list ?? [];

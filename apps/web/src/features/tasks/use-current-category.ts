@@ -1,6 +1,7 @@
 import type { TaskTreeNode } from '@huafang/contracts';
+import { useQuery } from '@tanstack/react-query';
 import { useMatch, useSearchParams } from 'react-router';
-import { useTaskTree } from './task-queries';
+import { taskQueries } from '../../services/task';
 import { categoryOfTask } from './task-tree';
 
 export const CATEGORY_PARAM = 'category';
@@ -17,8 +18,8 @@ export function categoryUrl(categoryId: string): string {
  * menu and the pages share this, so they always agree.
  */
 export function useCurrentCategory() {
-  const tree = useTaskTree();
-  const mine = useTaskTree('/mine');
+  const tree = useQuery(taskQueries.tree());
+  const mine = useQuery(taskQueries.tree('/mine'));
   const [params] = useSearchParams();
   const detail = useMatch('/tasks/:id');
   const categories: TaskTreeNode[] = [

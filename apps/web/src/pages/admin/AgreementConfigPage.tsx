@@ -4,14 +4,14 @@ import { Button, Result, Segmented, Skeleton, Typography } from 'antd';
 import { useState } from 'react';
 import { AgreementEditor } from '../../features/admin/AgreementEditor';
 import { AGREEMENT_NAMES } from '../../features/agreement/agreement-meta';
-import { fetchAgreement } from '../../services/app-config';
+import { agreementQueries } from '../../services/app-config';
 import { isRequestError } from '../../services/request-error';
 
 const TYPES: AgreementType[] = ['privacy', 'service', 'questionnaire'];
 
 export default function AgreementConfigPage() {
   const [type, setType] = useState<AgreementType>('privacy');
-  const query = useQuery({ queryKey: ['agreement', type], queryFn: () => fetchAgreement(type) });
+  const query = useQuery(agreementQueries.agreement(type));
   // An agreement nobody has saved yet answers 404: start from an empty document instead of an error.
   const notConfigured = isRequestError(query.error) && query.error.status === 404;
 

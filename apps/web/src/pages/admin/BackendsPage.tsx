@@ -1,24 +1,19 @@
-import { PlusOutlined } from '@ant-design/icons';
-import { type BackendItem, ENGINE_KINDS, MSG } from '@huafang/contracts';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Popconfirm, Space, Table, type TableColumnsType, Tag } from 'antd';
-import { useState } from 'react';
-import { useEditDialog } from '../../common/use-edit-dialog';
-import { PageHead } from '../../components/PageHead';
-import { useSubmit } from '../../features/account/use-submit';
+import { type BackendItem, ENGINE_KINDS } from '@huafang/contracts';
+import { Button, Space, type TableColumnsType, Tag } from 'antd';
+import { ConfirmAction } from '../../common/ConfirmAction';
+import { AdminListPage } from '../../features/admin/AdminListPage';
 import { BackendDialog } from '../../features/admin/BackendDialog';
 import { BackendStatus } from '../../features/admin/BackendStatus';
-import { checkBackend, deleteBackend, fetchBackends } from '../../services/admin';
+import { useAdminList } from '../../features/admin/use-admin-list';
+import { adminKeys, adminQueries, checkBackend, deleteBackend } from '../../services/admin';
 import { toast } from '../../services/notices';
-import '../../features/admin/admin-pages.css';
 
-const BACKENDS_KEY = ['admin', 'backends'] as const;
 /** Health is re-checked by the server in the background; the table follows without a manual refresh. */
 const REFRESH_MS = 30_000;
 
 interface RowActions {
   checkingId: string | null;
-  onCheck: (backend: BackendItem) => void;
+  onCheck: (backend: BackendItem) => Promise<void>;
   onEdit: (backend: BackendItem) => void;
   onDelete: (backend: BackendItem) => Promise<void>;
 }
@@ -66,18 +61,11 @@ function columns({ checkingId, onCheck, onEdit, onDelete }: RowActions): TableCo
               <Button type="link" size="small" onClick={() => onEdit(backend)}>
                 编辑
               </Button>
-              <Popconfirm
+              <ConfirmAction
                 title={`删除后端「${backend.name}」？`}
                 description="删除后不再向它派发任务"
-                okText="删除"
-                cancelText="取消"
-                okButtonProps={{ danger: true }}
                 onConfirm={() => onDelete(backend)}
-              >
-                <Button type="link" size="small" danger>
-                  删除
-                </Button>
-              </Popconfirm>
+              />
             </>
           )}
         </Space>
@@ -88,60 +76,36 @@ function columns({ checkingId, onCheck, onEdit, onDelete }: RowActions): TableCo
 
 /** 推理后端: the servers the generation queue dispatches to, with their health. */
 export default function BackendsPage() {
-  const queryClient = useQueryClient();
-  const backends = useQuery({ queryKey: BACKENDS_KEY, queryFn: fetchBackends, refetchInterval: REFRESH_MS });
-  const dialog = useEditDialog<BackendItem>();
-  const [checkingId, setCheckingId] = useState<string | null>(null);
-  const { submit } = useSubmit();
+  const page = useAdminList({ ...adminQueries.backends(), refetchInterval: REFRESH_MS });
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: BACKENDS_KEY });
-
-  async function onCheck(backend: BackendItem) {
-    setCheckingId(backend.id);
-    try {
-      await submit(async () => {
-        const checked = await checkBackend(backend.id);
-        queryClient.setQueryData<BackendItem[]>(BACKENDS_KEY, (list) =>
-          list?.map((item) => (item.id === checked.id ? checked : item)),
-        );
-        if (checked.healthy) toast(`「${checked.name}」连接正常`, 'success');
-        else toast(`「${checked.name}」连接异常：${checked.healthMessage}`, 'warning');
-      });
-    } finally {
-      setCheckingId(null);
-    }
-  }
-
-  const onDelete = (backend: BackendItem) =>
-    submit(async () => {
-      await deleteBackend(backend.id);
-      toast(MSG.deleted, 'success');
-      await refresh();
+  const onCheck = (backend: BackendItem) =>
+    page.runOnRow(backend, async () => {
+      const checked = await checkBackend(backend.id);
+      page.queryClient.setQueryData<BackendItem[]>(adminKeys.backends, (list) =>
+        list?.map((item) => (item.id === checked.id ? checked : item)),
+      );
+      if (checked.healthy) toast(`「${checked.name}」连接正常`, 'success');
+      else toast(`「${checked.name}」连接异常：${checked.healthMessage}`, 'warning');
     });
 
-  function onSaved() {
-    dialog.close();
-    void refresh();
-  }
+  const onDelete = (backend: BackendItem) => page.remove(() => deleteBackend(backend.id));
 
   return (
-    <div className="hf-page">
-      <PageHead title="推理后端">
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => dialog.show()}>
-          添加后端
-        </Button>
-      </PageHead>
-      <div className="hf-panel">
-        <Table<BackendItem>
-          rowKey="id"
-          columns={columns({ checkingId, onCheck, onEdit: dialog.show, onDelete })}
-          dataSource={backends.data}
-          loading={backends.isPending}
-          pagination={false}
-          locale={{ emptyText: '暂无推理后端，点击右上角添加' }}
-        />
-      </div>
-      <BackendDialog open={dialog.open} backend={dialog.editing} onClose={dialog.close} onSaved={onSaved} />
-    </div>
+    <AdminListPage<BackendItem>
+      title="推理后端"
+      addLabel="添加后端"
+      onAdd={() => page.dialog.show()}
+      columns={columns({ checkingId: page.busyId, onCheck, onEdit: page.dialog.show, onDelete })}
+      rows={page.list.data}
+      loading={page.list.isPending}
+      emptyText="暂无推理后端，点击右上角添加"
+    >
+      <BackendDialog
+        open={page.dialog.open}
+        backend={page.dialog.editing}
+        onClose={page.dialog.close}
+        onSaved={page.saved}
+      />
+    </AdminListPage>
   );
 }

@@ -1,21 +1,15 @@
-import { PlusOutlined } from '@ant-design/icons';
-import { type ComboPlan, type ComboPlanBody, MSG } from '@huafang/contracts';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Popconfirm, Space, Switch, Table, type TableColumnsType, Tag } from 'antd';
-import { useState } from 'react';
-import { useEditDialog } from '../../common/use-edit-dialog';
-import { PageHead } from '../../components/PageHead';
-import { useSubmit } from '../../features/account/use-submit';
+import type { ComboPlan, ComboPlanBody } from '@huafang/contracts';
+import { Button, Space, Switch, type TableColumnsType, Tag } from 'antd';
+import { ConfirmAction } from '../../common/ConfirmAction';
+import { AdminListPage } from '../../features/admin/AdminListPage';
 import { ComboPlanDialog } from '../../features/admin/ComboPlanDialog';
+import { useAdminList } from '../../features/admin/use-admin-list';
 import { toast } from '../../services/notices';
-import { deleteCombo, fetchAdminCombos, updateCombo } from '../../services/store';
-import '../../features/admin/admin-pages.css';
-
-const COMBOS_KEY = ['admin', 'combos'] as const;
+import { deleteCombo, storeQueries, updateCombo } from '../../services/store';
 
 interface RowActions {
   togglingId: string | null;
-  onToggle: (plan: ComboPlan, enabled: boolean) => void;
+  onToggle: (plan: ComboPlan, enabled: boolean) => Promise<void>;
   onEdit: (plan: ComboPlan) => void;
   onDelete: (plan: ComboPlan) => Promise<void>;
 }
@@ -77,18 +71,11 @@ function columns({ togglingId, onToggle, onEdit, onDelete }: RowActions): TableC
           <Button type="link" size="small" onClick={() => onEdit(plan)}>
             编辑
           </Button>
-          <Popconfirm
+          <ConfirmAction
             title={`删除套餐「${plan.name}」？`}
             description="删除后用户在套餐商店中不再看到它"
-            okText="删除"
-            cancelText="取消"
-            okButtonProps={{ danger: true }}
             onConfirm={() => onDelete(plan)}
-          >
-            <Button type="link" size="small" danger>
-              删除
-            </Button>
-          </Popconfirm>
+          />
         </Space>
       ),
     },
@@ -97,64 +84,35 @@ function columns({ togglingId, onToggle, onEdit, onDelete }: RowActions): TableC
 
 /** 套餐配置: the plans 套餐商店 shows; only 上架 ones reach users. */
 export default function CombosPage() {
-  const queryClient = useQueryClient();
-  const combos = useQuery({ queryKey: COMBOS_KEY, queryFn: fetchAdminCombos });
-  const dialog = useEditDialog<ComboPlan>();
-  const [togglingId, setTogglingId] = useState<string | null>(null);
-  const { submit } = useSubmit();
+  const page = useAdminList(storeQueries.adminCombos());
+  const nextSort = Math.min(999, Math.max(0, ...(page.list.data ?? []).map((plan) => plan.sort)) + 1);
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: COMBOS_KEY });
-  const nextSort = Math.min(999, Math.max(0, ...(combos.data ?? []).map((plan) => plan.sort)) + 1);
-
-  async function onToggle(plan: ComboPlan, enabled: boolean) {
-    setTogglingId(plan.id);
-    try {
-      await submit(async () => {
-        await updateCombo(plan.id, { ...bodyOf(plan), enabled });
-        toast(enabled ? `「${plan.name}」已上架` : `「${plan.name}」已下架`, 'success');
-        await refresh();
-      });
-    } finally {
-      setTogglingId(null);
-    }
-  }
-
-  const onDelete = (plan: ComboPlan) =>
-    submit(async () => {
-      await deleteCombo(plan.id);
-      toast(MSG.deleted, 'success');
-      await refresh();
+  const onToggle = (plan: ComboPlan, enabled: boolean) =>
+    page.runOnRow(plan, async () => {
+      await updateCombo(plan.id, { ...bodyOf(plan), enabled });
+      toast(enabled ? `「${plan.name}」已上架` : `「${plan.name}」已下架`, 'success');
+      await page.refresh();
     });
 
-  function onSaved() {
-    dialog.close();
-    void refresh();
-  }
+  const onDelete = (plan: ComboPlan) => page.remove(() => deleteCombo(plan.id));
 
   return (
-    <div className="hf-page">
-      <PageHead title="套餐配置">
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => dialog.show()}>
-          新建套餐
-        </Button>
-      </PageHead>
-      <div className="hf-panel">
-        <Table<ComboPlan>
-          rowKey="id"
-          columns={columns({ togglingId, onToggle, onEdit: dialog.show, onDelete })}
-          dataSource={combos.data}
-          loading={combos.isPending}
-          pagination={false}
-          locale={{ emptyText: '暂无套餐，点击右上角新建' }}
-        />
-      </div>
+    <AdminListPage<ComboPlan>
+      title="套餐配置"
+      addLabel="新建套餐"
+      onAdd={() => page.dialog.show()}
+      columns={columns({ togglingId: page.busyId, onToggle, onEdit: page.dialog.show, onDelete })}
+      rows={page.list.data}
+      loading={page.list.isPending}
+      emptyText="暂无套餐，点击右上角新建"
+    >
       <ComboPlanDialog
-        open={dialog.open}
-        plan={dialog.editing}
+        open={page.dialog.open}
+        plan={page.dialog.editing}
         nextSort={nextSort}
-        onClose={dialog.close}
-        onSaved={onSaved}
+        onClose={page.dialog.close}
+        onSaved={page.saved}
       />
-    </div>
+    </AdminListPage>
   );
 }

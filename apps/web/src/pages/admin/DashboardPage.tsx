@@ -4,7 +4,7 @@ import { Badge, Button, Card, Result, Segmented, Skeleton, Statistic, Table, Tag
 import { useState } from 'react';
 import { PageHead } from '../../components/PageHead';
 import { DayBarChart } from '../../features/dashboard/DayBarChart';
-import { fetchDashboard } from '../../services/admin';
+import { adminQueries } from '../../services/admin';
 
 const WINDOWS = [
   { label: '近 7 天', value: 7 },
@@ -35,11 +35,7 @@ function Charts({ data }: { data: Dashboard }) {
 /** 数据看板: totals, the queue now, generations and active users per day, and the backends' state. */
 export default function DashboardPage() {
   const [days, setDays] = useState(14);
-  const query = useQuery({
-    queryKey: ['admin', 'dashboard', days],
-    queryFn: () => fetchDashboard(days),
-    refetchInterval: REFRESH_MS,
-  });
+  const query = useQuery({ ...adminQueries.dashboard(days), refetchInterval: REFRESH_MS });
 
   return (
     <div className="hf-page">

@@ -2,7 +2,7 @@ import type { HelpRequest } from '@huafang/contracts';
 import { Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { formatDateTime } from '../../common/format-date-time';
 import { usePagedQuery } from '../../features/admin/use-paged-query';
-import { fetchHelpRequests } from '../../services/admin';
+import { adminKeys, fetchHelpRequests } from '../../services/admin';
 
 const COLUMNS: TableColumnsType<HelpRequest> = [
   { title: '问题类型', dataIndex: 'typeName', width: 120, render: (name: string) => <Tag>{name}</Tag> },
@@ -28,7 +28,7 @@ const COLUMNS: TableColumnsType<HelpRequest> = [
 ];
 
 export default function HelpRequestsPage() {
-  const { tableProps } = usePagedQuery(['admin', 'help'], fetchHelpRequests);
+  const { tableProps } = usePagedQuery(adminKeys.helpRequests, fetchHelpRequests);
 
   return (
     <div className="hf-page">

@@ -7,7 +7,7 @@ import { PageHead } from '../../components/PageHead';
 import { CreateInviteCodeDialog } from '../../features/admin/CreateInviteCodeDialog';
 import { inviteCodeTypeLabel } from '../../features/admin/invite-code-types';
 import { usePagedQuery } from '../../features/admin/use-paged-query';
-import { fetchInviteCodes } from '../../services/admin';
+import { adminKeys, fetchInviteCodes } from '../../services/admin';
 
 const COLUMNS: TableColumnsType<InviteCodeItem> = [
   {
@@ -39,7 +39,7 @@ const COLUMNS: TableColumnsType<InviteCodeItem> = [
 
 export default function InviteCodesPage() {
   const [creating, setCreating] = useState(false);
-  const { tableProps, reload } = usePagedQuery(['admin', 'inviteCodes'], fetchInviteCodes);
+  const { tableProps, reload } = usePagedQuery(adminKeys.inviteCodes, fetchInviteCodes);
 
   function onCreated() {
     setCreating(false);

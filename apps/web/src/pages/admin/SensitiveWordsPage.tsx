@@ -1,8 +1,9 @@
 import { DeleteOutlined, DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import type { SensitiveWord } from '@huafang/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Input, Popconfirm, Select } from 'antd';
+import { Button, Input, Select } from 'antd';
 import { useState } from 'react';
+import { ConfirmAction } from '../../common/ConfirmAction';
 import { PageHead } from '../../components/PageHead';
 import { AddWordsDialog } from '../../features/admin/sensitive-words/AddWordsDialog';
 import { ImportWordsDialog } from '../../features/admin/sensitive-words/ImportWordsDialog';
@@ -111,18 +112,15 @@ export default function SensitiveWordsPage() {
             onSearch={(keyword) => applyFilter({ ...filter, keyword: keyword.trim() || undefined })}
           />
           {selected.length > 0 && (
-            <Popconfirm
+            <ConfirmAction
               title={`删除所选的 ${selected.length} 个敏感词？`}
               description="删除后，含这些词的文字不再被拦下"
-              okText="删除"
-              cancelText="取消"
-              okButtonProps={{ danger: true }}
               onConfirm={() => remove(selected)}
             >
               <Button danger icon={<DeleteOutlined />}>
                 删除所选（{selected.length}）
               </Button>
-            </Popconfirm>
+            </ConfirmAction>
           )}
         </div>
         <SensitiveWordTable

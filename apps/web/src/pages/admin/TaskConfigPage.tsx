@@ -1,14 +1,15 @@
+import { useQuery } from '@tanstack/react-query';
 import { Button, Result, Typography } from 'antd';
 import { useSearchParams } from 'react-router';
 import { NodeEditor } from '../../features/task-admin/NodeEditor';
 import { TaskTreePanel } from '../../features/task-admin/TaskTreePanel';
-import { useAdminTaskTree } from '../../features/task-admin/task-admin-queries';
 import { indexTree } from '../../features/task-admin/tree-model';
+import { taskAdminQueries } from '../../services/task-admin';
 import '../../features/task-admin/task-admin.css';
 
 /** /admin 任务配置: the task tree on the left, the editor of the selected node on the right (?node=id). */
 export default function TaskConfigPage() {
-  const tree = useAdminTaskTree();
+  const tree = useQuery(taskAdminQueries.tree());
   const [searchParams, setSearchParams] = useSearchParams();
   const selectedKey = searchParams.get('node');
   const selected = selectedKey ? indexTree(tree.data ?? []).get(selectedKey)?.node : undefined;

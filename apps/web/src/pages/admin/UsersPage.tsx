@@ -1,17 +1,16 @@
 import { type AdminUserItem, MSG } from '@huafang/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Input, Popconfirm, Space, Table, type TableColumnsType, Tag } from 'antd';
+import { Button, Input, Space, Table, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
+import { ConfirmAction } from '../../common/ConfirmAction';
 import { formatDateTime } from '../../common/format-date-time';
 import { PageHead } from '../../components/PageHead';
 import { CreditGrantDialog } from '../../features/admin/CreditGrantDialog';
 import { userLabel } from '../../features/admin/format';
 import { usePagedQuery } from '../../features/admin/use-paged-query';
-import { fetchAdminUsers, setUserDisabled } from '../../services/admin';
+import { adminKeys, fetchAdminUsers, setUserDisabled } from '../../services/admin';
 import { toast } from '../../services/notices';
 import '../../features/admin/admin-pages.css';
-
-const USERS_KEY = ['admin', 'users'] as const;
 
 type RowActions = {
   onGrant(user: AdminUserItem): void;
@@ -59,18 +58,12 @@ function columns({ onGrant, onDisable }: RowActions): TableColumnsType<AdminUser
             </Button>
           ) : (
             !user.admin && (
-              <Popconfirm
+              <ConfirmAction
                 title={`停用「${userLabel(user)}」的账号？`}
                 description="停用后该用户立即退出登录，且无法再登录，直到重新启用"
                 okText="停用"
-                cancelText="取消"
-                okButtonProps={{ danger: true }}
                 onConfirm={() => onDisable(user, true)}
-              >
-                <Button type="link" size="small" danger>
-                  停用
-                </Button>
-              </Popconfirm>
+              />
             )
           )}
         </Space>
@@ -83,7 +76,7 @@ export default function UsersPage() {
   const [keyword, setKeyword] = useState('');
   const [granting, setGranting] = useState<AdminUserItem | null>(null);
   const queryClient = useQueryClient();
-  const { tableProps, reload } = usePagedQuery([...USERS_KEY, keyword], (page) =>
+  const { tableProps, reload } = usePagedQuery(adminKeys.userSearch(keyword), (page) =>
     fetchAdminUsers({ ...page, keyword: keyword || undefined }),
   );
 
@@ -100,13 +93,13 @@ export default function UsersPage() {
       return;
     }
     toast(MSG.set, 'success');
-    void queryClient.invalidateQueries({ queryKey: USERS_KEY });
+    void queryClient.invalidateQueries({ queryKey: adminKeys.users });
   }
 
   function onGranted() {
     setGranting(null);
     // Stay on the page the admin is looking at; only the balances change.
-    void queryClient.invalidateQueries({ queryKey: USERS_KEY });
+    void queryClient.invalidateQueries({ queryKey: adminKeys.users });
   }
 
   return (

@@ -1,9 +1,10 @@
+import { useQuery } from '@tanstack/react-query';
 import { Badge, Tabs } from 'antd';
 import { PageHead } from '../../components/PageHead';
 import { ModerationHistoryTable } from '../../features/gallery/ModerationHistoryTable';
 import { ModerationQueueTable } from '../../features/gallery/ModerationQueueTable';
-import { useModerationQueueCount } from '../../features/gallery/moderation-queries';
 import { PublishedWorksTable } from '../../features/gallery/PublishedWorksTable';
+import { reviewQueries } from '../../services/work-moderation';
 import '../../features/admin/admin-pages.css';
 import '../../features/gallery/gallery.css';
 
@@ -12,7 +13,7 @@ import '../../features/gallery/gallery.css';
  * reported, decided 通过 or 下架) and 审核记录 (every decision with who and when).
  */
 export default function WorkReviewPage() {
-  const waiting = useModerationQueueCount().data ?? 0;
+  const waiting = useQuery(reviewQueries.queueCount()).data ?? 0;
   return (
     <div className="hf-page">
       <PageHead title="作品审核" />

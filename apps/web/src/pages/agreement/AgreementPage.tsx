@@ -3,12 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Empty, Result, Skeleton, Typography } from 'antd';
 import { type ReactNode, useEffect } from 'react';
 import { AGREEMENT_NAMES } from '../../features/agreement/agreement-meta';
-import { fetchAgreement } from '../../services/app-config';
+import { agreementQueries } from '../../services/app-config';
 import { isRequestError } from '../../services/request-error';
 
 /** A centred document from /api/app/configs/agreement/{type}; opened in a new tab. */
 export default function AgreementPage({ type }: { type: AgreementType }) {
-  const query = useQuery({ queryKey: ['agreement', type], queryFn: () => fetchAgreement(type) });
+  const query = useQuery(agreementQueries.agreement(type));
   const title = query.data?.title || AGREEMENT_NAMES[type];
 
   useEffect(() => {

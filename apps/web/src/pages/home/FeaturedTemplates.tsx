@@ -1,16 +1,17 @@
+import { useQuery } from '@tanstack/react-query';
 import { Button, Empty, Skeleton } from 'antd';
 import { useNavigate } from 'react-router';
 import { useApplyTemplate } from '../../features/draw/use-apply-template';
 import { FeaturedTemplateCard } from '../../features/tasks/FeaturedTemplateCard';
-import { useFeaturedTemplates } from '../../features/tasks/task-queries';
 import { toast } from '../../services/notices';
+import { taskQueries } from '../../services/task';
 import { useSession } from '../../stores/session';
 
 const SKELETON_CARDS = 4;
 
 /** 精选模板: the templates an admin featured (else the newest published); a card opens /draw with it. */
 export function FeaturedTemplates() {
-  const featured = useFeaturedTemplates();
+  const featured = useQuery(taskQueries.featured());
   const loggedIn = useSession((state) => Boolean(state.token));
   const openDialog = useSession((state) => state.openDialog);
   const navigate = useNavigate();

@@ -1,11 +1,12 @@
 import { ArrowRightOutlined } from '@ant-design/icons';
 import type { PublicWorkItem } from '@huafang/contracts';
+import { useQuery } from '@tanstack/react-query';
 import { Empty } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { lazyNamed, MountWhenOpened } from '../../components/MountWhenOpened';
-import { useLatestPublicWorks } from '../../features/gallery/gallery-queries';
 import { WorkMasonry, WorkMasonrySkeleton } from '../../features/gallery/WorkMasonry';
+import { worksQueries } from '../../services/works';
 
 // The detail dialog (image viewer, parameter table) comes with the first work opened, not with the home page.
 const PublicWorkDialog = lazyNamed(() => import('../../features/gallery/PublicWorkDialog'), 'PublicWorkDialog');
@@ -14,7 +15,7 @@ const LATEST_COUNT = 12;
 
 /** 最新作品: the newest public works (spec §7 `/api/works/public/list`, readable logged out). */
 export function LatestWorks() {
-  const works = useLatestPublicWorks(LATEST_COUNT);
+  const works = useQuery(worksQueries.latest(LATEST_COUNT));
   const [opened, setOpened] = useState<PublicWorkItem | null>(null);
   const list = works.data?.list ?? [];
 

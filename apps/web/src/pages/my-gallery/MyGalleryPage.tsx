@@ -1,16 +1,17 @@
 import type { WorkItem } from '@huafang/contracts';
+import { useQuery } from '@tanstack/react-query';
 import { Pagination, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { GalleryEmpty } from '../../features/gallery/GalleryEmpty';
 import { type GalleryFilters, hasFilters, NO_FILTERS, profileQuery } from '../../features/gallery/gallery-filters';
-import { useMyWorks } from '../../features/gallery/gallery-queries';
 import { MyGalleryFilters } from '../../features/gallery/MyGalleryFilters';
 import { MyWorkDialog } from '../../features/gallery/MyWorkDialog';
 import { MyWorksGrid, MyWorksGridSkeleton } from '../../features/gallery/MyWorksGrid';
 import { SelectionBar } from '../../features/gallery/SelectionBar';
 import { useDeleteWorks } from '../../features/gallery/use-delete-works';
 import { useWorksZip } from '../../features/gallery/use-works-zip';
+import { worksQueries } from '../../services/works';
 import '../../features/gallery/gallery.css';
 
 const PAGE_SIZE = 30;
@@ -24,7 +25,7 @@ export default function MyGalleryPage() {
   // Kept across pages, so one zip or deletion can gather works from several pages.
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [openedId, setOpenedId] = useState<string | null>(null);
-  const works = useMyWorks(profileQuery(filters, page, PAGE_SIZE));
+  const works = useQuery(worksQueries.minePage(profileQuery(filters, page, PAGE_SIZE)));
   const confirmDelete = useDeleteWorks();
   const zip = useWorksZip();
   const list = works.data?.list ?? [];

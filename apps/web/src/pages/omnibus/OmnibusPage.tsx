@@ -1,13 +1,14 @@
 import type { PublicWorkItem } from '@huafang/contracts';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { Button, Empty, Spin, Tabs, Typography } from 'antd';
 import { useState } from 'react';
-import { usePublicWorks } from '../../features/gallery/gallery-queries';
 import { OmnibusCategorySelect } from '../../features/gallery/OmnibusCategorySelect';
 import { PublicWorkDialog } from '../../features/gallery/PublicWorkDialog';
 import { useSentinel } from '../../features/gallery/use-sentinel';
 import { WorkMasonry, WorkMasonrySkeleton } from '../../features/gallery/WorkMasonry';
 import { worksOfPages } from '../../features/gallery/work-pages';
 import type { PublicWorkOrder } from '../../services/works';
+import { worksQueries } from '../../services/works';
 import { useSession } from '../../stores/session';
 import '../../features/gallery/gallery.css';
 
@@ -22,7 +23,7 @@ export default function OmnibusPage() {
   const [order, setOrder] = useState<PublicWorkOrder>('latest');
   const [categoryId, setCategoryId] = useState<string | undefined>();
   const [opened, setOpened] = useState<PublicWorkItem | null>(null);
-  const works = usePublicWorks(order, loggedIn ? categoryId : undefined);
+  const works = useInfiniteQuery(worksQueries.public(order, loggedIn ? categoryId : undefined));
   const list = worksOfPages(works.data?.pages);
   const total = works.data?.pages.at(-1)?.total ?? 0;
 

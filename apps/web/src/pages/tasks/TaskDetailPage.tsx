@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { Button, Empty, Result, Skeleton, Typography } from 'antd';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useApplyTemplate } from '../../features/draw/use-apply-template';
@@ -5,14 +6,14 @@ import { CardGridSkeleton } from '../../features/tasks/CardGridSkeleton';
 import { OwnTemplateActions } from '../../features/tasks/OwnTemplateActions';
 import { TaskHeader } from '../../features/tasks/TaskHeader';
 import { TemplateCard } from '../../features/tasks/TemplateCard';
-import { useTemplateList } from '../../features/tasks/task-queries';
 import { useCurrentCategory } from '../../features/tasks/use-current-category';
 import { useOwnTask } from '../../features/tasks/use-own-task';
+import { taskQueries } from '../../services/task';
 
 export default function TaskDetailPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const list = useTemplateList(id);
+  const list = useQuery(taskQueries.templateList(id));
   const { category } = useCurrentCategory();
   const { apply, applyingId } = useApplyTemplate();
   const task = list.data?.find((item) => item.taskId === id);

@@ -1,5 +1,6 @@
 import type { SensitiveWord } from '@huafang/contracts';
-import { Button, Popconfirm, Table, type TableColumnsType, type TableProps, Tag } from 'antd';
+import { Table, type TableColumnsType, type TableProps, Tag } from 'antd';
+import { ConfirmAction } from '../../../common/ConfirmAction';
 import { formatDateTime } from '../../../common/format-date-time';
 
 interface SensitiveWordTableProps {
@@ -21,18 +22,11 @@ function columns(onDelete: (ids: string[]) => Promise<void>): TableColumnsType<S
       key: 'actions',
       width: 80,
       render: (_value, item) => (
-        <Popconfirm
+        <ConfirmAction
           title={`删除敏感词「${item.word}」？`}
           description="删除后，含这个词的文字不再被拦下"
-          okText="删除"
-          cancelText="取消"
-          okButtonProps={{ danger: true }}
           onConfirm={() => onDelete([item.id])}
-        >
-          <Button type="link" size="small" danger>
-            删除
-          </Button>
-        </Popconfirm>
+        />
       ),
     },
   ];

@@ -1,6 +1,6 @@
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import { refreshAfterDelete, worksKeys } from './gallery-queries';
+import { refreshAfterDelete, worksKeys } from './works';
 
 describe('refreshAfterDelete', () => {
   it('loads the list again but never asks for the deleted work whose detail dialog is still open', async () => {
