@@ -75,7 +75,10 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['apps/web/e2e/**/*.e2e.test.ts'],
-          // After the server suites, two journeys at a time (each with its own server and browser).
+          // Builds the server and starts one lane (a compiled server and a browser) per worker, which its journey
+          // files share one after another (apps/web/e2e/lanes.ts).
+          globalSetup: ['apps/web/e2e/lanes.ts'],
+          // After the server suites, two journeys at a time.
           sequence: { groupOrder: 1 },
           maxWorkers: 2,
           // A page under load may take seconds to show what a poll waits for (as `visible` allows 15 s).

@@ -4,7 +4,8 @@ import { pickTemplate } from './draw-ui';
 import { ADMIN, newPage, registerInvitedUser, setupJourney } from './harness';
 import { dialog, hidden, loginDialog, loginWithAccount, visible } from './ui';
 
-const journey = setupJourney();
+// A server of its own: it reads every name on pages that show other journeys' works and users.
+const journey = setupJourney({ ownServer: true });
 
 /**
  * Latin words that are product or technical terms a Chinese user reads as such. Everything else in an

@@ -23,7 +23,8 @@ import {
   visible,
 } from './ui';
 
-const journey = setupJourney();
+// A server of its own: it adds a backend and a recommended plan that every user of a server is offered.
+const journey = setupJourney({ ownServer: true });
 
 const BACKEND = 'E2E 离线后端';
 const PLAN = { name: 'E2E 专业版', price: '¥99 / 月', credits: '3000', feature: '专属客服' };

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN, adminToken, api, newPage, registerInvitedUser, screenshot, setupJourney } from './harness';
 import { chooseOption, dialog, hidden, logInFromHome, pathname, toast, visible } from './ui';
 
-const journey = setupJourney();
+// A server of its own: it adds to and reorders the task tree every user of a server picks from.
+const journey = setupJourney({ ownServer: true });
 
 const CATEGORY = '测试分类';
 const TASK = '测试任务';

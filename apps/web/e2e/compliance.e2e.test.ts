@@ -14,7 +14,8 @@ import {
 } from './harness';
 import { dialog, hidden, logInFromHome, press, sidewaysOverflow, toast, visible } from './ui';
 
-const journey = setupJourney();
+// A server of its own: 合规设置 apply to every user of a server.
+const journey = setupJourney({ ownServer: true });
 
 const MARK_TEXT_RULE = '标识文字须同时包含“AI”或“人工智能”与“生成”或“合成”，如“AI生成”';
 const PRODUCER_RULE = '服务提供者名称或编码只能包含英文字母、数字和英文符号，不能有空格、双引号或反斜杠';

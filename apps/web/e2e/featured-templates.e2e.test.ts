@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN, adminToken, api, newPage, registerInvitedUser, screenshot, setupJourney } from './harness';
 import { hidden, logInFromHome, loginDialog, toast, visible } from './ui';
 
-const journey = setupJourney();
+// A server of its own: it features a template and expects the home page to list exactly that one.
+const journey = setupJourney({ ownServer: true });
 
 interface TreeNode {
   id: string;

@@ -14,7 +14,8 @@ import {
   visible,
 } from './ui';
 
-const journey = setupJourney();
+// A server of its own: its backends and model groups are offered on every user's /draw.
+const journey = setupJourney({ ownServer: true });
 
 /** Each size gets its own A1111 with its own checkpoints: a checkpoint can be imported only once per engine. */
 const SIZES = [

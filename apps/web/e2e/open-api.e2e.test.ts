@@ -26,14 +26,12 @@ import {
   visible,
 } from './ui';
 
-// The server the fixture starts inherits this process's environment: let it send webhooks to the plain-HTTP
-// receiver on 127.0.0.1 below (docs/api.md § Webhook; refused by default).
-process.env.WEBHOOK_ALLOW_HTTP = 'true';
-process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
-// The journey pages a log of a dozen 测试发送 within the minute; the per-user limit has its own server test.
-process.env.RATE_LIMIT_WEBHOOK_TEST = '30';
-
-const journey = setupJourney();
+// A server of its own that sends webhooks to the plain-HTTP receiver on 127.0.0.1 below (docs/api.md § Webhook;
+// refused by default), and lets the journey page a log of a dozen 测试发送 within the minute (the per-user limit has
+// its own server test).
+const journey = setupJourney({
+  ownServer: () => ({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', RATE_LIMIT_WEBHOOK_TEST: '30' }),
+});
 
 type Received = { headers: IncomingHttpHeaders; body: string };
 

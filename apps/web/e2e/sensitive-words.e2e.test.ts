@@ -23,7 +23,8 @@ import {
   visible,
 } from './ui';
 
-const journey = setupJourney();
+// A server of its own: the sensitive-word list applies to every prompt on a server.
+const journey = setupJourney({ ownServer: true });
 
 const REFUSAL = '自定义提示词包含不当内容，请修改后再试';
 
