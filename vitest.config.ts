@@ -21,7 +21,13 @@ const postgresOnly = [
  * Each server test file builds its own app on its own database, data directory and Redis prefix, so files may share
  * a worker's loaded modules: importing the server once per worker instead of once per file halves these projects.
  */
-const serverSuite = { isolate: false, testTimeout: 30_000, hookTimeout: 60_000 };
+const serverSuite = {
+  isolate: false,
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  // Migrates and seeds one database per run; each file's app starts on a copy of it.
+  globalSetup: ['apps/server/test/helpers/template-database.ts'],
+};
 
 export default defineConfig({
   test: {
