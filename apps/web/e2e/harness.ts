@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, inject, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, expect, inject, onTestFailed } from 'vitest';
 import { CHROMIUM_ARGS } from './lanes';
 import { ADMIN, REPO_ROOT, SMS_RESEND_SECONDS, serverAt, startServer, type TestServer } from './server';
 
@@ -212,4 +212,49 @@ export async function registerInvitedUser(server: TestServer): Promise<Registere
 /** Waits until the server sends `user`'s mobile another code (one per SMS_RESEND_SECONDS). */
 export async function waitForSmsResend(user: RegisteredUser): Promise<void> {
   await sleep(Math.max(0, user.codeSentAt + (SMS_RESEND_SECONDS + 1) * 1000 - Date.now()));
+}
+
+/** What a free creation asks for (as /chuangyi sends it): a one-phrase prompt, small and quick. */
+export interface FreeCreation {
+  prompt: string;
+  steps: number;
+  batchSize: number;
+}
+
+/**
+ * Makes a free creation through the API, as /chuangyi does, and waits until it has succeeded; answers the ids of
+ * `user`'s works, newest first.
+ */
+export async function generateAndWait(
+  server: TestServer,
+  user: { token: string },
+  { prompt, steps, batchSize }: FreeCreation,
+): Promise<string[]> {
+  const started = await api<{ generateId: string }>(server, 'POST', '/api/generate/task', {
+    token: user.token,
+    body: {
+      templateId: null,
+      stepIndex: 0,
+      promptGroup: [{ id: 'free-0', groupName: prompt, promptText: prompt, custom: '1' }],
+      negativePromptGroup: [],
+      parameters: { width: 256, height: 256, steps, batchSize },
+    },
+  });
+  expect(started.code, started.msg).toBe(0);
+  await expect
+    .poll(
+      async () =>
+        (
+          await api<{ status: string }>(server, 'POST', '/api/generate/task/progress', {
+            token: user.token,
+            body: { generateId: started.data.generateId },
+          })
+        ).data.status,
+      { timeout: 30_000 },
+    )
+    .toBe('succeeded');
+  const mine = await api<{ list: { id: string }[] }>(server, 'GET', '/api/works/profile?current=1&pageSize=30', {
+    token: user.token,
+  });
+  return mine.data.list.map((work) => work.id);
 }

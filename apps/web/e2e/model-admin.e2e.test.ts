@@ -11,6 +11,7 @@ import {
   loginWithAccount,
   popconfirm,
   toast,
+  toasts,
   visible,
 } from './ui';
 
@@ -45,13 +46,13 @@ async function logInAsAdmin(page: Page): Promise<void> {
   await visible(loginDialog(page));
   await loginWithAccount(page, ADMIN.account, ADMIN.password);
   await page.waitForURL('**/draw');
-  await hidden(page.locator('.ant-message-notice'));
+  await hidden(toasts(page));
 }
 
 /** One toast shows at a time (spec §8): wait for each to go, so the next one is not dropped behind it. */
 async function seeToast(page: Page, text: string): Promise<void> {
   await visible(toast(page, text));
-  await hidden(page.locator('.ant-message-notice'));
+  await hidden(toasts(page));
 }
 
 /** A group's segment, labelled with its model count (the radio inside is visually hidden). */

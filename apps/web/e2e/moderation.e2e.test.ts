@@ -4,8 +4,17 @@ import {
   startTencentModerationDouble,
   type TencentModerationDouble,
 } from '../../server/test/doubles/tencent-moderation-double';
-import { ADMIN, api, newPage, type RegisteredUser, registerInvitedUser, screenshot, setupJourney } from './harness';
-import { dialog, hidden, logInFromHome, press, toast, visible } from './ui';
+import {
+  ADMIN,
+  api,
+  generateAndWait,
+  newPage,
+  type RegisteredUser,
+  registerInvitedUser,
+  screenshot,
+  setupJourney,
+} from './harness';
+import { dialog, hidden, logInFromHome, press, toast, toasts, visible } from './ui';
 
 /**
  * 内容审核 as users and an admin see it, with the server's moderation provider pointed at the Tencent double:
@@ -36,43 +45,12 @@ async function logIn(page: Page, account: string, password: string): Promise<voi
   await logInFromHome(page, journey.server.baseUrl, account, password);
   await page.waitForURL('**/draw');
   // One toast shows at a time (spec §8): the next one must not be dropped behind 登录成功.
-  await hidden(page.locator('.ant-message-notice'));
+  await hidden(toasts(page));
 }
 
 /** Two small free creations through the API, as /chuangyi makes them; answers their ids, newest first. */
-async function makeTwoWorks(user: RegisteredUser, prompt: string): Promise<string[]> {
-  const started = await api<{ generateId: string }>(journey.server, 'POST', '/api/generate/task', {
-    token: user.token,
-    body: {
-      templateId: null,
-      stepIndex: 0,
-      promptGroup: [{ id: 'free-0', groupName: prompt, promptText: prompt, custom: '1' }],
-      negativePromptGroup: [],
-      parameters: { width: 256, height: 256, steps: 6, batchSize: 2 },
-    },
-  });
-  expect(started.code, started.msg).toBe(0);
-  await expect
-    .poll(
-      async () =>
-        (
-          await api<{ status: string }>(journey.server, 'POST', '/api/generate/task/progress', {
-            token: user.token,
-            body: { generateId: started.data.generateId },
-          })
-        ).data.status,
-      { timeout: 30_000 },
-    )
-    .toBe('succeeded');
-  const mine = await api<{ list: { id: string }[] }>(
-    journey.server,
-    'GET',
-    '/api/works/profile?current=1&pageSize=30',
-    {
-      token: user.token,
-    },
-  );
-  return mine.data.list.map((work) => work.id);
+function makeTwoWorks(user: RegisteredUser, prompt: string): Promise<string[]> {
+  return generateAndWait(journey.server, user, { prompt, steps: 6, batchSize: 2 });
 }
 
 async function publicIds(): Promise<string[]> {
@@ -131,7 +109,7 @@ describe('内容审核: held publication, 举报 and 作品审核 › 待审核'
       await press(screen, reportDialog.getByRole('button', { name: '提交举报' }));
       await visible(toast(readerPage.page, '举报已提交，我们会尽快处理'));
       await hidden(reportDialog);
-      await hidden(readerPage.page.locator('.ant-message-notice'));
+      await hidden(toasts(readerPage.page));
       await press(screen, publicDetail.getByRole('button', { name: '举报' }));
       await press(screen, reportDialog.getByRole('radio', { name: '垃圾广告' }));
       await press(screen, reportDialog.getByRole('button', { name: '提交举报' }));
@@ -165,7 +143,7 @@ describe('内容审核: held publication, 举报 and 作品审核 › 待审核'
       await press(screen, approve.getByRole('button', { name: '通过', exact: true }));
       await visible(toast(page, '已通过，作品已发布到灵感广场'));
       await hidden(flaggedRow);
-      await hidden(page.locator('.ant-message-notice'));
+      await hidden(toasts(page));
 
       await press(screen, reportedRow.getByRole('button', { name: '下架' }));
       const remove = dialog(page, '下架这个作品？');

@@ -23,6 +23,7 @@ import {
   press,
   sidewaysOverflow,
   toast,
+  toasts,
   visible,
 } from './ui';
 
@@ -107,7 +108,7 @@ describe('开放接口: personal API keys and webhooks', () => {
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
       await logInFromHome(page, server.baseUrl, user.account, user.password);
       await page.waitForURL('**/draw');
-      await hidden(page.locator('.ant-message-notice'));
+      await hidden(toasts(page));
 
       // From the user menu to the API 密钥 tab, empty at first.
       await chooseUserMenuItem(page, '开放接口');
