@@ -21,7 +21,13 @@ const postgresOnly = [
  * Each server test file builds its own app on its own database, data directory and Redis prefix, so files may share
  * a worker's loaded modules: importing the server once per worker instead of once per file halves these projects.
  */
-const serverSuite = { isolate: false, testTimeout: 30_000, hookTimeout: 60_000 };
+const serverSuite = {
+  isolate: false,
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  // Migrates and seeds one database per run; each file's app starts on a copy of it.
+  globalSetup: ['apps/server/test/helpers/template-database.ts'],
+};
 
 export default defineConfig({
   test: {
@@ -75,7 +81,10 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['apps/web/e2e/**/*.e2e.test.ts'],
-          // After the server suites, two journeys at a time (each with its own server and browser).
+          // Builds the server and starts one lane (a compiled server and a browser) per worker, which its journey
+          // files share one after another (apps/web/e2e/lanes.ts).
+          globalSetup: ['apps/web/e2e/lanes.ts'],
+          // After the server suites, two journeys at a time.
           sequence: { groupOrder: 1 },
           maxWorkers: 2,
           // A page under load may take seconds to show what a poll waits for (as `visible` allows 15 s).

@@ -2,9 +2,10 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { pickTemplate } from './draw-ui';
 import { ADMIN, newPage, registerInvitedUser, setupJourney } from './harness';
-import { dialog, hidden, loginDialog, loginWithAccount, visible } from './ui';
+import { dialog, hidden, loginDialog, loginWithAccount, toasts, visible } from './ui';
 
-const journey = setupJourney();
+// A server of its own: it reads every name on pages that show other journeys' works and users.
+const journey = setupJourney({ ownServer: true });
 
 /**
  * Latin words that are product or technical terms a Chinese user reads as such. Everything else in an
@@ -89,7 +90,7 @@ describe('accessible names are Chinese on the main pages', () => {
       await loginWithAccount(page, user.account, user.password);
       await page.waitForURL('**/draw');
       await pickTemplate(page, '国风插画', '国潮插画');
-      await hidden(page.locator('.ant-message-notice'));
+      await hidden(toasts(page));
       await expectChineseNames(page, '/draw');
 
       for (const path of ['/omnibus', '/tasks', '/chuangyi', '/myGallery', '/account/api-keys', '/account/webhooks']) {

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN, api, newPage, randomMobile, registerUserViaApi, screenshot, setupJourney } from './harness';
 import { chooseTab, dialog, loginDialog, toast, visible } from './ui';
 
-const journey = setupJourney();
+// A server of its own: it spends this address's 获取验证码 allowance, which every journey of a lane shares.
+const journey = setupJourney({ ownServer: true });
 
 const SIZES = [
   { width: 1440, height: 900 },

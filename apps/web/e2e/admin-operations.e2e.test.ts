@@ -20,10 +20,12 @@ import {
   loginWithAccount,
   popconfirm,
   toast,
+  toasts,
   visible,
 } from './ui';
 
-const journey = setupJourney();
+// A server of its own: it adds a backend and a recommended plan that every user of a server is offered.
+const journey = setupJourney({ ownServer: true });
 
 const BACKEND = 'E2E 离线后端';
 const PLAN = { name: 'E2E 专业版', price: '¥99 / 月', credits: '3000', feature: '专属客服' };
@@ -40,7 +42,7 @@ async function logIn(page: Page, account: string, password: string): Promise<voi
     await page.waitForURL('**/omnibus');
   }
   // One toast shows at a time (spec §8): later ones must not be dropped behind 登录成功.
-  await hidden(page.locator('.ant-message-notice'));
+  await hidden(toasts(page));
 }
 
 async function openSection(page: Page, label: string): Promise<void> {
@@ -103,7 +105,7 @@ async function addCheckAndDeleteBackend(page: Page): Promise<void> {
 
   const row = tableRow(page, BACKEND);
   await visible(row.getByText('sd_xl_base_1.0.safetensors'));
-  await hidden(page.locator('.ant-message-notice'));
+  await hidden(toasts(page));
   await row.getByRole('button', { name: '检测' }).click();
   await visible(toast(page, `「${BACKEND}」连接异常`));
   await visible(row.getByText('异常', { exact: true }));
@@ -116,7 +118,7 @@ async function addCheckAndDeleteBackend(page: Page): Promise<void> {
 }
 
 async function createPlan(page: Page): Promise<void> {
-  await hidden(page.locator('.ant-message-notice'));
+  await hidden(toasts(page));
   await openSection(page, '套餐配置');
   await visible(tableRow(page, '创作版'));
   await page.getByRole('button', { name: '新建套餐' }).click();
@@ -188,7 +190,7 @@ describe('管理后台: users, backends and plans, then the user sees the store'
     await hidden(store);
     const help = dialog(page, '帮助与反馈');
     await visible(help);
-    await help.locator('.ant-modal-close').click();
+    await help.getByRole('button', { name: '关闭', exact: true }).click();
     await hidden(help);
 
     // The user menu opens the same store.

@@ -2,9 +2,10 @@ import type { TaskTreeNode, TemplateDetail } from '@huafang/contracts';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, adminToken, api, newPage, registerInvitedUser, screenshot, setupJourney } from './harness';
-import { chooseOption, dialog, hidden, logInFromHome, pathname, toast, visible } from './ui';
+import { chooseOption, confirmation, dialog, hidden, logInFromHome, pathname, toast, toasts, visible } from './ui';
 
-const journey = setupJourney();
+// A server of its own: it adds to and reorders the task tree every user of a server picks from.
+const journey = setupJourney({ ownServer: true });
 
 const CATEGORY = '测试分类';
 const TASK = '测试任务';
@@ -37,7 +38,7 @@ async function openTaskConfig(page: Page, baseUrl: string): Promise<void> {
   await visible(page.getByRole('heading', { name: '任务配置' }));
   await visible(treeNode(page, '电商设计'));
   // One toast shows at a time (spec §8): the tree's own messages must not queue behind 登录成功.
-  await hidden(page.locator('.ant-message-notice'));
+  await hidden(toasts(page));
 }
 
 /**
@@ -166,7 +167,7 @@ describe('任务配置: an admin builds and publishes a two-step template', () =
     await page.getByRole('button', { name: '发布' }).click();
     await visible(outcome.filter({ hasText: '发布成功' }));
     await visible(treeNode(page, TEMPLATE).locator('.hf-ta-node-tag', { hasText: '已发布' }));
-    await hidden(page.locator('.ant-message-notice'));
+    await hidden(toasts(page));
     await screenshot(page, 'admin-task-config');
 
     await page.getByRole('tab', { name: '步骤 1' }).click();
@@ -212,7 +213,7 @@ describe('任务配置: an admin builds and publishes a two-step template', () =
     await visible(page.getByText('有未保存的修改'));
     // Clicking another node with unsaved edits asks first; 继续编辑 keeps them.
     await treeNode(page, TASK).click();
-    const leave = page.locator('.ant-modal-confirm', { hasText: '离开后，这个模板未保存的修改会丢失' });
+    const leave = confirmation(page, '离开后，这个模板未保存的修改会丢失');
     await visible(leave);
     await leave.getByRole('button', { name: '继续编辑' }).click();
     await hidden(leave);

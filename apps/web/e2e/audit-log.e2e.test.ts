@@ -13,7 +13,7 @@ import {
   screenshot,
   setupJourney,
 } from './harness';
-import { hidden, logInFromHome, press, sidewaysOverflow, visible } from './ui';
+import { hidden, logInFromHome, press, sidewaysOverflow, toasts, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -110,7 +110,7 @@ describe('审计日志', () => {
       const { context, page } = await newPage(browser, screen);
       await logInFromHome(page, server.baseUrl, ADMIN.account, ADMIN.password);
       await page.waitForURL('**/draw');
-      await hidden(page.locator('.ant-message-notice'));
+      await hidden(toasts(page));
       await openAuditLog(page, screen);
       // Unfiltered, the newest entries show at once (at least the admin's own login).
       await visible(entries(page, screen));

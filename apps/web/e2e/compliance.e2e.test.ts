@@ -5,6 +5,7 @@ import {
   ADMIN,
   adminToken,
   api,
+  generateAndWait,
   newPage,
   type RegisteredUser,
   registerInvitedUser,
@@ -12,9 +13,10 @@ import {
   screenshot,
   setupJourney,
 } from './harness';
-import { dialog, hidden, logInFromHome, press, sidewaysOverflow, toast, visible } from './ui';
+import { confirmation, dialog, hidden, logInFromHome, press, sidewaysOverflow, toast, toasts, visible } from './ui';
 
-const journey = setupJourney();
+// A server of its own: 合规设置 apply to every user of a server.
+const journey = setupJourney({ ownServer: true });
 
 const MARK_TEXT_RULE = '标识文字须同时包含“AI”或“人工智能”与“生成”或“合成”，如“AI生成”';
 const PRODUCER_RULE = '服务提供者名称或编码只能包含英文字母、数字和英文符号，不能有空格、双引号或反斜杠';
@@ -35,7 +37,7 @@ async function logIn(page: Page, account: string, password: string): Promise<voi
   await logInFromHome(page, journey.server.baseUrl, account, password);
   await page.waitForURL('**/draw');
   // One toast shows at a time (spec §8): 设置成功 must not be dropped behind 登录成功.
-  await hidden(page.locator('.ant-message-notice'));
+  await hidden(toasts(page));
 }
 
 /** 合规设置 from the admin menu: in the side menu on a desktop, behind 后台菜单 on a phone. */
@@ -57,7 +59,7 @@ async function openCompliance(page: Page, screen: ScreenName): Promise<void> {
 async function save(page: Page, screen: ScreenName): Promise<void> {
   await press(screen, page.getByRole('button', { name: '保存' }));
   await visible(toast(page, '设置成功'));
-  await hidden(page.locator('.ant-message-notice'));
+  await hidden(toasts(page));
 }
 
 /**
@@ -65,7 +67,7 @@ async function save(page: Page, screen: ScreenName): Promise<void> {
  * switch is still animating from the previous one can be lost.
  */
 async function askToSwitchOff(page: Page, screen: ScreenName): Promise<Locator> {
-  const confirm = page.locator('.ant-modal-confirm').filter({ hasText: '关闭显式标识？' });
+  const confirm = confirmation(page, '关闭显式标识？');
   for (let attempt = 0; attempt < 5; attempt++) {
     await press(screen, page.getByRole('switch', { name: '显式标识' }));
     try {
@@ -105,36 +107,11 @@ async function expectBadgeInCorner(frame: Locator, text: string): Promise<void> 
 /** Two small free creations (made through the API, as /chuangyi does); the first is published to 灵感广场. */
 async function makeWorks(user: RegisteredUser): Promise<void> {
   const { server } = journey;
-  const started = await api<{ generateId: string }>(server, 'POST', '/api/generate/task', {
-    token: user.token,
-    body: {
-      templateId: null,
-      stepIndex: 0,
-      promptGroup: [{ id: 'free-0', groupName: 'city', promptText: 'city', custom: '1' }],
-      negativePromptGroup: [],
-      parameters: { width: 256, height: 256, steps: 8, batchSize: 2 },
-    },
-  });
-  expect(started.code).toBe(0);
-  await expect
-    .poll(
-      async () =>
-        (
-          await api<{ status: string }>(server, 'POST', '/api/generate/task/progress', {
-            token: user.token,
-            body: { generateId: started.data.generateId },
-          })
-        ).data.status,
-      { timeout: 30_000 },
-    )
-    .toBe('succeeded');
-  const mine = await api<{ list: { id: string }[] }>(server, 'GET', '/api/works/profile?current=1&pageSize=30', {
-    token: user.token,
-  });
-  expect(mine.data.list).toHaveLength(2);
+  const mine = await generateAndWait(server, user, { prompt: 'city', steps: 8, batchSize: 2 });
+  expect(mine).toHaveLength(2);
   const published = await api(server, 'POST', '/api/works/publish', {
     token: user.token,
-    body: { id: mine.data.list[0]?.id, public: true, hidePrompt: false },
+    body: { id: mine[0], public: true, hidePrompt: false },
   });
   expect(published.code).toBe(0);
 }
@@ -173,7 +150,7 @@ describe('合规设置 and the AI生成 badge', () => {
       await expect.poll(() => page.getByRole('radio', { name: corner }).isChecked()).toBe(true);
       await markTextField.press('Enter');
       await visible(toast(page, '设置成功'));
-      await hidden(page.locator('.ant-message-notice'));
+      await hidden(toasts(page));
       expect(await storedSettings()).toEqual({
         ...before,
         producer: '91110000MA00TEST0X',

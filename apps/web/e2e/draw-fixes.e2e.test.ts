@@ -2,8 +2,8 @@ import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { pickTemplate, setNumber } from './draw-ui';
-import { api, newPage, registerInvitedUser, screenshot, setupJourney } from './harness';
-import { chooseOption, confirmWith, dialog, hidden, logInFromHome, toast, visible } from './ui';
+import { generateAndWait, newPage, registerInvitedUser, screenshot, setupJourney } from './harness';
+import { chooseOption, confirmation, confirmWith, dialog, hidden, logInFromHome, toast, visible } from './ui';
 
 const journey = setupJourney();
 const PHONE = { width: 390, height: 844 };
@@ -122,8 +122,9 @@ describe('draw fixes', () => {
     await visible(toast(page, '已发布到灵感广场'));
     await page.keyboard.press('Escape');
     await hidden(detail);
+    // The lane's server holds other journeys' works too: this user's card is the one.
     await page.goto(`${server.baseUrl}/omnibus`);
-    await page.locator('.hf-public-card').getByRole('button').click();
+    await page.locator('.hf-public-card').filter({ hasText: user.nickname }).getByRole('button').click();
     await dialog(page, '作品详情').getByRole('button', { name: '做同款' }).click();
     await page.waitForURL('**/draw');
     await visible(aside(page).getByText('模板：国潮插画'));
@@ -134,29 +135,7 @@ describe('draw fixes', () => {
     await screenshot(page, 'make-same-step-two');
 
     // A free creation (made through the API, as /chuangyi does) is found with the 自由创作 filter.
-    const free = await api<{ generateId: string }>(server, 'POST', '/api/generate/task', {
-      token: user.token,
-      body: {
-        templateId: null,
-        stepIndex: 0,
-        promptGroup: [{ id: 'free-0', groupName: 'city', promptText: 'city', custom: '1' }],
-        negativePromptGroup: [],
-        parameters: { width: 256, height: 256, steps: 8, batchSize: 1 },
-      },
-    });
-    expect(free.code).toBe(0);
-    await expect
-      .poll(
-        async () =>
-          (
-            await api<{ status: string }>(server, 'POST', '/api/generate/task/progress', {
-              token: user.token,
-              body: { generateId: free.data.generateId },
-            })
-          ).data.status,
-        { timeout: 30_000 },
-      )
-      .toBe('succeeded');
+    await generateAndWait(server, user, { prompt: 'city', steps: 8, batchSize: 1 });
 
     await page.setViewportSize(PHONE);
     await openMyGallery(page, server.baseUrl);
@@ -169,7 +148,7 @@ describe('draw fixes', () => {
     await tiles(page).first().getByRole('button').click();
     const own = dialog(page, '作品详情');
     await own.getByRole('button', { name: '删除' }).click();
-    const confirm = page.locator('.ant-modal-confirm').filter({ hasText: '删除这个作品？' });
+    const confirm = confirmation(page, '删除这个作品？');
     await confirmWith(confirm, '删除');
     await visible(toast(page, '删除成功'));
     await visible(page.getByText('没有符合条件的作品'));

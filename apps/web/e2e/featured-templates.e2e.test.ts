@@ -1,9 +1,10 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, adminToken, api, newPage, registerInvitedUser, screenshot, setupJourney } from './harness';
-import { hidden, logInFromHome, loginDialog, toast, visible } from './ui';
+import { hidden, logInFromHome, loginDialog, toast, toasts, visible } from './ui';
 
-const journey = setupJourney();
+// A server of its own: it features a template and expects the home page to list exactly that one.
+const journey = setupJourney({ ownServer: true });
 
 interface TreeNode {
   id: string;
@@ -55,7 +56,7 @@ describe('精选模板', () => {
     await logInFromHome(admin.page, server.baseUrl, ADMIN.account, ADMIN.password);
     // Admins skip the optional invite step and land on /draw.
     await admin.page.waitForURL('**/draw');
-    await hidden(admin.page.locator('.ant-message-notice'));
+    await hidden(toasts(admin.page));
     await admin.page.goto(`${server.baseUrl}/admin?node=${lineart}`);
     await visible(admin.page.getByText('模板：线稿上色'));
     const featured = admin.page.getByRole('switch', { name: '设为精选' });

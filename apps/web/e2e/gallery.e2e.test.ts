@@ -4,6 +4,7 @@ import { pickTemplate, setNumber } from './draw-ui';
 import { ADMIN, newPage, registerInvitedUser, screenshot, setupJourney } from './harness';
 import {
   chooseOption,
+  confirmation,
   confirmWith,
   dialog,
   hidden,
@@ -11,10 +12,12 @@ import {
   loginDialog,
   popconfirm,
   toast,
+  toasts,
   visible,
 } from './ui';
 
-const journey = setupJourney();
+// A server of its own: it counts every card on 灵感广场, which other journeys publish to.
+const journey = setupJourney({ ownServer: true });
 const SEED = 4242;
 
 function aside(page: Page): Locator {
@@ -207,7 +210,7 @@ describe('galleries', () => {
     await unpublished.getByRole('button').click();
     await visible(page.getByText('已选 1 个'));
     await page.locator('.hf-gallery-selection').getByRole('button', { name: '删除' }).click();
-    const confirm = page.locator('.ant-modal-confirm').filter({ hasText: '删除这个作品？' });
+    const confirm = confirmation(page, '删除这个作品？');
     await confirmWith(confirm, '删除');
     await visible(toast(page, '删除成功'));
     await expect.poll(() => tiles(page).count()).toBe(1);
@@ -217,7 +220,7 @@ describe('galleries', () => {
     const admin = await newPage(browser);
     await logInFromHome(admin.page, server.baseUrl, ADMIN.account, ADMIN.password);
     await admin.page.waitForURL('**/draw');
-    await hidden(admin.page.locator('.ant-message-notice'));
+    await hidden(toasts(admin.page));
     await admin.page.goto(`${server.baseUrl}/admin/review`);
     await visible(admin.page.getByRole('heading', { name: '作品审核' }));
     const row = admin.page.locator('.ant-table-row').filter({ hasText: user.nickname });

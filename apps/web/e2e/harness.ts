@@ -1,145 +1,26 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, expect, inject, onTestFailed } from 'vitest';
+import { CHROMIUM_ARGS } from './lanes';
+import { ADMIN, REPO_ROOT, SMS_RESEND_SECONDS, serverAt, startServer, type TestServer } from './server';
 
-/** The repository root, found from this file so the suite runs from any working directory. */
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export { ADMIN, REPO_ROOT, SMS_RESEND_SECONDS, startServer, type TestServer };
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-output', 'screenshots');
-
-export const ADMIN = { account: 'admin', password: 'Admin12345' } as const;
-export const SMS_RESEND_SECONDS = 2;
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-];
-
-const SMS_LINE = /SMS code for (\d{11}): (\d{6})/;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export interface TestServer {
-  baseUrl: string;
-  /** Every stdout and stderr line of the server so far. */
-  logs: string[];
-  /** The newest code sent to `mobile` after this call started; call it before triggering the send. */
-  waitForSmsCode(mobile: string, timeoutMs?: number): Promise<string>;
-  stop(): Promise<void>;
-}
-
-/** Starts the real server (`node --import tsx apps/server/src/main.ts`) on a free port with a fresh data dir. */
-export async function startServer(): Promise<TestServer> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'huafang-e2e-'));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const logs: string[] = [];
-
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      ADMIN_ACCOUNT: ADMIN.account,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'info',
-      // One code per mobile every 2 s instead of 60 s, so journeys that need a second code do not idle.
-      SMS_RESEND_SECONDS: String(SMS_RESEND_SECONDS),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-
-  for (const stream of [child.stdout, child.stderr]) {
-    let pending = '';
-    stream?.setEncoding('utf8');
-    stream?.on('data', (chunk: string) => {
-      pending += chunk;
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      logs.push(...lines);
-    });
-  }
-
-  let exited = false;
-  const exitedPromise = new Promise<void>((resolve) =>
-    child.once('exit', () => {
-      exited = true;
-      resolve();
-    }),
-  );
-
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (exited) throw new Error(`server exited during start-up:\n${logs.slice(-30).join('\n')}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not become healthy in 60 s:\n${logs.slice(-30).join('\n')}`);
-    }
-    try {
-      const res = await fetch(`${baseUrl}/api/health`);
-      const body = (await res.json()) as { code?: number };
-      if (body.code === 0) break;
-    } catch {
-      // Not listening yet.
-    }
-    await sleep(200);
-  }
-
-  return {
-    baseUrl,
-    logs,
-    async waitForSmsCode(mobile, timeoutMs = 15_000) {
-      const from = logs.length;
-      const until = Date.now() + timeoutMs;
-      while (Date.now() < until) {
-        const codes = logs
-          .slice(from)
-          .map((line) => SMS_LINE.exec(line))
-          .filter((match): match is RegExpExecArray => match !== null && match[1] === mobile)
-          .map((match) => match[2] as string);
-        const newest = codes.at(-1);
-        if (newest) return newest;
-        await sleep(100);
-      }
-      throw new Error(`no SMS code for ${mobile} within ${timeoutMs} ms`);
-    },
-    async stop() {
-      if (!exited) {
-        child.kill('SIGTERM');
-        const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        await exitedPromise;
-        clearTimeout(killer);
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/** This worker's lane (lanes.ts): one per worker, so the files of a lane run one after another. */
+function lane() {
+  const lanes = inject('e2eLanes');
+  const worker = Number(process.env.VITEST_POOL_ID ?? '1');
+  const found = lanes[(worker - 1) % lanes.length];
+  if (!found) throw new Error('no e2e lane: run the journeys through the e2e project (its global setup starts them)');
+  return found;
 }
 
 export interface Journey {
@@ -147,17 +28,32 @@ export interface Journey {
   readonly browser: Browser;
 }
 
-/** One server and one browser for a test file: started before its first test, stopped after its last. */
-export function setupJourney(): Journey {
+export interface JourneyOptions {
+  /**
+   * A server of this file's own, for a file that changes what every user of a server sees (a global setting, the
+   * task tree, backends, the public gallery it counts) or needs its own environment: `true`, or a function giving
+   * the variables to start it with (called in the hook, after the file's earlier hooks started what they name). Without it the file shares its lane's server, and keeps to its own users and data.
+   */
+  ownServer?: boolean | (() => Record<string, string>);
+}
+
+/**
+ * A server and a browser for a test file, from before its first test to after its last: the lane's browser always,
+ * the lane's server unless `ownServer` asks for one of its own.
+ */
+export function setupJourney(options: JourneyOptions = {}): Journey {
   let server: TestServer | undefined;
   let browser: Browser | undefined;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
+    const { server: shared, browserEndpoint } = lane();
+    const { ownServer } = options;
+    server = ownServer ? await startServer(ownServer === true ? {} : ownServer()) : serverAt(shared);
+    browser = await chromium.connect(browserEndpoint);
   });
 
   afterAll(async () => {
+    // Closes this file's contexts and leaves the lane's browser running for the next file.
     await browser?.close();
     await server?.stop();
   });
@@ -316,4 +212,49 @@ export async function registerInvitedUser(server: TestServer): Promise<Registere
 /** Waits until the server sends `user`'s mobile another code (one per SMS_RESEND_SECONDS). */
 export async function waitForSmsResend(user: RegisteredUser): Promise<void> {
   await sleep(Math.max(0, user.codeSentAt + (SMS_RESEND_SECONDS + 1) * 1000 - Date.now()));
+}
+
+/** What a free creation asks for (as /chuangyi sends it): a one-phrase prompt, small and quick. */
+export interface FreeCreation {
+  prompt: string;
+  steps: number;
+  batchSize: number;
+}
+
+/**
+ * Makes a free creation through the API, as /chuangyi does, and waits until it has succeeded; answers the ids of
+ * `user`'s works, newest first.
+ */
+export async function generateAndWait(
+  server: TestServer,
+  user: { token: string },
+  { prompt, steps, batchSize }: FreeCreation,
+): Promise<string[]> {
+  const started = await api<{ generateId: string }>(server, 'POST', '/api/generate/task', {
+    token: user.token,
+    body: {
+      templateId: null,
+      stepIndex: 0,
+      promptGroup: [{ id: 'free-0', groupName: prompt, promptText: prompt, custom: '1' }],
+      negativePromptGroup: [],
+      parameters: { width: 256, height: 256, steps, batchSize },
+    },
+  });
+  expect(started.code, started.msg).toBe(0);
+  await expect
+    .poll(
+      async () =>
+        (
+          await api<{ status: string }>(server, 'POST', '/api/generate/task/progress', {
+            token: user.token,
+            body: { generateId: started.data.generateId },
+          })
+        ).data.status,
+      { timeout: 30_000 },
+    )
+    .toBe('succeeded');
+  const mine = await api<{ list: { id: string }[] }>(server, 'GET', '/api/works/profile?current=1&pageSize=30', {
+    token: user.token,
+  });
+  return mine.data.list.map((work) => work.id);
 }

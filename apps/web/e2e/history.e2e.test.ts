@@ -19,6 +19,7 @@ import {
   loginWithAccount,
   popconfirm,
   toast,
+  toasts,
   visible,
 } from './ui';
 
@@ -128,7 +129,7 @@ describe('prompt history, translation and the Photoshop plugin', () => {
       await hidden(chip(positive, 'cyberpunk'));
     };
     await clean();
-    const cleaned = page.locator('.ant-message-notice').filter({ hasText: '已清空 2 个自定义词' });
+    const cleaned = toast(page, '已清空 2 个自定义词');
     await visible(cleaned);
     await screenshot(page, 'clean-custom-undo');
     await cleaned.getByRole('button', { name: '撤销' }).click();
@@ -190,7 +191,7 @@ describe('prompt history, translation and the Photoshop plugin', () => {
     await visible(page.getByText('已收到 Photoshop 发来的图片'));
     expect(new URL(page.url()).search).toBe('');
     // One toast at a time (spec §8): let the hint go before the next one.
-    await hidden(page.locator('.ant-message-notice'));
+    await hidden(toasts(page));
     await pickTemplate(page, '人像摄影', '蓝底证件照');
     await visible(toast(page, '已从 Photoshop 导入图片'));
     await visible(aside.locator(`img[src^="/api/files/${fileId}?e="]`));

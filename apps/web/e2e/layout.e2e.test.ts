@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN_SECTIONS, adminSectionUrl } from '../src/features/admin/admin-sections';
 import { pickTemplate } from './draw-ui';
 import { ADMIN, newPage, type ScreenName, screenshot, setupJourney } from './harness';
-import { chooseUserMenuItem, dialog, hidden, logInFromHome, sidewaysOverflow, visible } from './ui';
+import { chooseUserMenuItem, dialog, hidden, logInFromHome, sidewaysOverflow, toasts, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -89,7 +89,7 @@ async function adminOn(screen: ScreenName): Promise<Page> {
   await logInFromHome(page, journey.server.baseUrl, ADMIN.account, ADMIN.password);
   // Admins skip the optional invite step (docs/accounts.md § 邀请码) and land on /draw.
   await page.waitForURL('**/draw');
-  await hidden(page.locator('.ant-message-notice'));
+  await hidden(toasts(page));
   return page;
 }
 

@@ -11,10 +11,12 @@ import {
   loginWithAccount,
   popconfirm,
   toast,
+  toasts,
   visible,
 } from './ui';
 
-const journey = setupJourney();
+// A server of its own: its backends and model groups are offered on every user's /draw.
+const journey = setupJourney({ ownServer: true });
 
 /** Each size gets its own A1111 with its own checkpoints: a checkpoint can be imported only once per engine. */
 const SIZES = [
@@ -44,13 +46,13 @@ async function logInAsAdmin(page: Page): Promise<void> {
   await visible(loginDialog(page));
   await loginWithAccount(page, ADMIN.account, ADMIN.password);
   await page.waitForURL('**/draw');
-  await hidden(page.locator('.ant-message-notice'));
+  await hidden(toasts(page));
 }
 
 /** One toast shows at a time (spec §8): wait for each to go, so the next one is not dropped behind it. */
 async function seeToast(page: Page, text: string): Promise<void> {
   await visible(toast(page, text));
-  await hidden(page.locator('.ant-message-notice'));
+  await hidden(toasts(page));
 }
 
 /** A group's segment, labelled with its model count (the radio inside is visually hidden). */

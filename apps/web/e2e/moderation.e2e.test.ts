@@ -7,15 +7,14 @@ import {
 import {
   ADMIN,
   api,
-  launchBrowser,
+  generateAndWait,
   newPage,
   type RegisteredUser,
   registerInvitedUser,
   screenshot,
-  startServer,
-  type TestServer,
+  setupJourney,
 } from './harness';
-import { dialog, hidden, logInFromHome, press, toast, visible } from './ui';
+import { dialog, hidden, logInFromHome, press, toast, toasts, visible } from './ui';
 
 /**
  * 内容审核 as users and an admin see it, with the server's moderation provider pointed at the Tencent double:
@@ -24,85 +23,49 @@ import { dialog, hidden, logInFromHome, press, toast, visible } from './ui';
  */
 
 let double: TencentModerationDouble;
-let server: TestServer;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-
 beforeAll(async () => {
   double = await startTencentModerationDouble({ secretId: 'AKIDHuafangE2E', secretKey: 'e2e-moderation-secret' });
-  // The server is a child process that takes its configuration from the environment it is started with.
-  const moderationEnv = {
+});
+afterAll(async () => {
+  await double?.close();
+});
+
+// A server of its own, pointed at the double (its moderation provider is the whole server's).
+const journey = setupJourney({
+  ownServer: () => ({
     MODERATION_PROVIDER: 'tencent',
     MODERATION_ACCESS_KEY_ID: double.account.secretId,
     MODERATION_ACCESS_KEY_SECRET: double.account.secretKey,
     MODERATION_ENDPOINT: double.url,
     MODERATION_TIMEOUT_SECONDS: '3',
-  };
-  Object.assign(process.env, moderationEnv);
-  try {
-    server = await startServer();
-  } finally {
-    for (const name of Object.keys(moderationEnv)) delete process.env[name];
-  }
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await double?.close();
+  }),
 });
 
 async function logIn(page: Page, account: string, password: string): Promise<void> {
-  await logInFromHome(page, server.baseUrl, account, password);
+  await logInFromHome(page, journey.server.baseUrl, account, password);
   await page.waitForURL('**/draw');
   // One toast shows at a time (spec §8): the next one must not be dropped behind 登录成功.
-  await hidden(page.locator('.ant-message-notice'));
+  await hidden(toasts(page));
 }
 
 /** Two small free creations through the API, as /chuangyi makes them; answers their ids, newest first. */
-async function makeTwoWorks(user: RegisteredUser, prompt: string): Promise<string[]> {
-  const started = await api<{ generateId: string }>(server, 'POST', '/api/generate/task', {
-    token: user.token,
-    body: {
-      templateId: null,
-      stepIndex: 0,
-      promptGroup: [{ id: 'free-0', groupName: prompt, promptText: prompt, custom: '1' }],
-      negativePromptGroup: [],
-      parameters: { width: 256, height: 256, steps: 6, batchSize: 2 },
-    },
-  });
-  expect(started.code, started.msg).toBe(0);
-  await expect
-    .poll(
-      async () =>
-        (
-          await api<{ status: string }>(server, 'POST', '/api/generate/task/progress', {
-            token: user.token,
-            body: { generateId: started.data.generateId },
-          })
-        ).data.status,
-      { timeout: 30_000 },
-    )
-    .toBe('succeeded');
-  const mine = await api<{ list: { id: string }[] }>(server, 'GET', '/api/works/profile?current=1&pageSize=30', {
-    token: user.token,
-  });
-  return mine.data.list.map((work) => work.id);
+function makeTwoWorks(user: RegisteredUser, prompt: string): Promise<string[]> {
+  return generateAndWait(journey.server, user, { prompt, steps: 6, batchSize: 2 });
 }
 
 async function publicIds(): Promise<string[]> {
-  const list = await api<{ list: { id: string }[] }>(server, 'GET', '/api/works/public?pageSize=50');
+  const list = await api<{ list: { id: string }[] }>(journey.server, 'GET', '/api/works/public?pageSize=50');
   return list.data.list.map((work) => work.id);
 }
 
 describe('内容审核: held publication, 举报 and 作品审核 › 待审核', () => {
   for (const screen of ['desktop', 'phone'] as const) {
     it(`on the ${screen}: the author is told, a reader reports, the admin decides and finds the history`, async () => {
-      const author = await registerInvitedUser(server);
-      const reader = await registerInvitedUser(server);
+      const author = await registerInvitedUser(journey.server);
+      const reader = await registerInvitedUser(journey.server);
       const [flagged, reported] = await makeTwoWorks(author, `harbor at dusk ${screen}`);
       // The one the reader will report goes out clean.
-      const clean = await api(server, 'POST', '/api/works/publish', {
+      const clean = await api(journey.server, 'POST', '/api/works/publish', {
         token: author.token,
         body: { id: reported, public: true, hidePrompt: false },
       });
@@ -110,9 +73,9 @@ describe('内容审核: held publication, 举报 and 作品审核 › 待审核'
 
       // The author publishes the other one; the provider flags its image.
       double.answerNext('ImageModeration', { Suggestion: 'Block', Label: 'Porn', SubLabel: 'SexBehavior' });
-      const authorPage = await newPage(browser, screen);
+      const authorPage = await newPage(journey.browser, screen);
       await logIn(authorPage.page, author.account, author.password);
-      await authorPage.page.goto(`${server.baseUrl}/myGallery`);
+      await authorPage.page.goto(`${journey.server.baseUrl}/myGallery`);
       const tiles = authorPage.page.locator('.hf-gallery-tile');
       await visible(tiles.nth(1));
       const flaggedTile = tiles.filter({ hasNotText: '已发布' }).first();
@@ -127,9 +90,9 @@ describe('内容审核: held publication, 举报 and 作品审核 › 待审核'
       expect(await publicIds()).not.toContain(flagged);
 
       // A reader reports the public one from 灵感广场, once.
-      const readerPage = await newPage(browser, screen);
+      const readerPage = await newPage(journey.browser, screen);
       await logIn(readerPage.page, reader.account, reader.password);
-      await readerPage.page.goto(`${server.baseUrl}/omnibus`);
+      await readerPage.page.goto(`${journey.server.baseUrl}/omnibus`);
       const card = readerPage.page.locator('.hf-public-card').filter({ hasText: author.nickname });
       await visible(card);
       await press(screen, card.getByRole('button').first());
@@ -146,7 +109,7 @@ describe('内容审核: held publication, 举报 and 作品审核 › 待审核'
       await press(screen, reportDialog.getByRole('button', { name: '提交举报' }));
       await visible(toast(readerPage.page, '举报已提交，我们会尽快处理'));
       await hidden(reportDialog);
-      await hidden(readerPage.page.locator('.ant-message-notice'));
+      await hidden(toasts(readerPage.page));
       await press(screen, publicDetail.getByRole('button', { name: '举报' }));
       await press(screen, reportDialog.getByRole('radio', { name: '垃圾广告' }));
       await press(screen, reportDialog.getByRole('button', { name: '提交举报' }));
@@ -154,10 +117,10 @@ describe('内容审核: held publication, 举报 and 作品审核 › 待审核'
       await readerPage.context.close();
 
       // The admin finds both in 待审核, with their reasons, and decides.
-      const adminPage = await newPage(browser, screen);
+      const adminPage = await newPage(journey.browser, screen);
       const { page } = adminPage;
       await logIn(page, ADMIN.account, ADMIN.password);
-      await page.goto(`${server.baseUrl}/admin/review`);
+      await page.goto(`${journey.server.baseUrl}/admin/review`);
       await visible(page.getByRole('heading', { name: '作品审核' }));
       await press(screen, page.getByRole('tab', { name: /待审核/ }));
       // The tab counts what waits: at least these two (the other screen's journey leaves none behind).
@@ -180,7 +143,7 @@ describe('内容审核: held publication, 举报 and 作品审核 › 待审核'
       await press(screen, approve.getByRole('button', { name: '通过', exact: true }));
       await visible(toast(page, '已通过，作品已发布到灵感广场'));
       await hidden(flaggedRow);
-      await hidden(page.locator('.ant-message-notice'));
+      await hidden(toasts(page));
 
       await press(screen, reportedRow.getByRole('button', { name: '下架' }));
       const remove = dialog(page, '下架这个作品？');

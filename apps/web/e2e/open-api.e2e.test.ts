@@ -23,17 +23,16 @@ import {
   press,
   sidewaysOverflow,
   toast,
+  toasts,
   visible,
 } from './ui';
 
-// The server the fixture starts inherits this process's environment: let it send webhooks to the plain-HTTP
-// receiver on 127.0.0.1 below (docs/api.md § Webhook; refused by default).
-process.env.WEBHOOK_ALLOW_HTTP = 'true';
-process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
-// The journey pages a log of a dozen 测试发送 within the minute; the per-user limit has its own server test.
-process.env.RATE_LIMIT_WEBHOOK_TEST = '30';
-
-const journey = setupJourney();
+// A server of its own that sends webhooks to the plain-HTTP receiver on 127.0.0.1 below (docs/api.md § Webhook;
+// refused by default), and lets the journey page a log of a dozen 测试发送 within the minute (the per-user limit has
+// its own server test).
+const journey = setupJourney({
+  ownServer: () => ({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', RATE_LIMIT_WEBHOOK_TEST: '30' }),
+});
 
 type Received = { headers: IncomingHttpHeaders; body: string };
 
@@ -109,7 +108,7 @@ describe('开放接口: personal API keys and webhooks', () => {
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
       await logInFromHome(page, server.baseUrl, user.account, user.password);
       await page.waitForURL('**/draw');
-      await hidden(page.locator('.ant-message-notice'));
+      await hidden(toasts(page));
 
       // From the user menu to the API 密钥 tab, empty at first.
       await chooseUserMenuItem(page, '开放接口');

@@ -10,7 +10,18 @@ import {
   setupJourney,
   waitForSmsResend,
 } from './harness';
-import { chooseTab, confirmWith, hidden, openLogin, press, sidewaysOverflow, toast, visible } from './ui';
+import {
+  chooseTab,
+  confirmation,
+  confirmWith,
+  hidden,
+  openLogin,
+  press,
+  sidewaysOverflow,
+  toast,
+  toasts,
+  visible,
+} from './ui';
 
 const journey = setupJourney();
 
@@ -89,7 +100,7 @@ describe.each<ScreenName>(['phone', 'desktop'])('main flows on the %s', (screen)
     await screenshot(page, `${screen}-login`);
     await press(screen, login.getByRole('button', { name: '登录', exact: true }));
     await page.waitForURL('**/draw');
-    await hidden(page.locator('.ant-message-notice'));
+    await hidden(toasts(page));
 
     // Template, prompts and parameters, then 生成 from the bottom bar.
     await pickTemplate(page, '国风插画', '国潮插画');
@@ -167,7 +178,7 @@ describe.each<ScreenName>(['phone', 'desktop'])('main flows on the %s', (screen)
     }
     await visible(page.getByText('已选 1 个'));
     await press(screen, page.locator('.hf-gallery-selection').getByRole('button', { name: '删除' }));
-    const confirm = page.locator('.ant-modal-confirm').filter({ hasText: '删除这个作品？' });
+    const confirm = confirmation(page, '删除这个作品？');
     await confirmWith(confirm, '删除', (target) => press(screen, target));
     await visible(toast(page, '删除成功'));
     await expect.poll(() => tiles.count()).toBe(count - 1);

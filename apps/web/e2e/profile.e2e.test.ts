@@ -21,7 +21,8 @@ const PNG_1PX = Buffer.from(
   'base64',
 );
 
-const journey = setupJourney();
+// A server of its own: it binds a mobile to the admin's account.
+const journey = setupJourney({ ownServer: true });
 /** Registered first: the server allows one code per mobile per 60 s, and the unbind test needs a second one. */
 let rebindUser: RegisteredUser;
 

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createInviteCode, newPage, randomMobile, randomSuffix, screenshot, setupJourney } from './harness';
-import { chooseTab, dialog, hidden, loginDialog, openLogin, pathname, toast, visible } from './ui';
+import { chooseTab, dialog, hidden, loginDialog, openLogin, pathname, toast, toasts, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -73,7 +73,7 @@ describe('new user by mobile', () => {
     await tour.locator('.ant-tour-next-btn').click();
     await hidden(tour);
     await visible(page.locator('.hf-draw-aside'));
-    await hidden(page.locator('.ant-message-notice'));
+    await hidden(toasts(page));
     await screenshot(page, 'draw');
     await context.close();
   });

@@ -17,13 +17,16 @@ import {
   dialog,
   hidden,
   logInFromHome,
+  popconfirm,
   press,
   sidewaysOverflow,
   toast,
+  toasts,
   visible,
 } from './ui';
 
-const journey = setupJourney();
+// A server of its own: the sensitive-word list applies to every prompt on a server.
+const journey = setupJourney({ ownServer: true });
 
 const REFUSAL = '自定义提示词包含不当内容，请修改后再试';
 
@@ -37,7 +40,7 @@ async function logIn(page: Page, account: string, password: string): Promise<voi
   await logInFromHome(page, journey.server.baseUrl, account, password);
   await page.waitForURL('**/draw');
   // One toast shows at a time (spec §8): the next one must not be dropped behind 登录成功.
-  await hidden(page.locator('.ant-message-notice'));
+  await hidden(toasts(page));
 }
 
 /** 敏感词库 from the admin menu: in the side menu on a desktop, behind 后台菜单 on a phone. */
@@ -74,7 +77,7 @@ const wordRow = (page: Page, word: string) => page.locator('.ant-table-row').fil
 /** Waits for the server's toast, then for it to go so the next one shows. */
 async function expectToast(page: Page, text: string): Promise<void> {
   await visible(toast(page, text));
-  await hidden(page.locator('.ant-message-notice'));
+  await hidden(toasts(page));
 }
 
 /**
@@ -89,7 +92,7 @@ async function deleteWithConfirmation(page: Page, screen: ScreenName, confirm: L
     await confirmWith(confirm, '删除', (target) => press(screen, target));
     try {
       await visible(toast(page, '删除成功'), 5_000);
-      await hidden(page.locator('.ant-message-notice'));
+      await hidden(toasts(page));
       return;
     } catch {
       // Nothing was sent: ask again.
@@ -199,7 +202,7 @@ describe('敏感词库', () => {
       await importing.getByLabel('默认分类').press('Tab');
       await press(screen, importing.getByRole('button', { name: '导入', exact: true }));
       await visible(importing.getByRole('alert').filter({ hasText: '第 3 行：敏感词不能包含控制字符或不可见字符' }));
-      await hidden(page.locator('.ant-message-notice'));
+      await hidden(toasts(page));
       await text.fill(`${imported}\n暴力:${importedElsewhere}\n${added}`);
       await press(screen, importing.getByRole('button', { name: '导入', exact: true }));
       await expectToast(page, '导入成功：新增 2 个，1 个已在词库中');
@@ -233,7 +236,7 @@ describe('敏感词库', () => {
 
       // 删除 asks first; 取消 keeps the word, 删除 removes it, and the user's prompt goes through again.
       await press(screen, wordRow(page, added).getByRole('button', { name: '删除' }));
-      const confirm = page.locator('.ant-popover').filter({ hasText: `删除敏感词「${added}」？` });
+      const confirm = popconfirm(page, `删除敏感词「${added}」？`);
       await visible(confirm);
       await screenshot(page, `${screen}-sensitive-word-delete`);
       await confirmWith(confirm, '取消', (target) => press(screen, target));

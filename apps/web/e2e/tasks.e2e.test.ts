@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN, newPage, randomSuffix, registerInvitedUser, screenshot, setupJourney } from './harness';
 import { chooseOption, chooseTab, dialog, hidden, logInFromHome, pathname, toast, visible } from './ui';
 
-const journey = setupJourney();
+// A server of its own: it relabels a word of the shared prompt library.
+const journey = setupJourney({ ownServer: true });
 
 /** A user with an invite, logged in through the header; the login lands on /draw. */
 async function logInNewUser(page: Page): Promise<void> {

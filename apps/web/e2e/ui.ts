@@ -1,20 +1,31 @@
 import type { Locator, Page } from 'playwright-core';
 import type { ScreenName } from './harness';
 
-/** An open antd dialog, found by its title (or, for the untitled login dialog, by its text). */
+/** An open dialog, found by its title (antd names a Modal's `role="dialog"` by its title). */
 export function dialog(page: Page, title: string): Locator {
-  return page
-    .locator('.ant-modal')
-    .filter({ has: page.locator('.ant-modal-title', { hasText: title }) })
-    .filter({ visible: true });
+  return page.getByRole('dialog', { name: title });
 }
 
+/** The login dialog has no title: it is the dialog that says 登录画坊. */
 export function loginDialog(page: Page): Locator {
-  return page.locator('.ant-modal').filter({ hasText: '登录画坊' }).filter({ visible: true });
+  return page.getByRole('dialog').filter({ hasText: '登录画坊' });
+}
+
+/** An open confirmation (Modal.confirm), found by its question. */
+export function confirmation(page: Page, question: string): Locator {
+  return page.getByRole('dialog').filter({ hasText: question });
+}
+
+/**
+ * The toasts on screen: antd's message list shows each as an alert. Scoped to the list, since inline warnings
+ * and form errors are alerts too.
+ */
+export function toasts(page: Page): Locator {
+  return page.locator('.ant-message').getByRole('alert');
 }
 
 export function toast(page: Page, text: string): Locator {
-  return page.locator('.ant-message-notice').filter({ hasText: text });
+  return toasts(page).filter({ hasText: text });
 }
 
 export async function visible(locator: Locator, timeout = 15_000): Promise<void> {
@@ -47,11 +58,12 @@ export async function chooseOption(page: Page, combobox: Locator, option: string
 }
 
 /**
- * The open antd Popconfirm, optionally the one showing `text`: closed ones stay in the page with
- * `ant-popover-hidden`, and an opening one is drawn full size, then zooms in from scale 0 (not "visible" for a moment).
+ * The open Popconfirm, optionally the one showing `text`: a popup (`role="tooltip"`) with buttons, unlike a hover
+ * tooltip. Closed ones stay in the page hidden, and an opening one is drawn full size, then zooms in from scale 0
+ * (not "visible" for a moment).
  */
 export function popconfirm(page: Page, text?: string): Locator {
-  const open = page.locator('.ant-popconfirm:not(.ant-popover-hidden)');
+  const open = page.getByRole('tooltip').filter({ has: page.getByRole('button') });
   return text ? open.filter({ hasText: text }) : open;
 }
 

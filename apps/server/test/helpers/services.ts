@@ -51,15 +51,22 @@ export async function onPostgresAdmin<T>(run: (admin: pg.Client) => Promise<T>):
   }
 }
 
+/** Where the suites' global setup left the run's migrated and seeded template database (template-database.ts). */
+export const SQLITE_TEMPLATE_ENV = 'HUAFANG_TEST_SQLITE_TEMPLATE';
+export const POSTGRES_TEMPLATE_ENV = 'HUAFANG_TEST_POSTGRES_TEMPLATE';
+
 export type TestDatabase = { name: string; url: string; drop(): Promise<void> };
 
-/** A fresh, empty PostgreSQL database named `<prefix>_<unique id>`, for one test file or deployment. */
-export async function createTestDatabase(prefix: string): Promise<TestDatabase> {
+/**
+ * A fresh PostgreSQL database named `<prefix>_<unique id>`, for one test file or deployment: empty, or a copy of
+ * `template` (a database nobody is connected to).
+ */
+export async function createTestDatabase(prefix: string, template?: string): Promise<TestDatabase> {
   const name = `${prefix}_${newId()
     .toLowerCase()
     .replace(/[^a-z0-9]/g, '')}`;
   await onPostgresAdmin(async (admin) => {
-    await admin.query(`create database ${name}`);
+    await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
     // A test database need not outlive a crash of the PostgreSQL server: commits skip the wait for the disk flush.
     await admin.query(`alter database ${name} set synchronous_commit = off`);
   });

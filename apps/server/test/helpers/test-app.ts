@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -9,7 +9,7 @@ import { type Config, loadConfig } from '../../src/config.js';
 import { newId } from '../../src/platform/ids.js';
 import { startWorker, type WorkerProcess } from '../../src/worker/worker-process.js';
 import { startS3Server, type TestS3Server } from './s3-server.js';
-import { createTestDatabase, dropRedisKeys, redisUrl } from './services.js';
+import { createTestDatabase, dropRedisKeys, POSTGRES_TEMPLATE_ENV, redisUrl, SQLITE_TEMPLATE_ENV } from './services.js';
 
 /**
  * The configuration the server suites run in: embedded on SQLite or PostgreSQL, or scale-out (PostgreSQL,
@@ -42,13 +42,18 @@ export type TestApp = BuiltApp & {
   close(): Promise<void>;
 };
 
-/** A fresh app on a fresh database (a temp SQLite file or a new PostgreSQL database) per test file. */
+/**
+ * A fresh app on a fresh database (a temp SQLite file or a new PostgreSQL database) per test file: a copy of the
+ * run's migrated and seeded template when the suites' global setup made one (template-database.ts).
+ */
 export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'huafang-test-'));
   let dropDatabase = async () => {};
   let database: Config['database'] = { kind: 'sqlite', file: path.join(dataDir, 'test.db') };
+  const sqliteTemplate = process.env[SQLITE_TEMPLATE_ENV];
+  if (TEST_DB === 'sqlite' && sqliteTemplate) await copyFile(sqliteTemplate, database.file);
   if (TEST_DB === 'postgres') {
-    const created = await createTestDatabase('huafang_test');
+    const created = await createTestDatabase('huafang_test', process.env[POSTGRES_TEMPLATE_ENV]);
     database = { kind: 'postgres', url: created.url };
     dropDatabase = created.drop;
   }
