@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { AUDIT_CSV_HEADERS, type AuditEntry, type Page as PageOf } from '@huafang/contracts';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +5,7 @@ import {
   ADMIN,
   adminToken,
   api,
+  downloadedText,
   newPage,
   type RegisteredUser,
   registerInvitedUser,
@@ -153,7 +153,7 @@ describe('审计日志', () => {
         press(screen, page.getByRole('button', { name: '导出 CSV' })),
       ]);
       expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
-      const csv = await readFile(await download.path(), 'utf8');
+      const csv = await downloadedText(download);
       const lines = csv.split('\r\n').filter(Boolean);
       expect(lines[0]).toBe(`\uFEFF${AUDIT_CSV_HEADERS.join(',')}`);
       expect(lines.length).toBeGreaterThan(1);

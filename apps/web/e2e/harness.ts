@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Download, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, onTestFailed } from 'vitest';
 import { CHROMIUM_ARGS } from './lanes';
 import { ADMIN, REPO_ROOT, SMS_RESEND_SECONDS, serverAt, startServer, type TestServer } from './server';
@@ -70,6 +71,21 @@ export function setupJourney(options: JourneyOptions = {}): Journey {
       return started(browser);
     },
   };
+}
+
+/**
+ * The text of a finished download. The lane's browser is reached over a connection, so the file is copied here
+ * (saveAs) rather than read where the browser put it.
+ */
+export async function downloadedText(download: Download): Promise<string> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'huafang-download-'));
+  try {
+    const file = path.join(dir, download.suggestedFilename());
+    await download.saveAs(file);
+    return readFileSync(file, 'utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The screens the journeys run on: a desktop, a tablet held upright and a phone (touch, mobile viewport). */

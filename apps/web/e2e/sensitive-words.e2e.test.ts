@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import type { FileChooser, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   ADMIN,
   api,
+  downloadedText,
   newPage,
   type RegisteredUser,
   registerInvitedUser,
@@ -231,7 +231,7 @@ describe('敏感词库', () => {
         press(screen, page.getByRole('button', { name: '导出本分类' })),
       ]);
       expect(download.suggestedFilename()).toMatch(/^sensitive-words-\d{4}-\d{2}-\d{2}\.txt$/);
-      const exported = (await readFile(await download.path(), 'utf8')).split('\n').filter(Boolean).sort();
+      const exported = (await downloadedText(download)).split('\n').filter(Boolean).sort();
       expect(exported).toEqual([`${category}:${added}`, `${category}:${fromFile}`, `${category}:${imported}`].sort());
 
       // 删除 asks first; 取消 keeps the word, 删除 removes it, and the user's prompt goes through again.
