@@ -13,8 +13,10 @@ import { migrateToLatest } from '../../../src/platform/db/migrations.js';
 import { createSmsProvider } from '../../../src/platform/sms/create-sms-provider.js';
 import { createStorage } from '../../../src/platform/storage/create-storage.js';
 import { UrlSigner } from '../../../src/platform/url-signer.js';
+import { createRepositories } from '../../../src/repositories.js';
 import { seedDemoContent } from '../../../src/seed/seed.js';
 import { createServices, type Services } from '../../../src/services.js';
+import { insertUser } from './service-db.js';
 
 const MAX_QUEUED = 3;
 let dataDir: string;
@@ -54,27 +56,7 @@ afterAll(async () => {
 });
 
 async function userWith(credits: number) {
-  const id = `user-${credits}-${Math.random().toString(36).slice(2)}`;
-  const now = new Date().toISOString();
-  await db
-    .insertInto('users')
-    .values({
-      id,
-      account: id,
-      mobile: null,
-      password_hash: null,
-      nickname: null,
-      avatar_file_id: null,
-      is_admin: 0,
-      invite_code_id: null,
-      code_type: null,
-      credits,
-      disabled: 0,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  return { id, isAdmin: false };
+  return { id: await insertUser(createRepositories(db, 'sqlite'), credits), isAdmin: false };
 }
 
 /** What the draw page sends for the first step of a demo template, as the route would validate it. */

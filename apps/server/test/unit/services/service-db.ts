@@ -30,29 +30,32 @@ export async function openServiceDb(): Promise<ServiceDb> {
     db,
     repos,
     audit,
-    async newUser(credits = 0) {
-      const id = newId();
-      const now = nowIso();
-      await repos.users.insert({
-        id,
-        account: `u${id.slice(-10)}`,
-        mobile: null,
-        password_hash: null,
-        nickname: null,
-        avatar_file_id: null,
-        is_admin: 0,
-        invite_code_id: null,
-        code_type: null,
-        credits,
-        disabled: 0,
-        created_at: now,
-        updated_at: now,
-      });
-      return id;
-    },
+    newUser: (credits = 0) => insertUser(repos, credits),
     async close() {
       await audit.close();
       await db.destroy();
     },
   };
+}
+
+/** A user with `credits` and nothing else, written straight to the table (no sign-up), as the rules under test need. */
+export async function insertUser(repos: Repositories, credits = 0): Promise<string> {
+  const id = newId();
+  const now = nowIso();
+  await repos.users.insert({
+    id,
+    account: `u${id.slice(-10)}`,
+    mobile: null,
+    password_hash: null,
+    nickname: null,
+    avatar_file_id: null,
+    is_admin: 0,
+    invite_code_id: null,
+    code_type: null,
+    credits,
+    disabled: 0,
+    created_at: now,
+    updated_at: now,
+  });
+  return id;
 }
