@@ -148,7 +148,6 @@ describeServer('webhooks', () => {
           (i % 2 === 0 ? app : second).call('POST', `/api/user/webhooks/${endpoint.id}/test`, { token: tester.token }),
         ),
       );
-      console.log('ANS', JSON.stringify(answers));
       const sentOk = answers.filter((res) => res.status === 200);
       const refused = answers.filter((res) => res.status === 429);
       expect(sentOk.map((res) => res.body.msg)).toEqual(Array(5).fill('测试发送成功'));
