@@ -49,6 +49,7 @@ async function openCompliance(page: Page, screen: ScreenName): Promise<void> {
     await press(screen, page.getByRole('button', { name: '后台菜单' }));
     const drawer = page.locator('.ant-drawer').filter({ hasText: '后台菜单' });
     await press(screen, drawer.getByText('合规设置', { exact: true }));
+    await hidden(drawer);
   }
   await page.waitForURL('**/admin/compliance');
   await visible(page.getByRole('heading', { name: '合规设置' }));

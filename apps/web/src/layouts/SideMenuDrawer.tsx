@@ -9,17 +9,36 @@ const LABELS: Record<SideMenuKind, string> = { tasks: '任务分类', admin: '�
 /** On narrow screens the side menu waits in a drawer behind a button above the page. */
 export function SideMenuDrawer({ kind }: { kind: SideMenuKind }) {
   const [open, setOpen] = useState(false);
+  // Closed by 关闭 or Esc, focus goes back to the menu button; closed by choosing an entry, the new page keeps it,
+  // so a field the user already typed into is not robbed when the closing animation ends.
+  const [returnFocus, setReturnFocus] = useState(true);
   const location = useLocation();
   // Choosing an entry navigates: the drawer closes with it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: location is the trigger, not an input.
-  useEffect(() => setOpen(false), [location]);
+  useEffect(() => {
+    setReturnFocus(false);
+    setOpen(false);
+  }, [location]);
 
   return (
     <div className="hf-side-bar">
-      <Button icon={<MenuUnfoldOutlined />} onClick={() => setOpen(true)}>
+      <Button
+        icon={<MenuUnfoldOutlined />}
+        onClick={() => {
+          setReturnFocus(true);
+          setOpen(true);
+        }}
+      >
         {LABELS[kind]}
       </Button>
-      <Drawer title={LABELS[kind]} placement="left" size={260} open={open} onClose={() => setOpen(false)}>
+      <Drawer
+        title={LABELS[kind]}
+        placement="left"
+        size={260}
+        open={open}
+        focusable={{ focusTriggerAfterClose: returnFocus }}
+        onClose={() => setOpen(false)}
+      >
         <SideMenu kind={kind} />
       </Drawer>
     </div>
