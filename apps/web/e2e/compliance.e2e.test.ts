@@ -47,7 +47,7 @@ async function openCompliance(page: Page, screen: ScreenName): Promise<void> {
     await page.locator('.hf-side-menu').getByText('合规设置', { exact: true }).click();
   } else {
     await press(screen, page.getByRole('button', { name: '后台菜单' }));
-    const drawer = page.locator('.ant-drawer').filter({ hasText: '后台菜单' });
+    const drawer = page.getByRole('dialog', { name: '后台菜单' });
     await press(screen, drawer.getByText('合规设置', { exact: true }));
     await hidden(drawer);
   }
