@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Segmented, Table } from 'antd';
+import { Table } from 'antd';
 import { useState } from 'react';
 import { toast } from '../../services/notices';
 import { reviewKeys } from '../../services/work-moderation';
@@ -11,6 +11,7 @@ import {
   worksKeys,
 } from '../../services/works';
 import { usePagedQuery } from '../admin/use-paged-query';
+import { ReviewFilter } from './ReviewFilter';
 import { reviewColumns } from './review-columns';
 
 const STATUS_OPTIONS: { label: string; value: ReviewStatus }[] = [
@@ -48,14 +49,7 @@ export function PublishedWorksTable() {
 
   return (
     <>
-      <div className="hf-review-toolbar">
-        <Segmented<ReviewStatus>
-          aria-label="按状态筛选"
-          options={STATUS_OPTIONS}
-          value={status}
-          onChange={changeStatus}
-        />
-      </div>
+      <ReviewFilter label="按状态筛选" options={STATUS_OPTIONS} value={status} onChange={changeStatus} />
       <Table<ReviewWorkItem>
         rowKey="id"
         columns={reviewColumns(setHidden)}
