@@ -1,7 +1,7 @@
 import { MSG, type PromptWord } from '@huafang/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Space, Table, type TableColumnsType, Tag } from 'antd';
-import { ConfirmAction } from '../../common/ConfirmAction';
+import { Space, Table, type TableColumnsType, Tag } from 'antd';
+import { EditDeleteActions } from '../../common/EditDeleteActions';
 import { toast } from '../../services/notices';
 import {
   deletePromptWord,
@@ -58,13 +58,11 @@ export function PromptWordsTable({ variant, categoryId, keyword, onEdit }: Promp
       width: 140,
       render: (_value, word) => (
         <Space size={4}>
-          <Button type="link" size="small" onClick={() => onEdit(word)}>
-            编辑
-          </Button>
-          <ConfirmAction
-            title={`确定删除「${word.label}」吗？`}
-            description="删除后创作页的词库里将不再出现这个词"
-            onConfirm={() => remove(word)}
+          <EditDeleteActions
+            onEdit={() => onEdit(word)}
+            deleteTitle={`确定删除「${word.label}」吗？`}
+            deleteDescription="删除后创作页的词库里将不再出现这个词"
+            onDelete={() => remove(word)}
           />
         </Space>
       ),
