@@ -67,7 +67,7 @@ function CheckpointChoices({
       {checkpoints.data.map((checkpoint) => (
         <Checkbox key={checkpoint.title} value={checkpoint.title} disabled={checkpoint.registered}>
           {checkpoint.name}
-          <span className="hf-admin-muted"> {checkpoint.title}</span>
+          <span className="hf-muted"> {checkpoint.title}</span>
           {checkpoint.registered && <Tag className="hf-checkpoint-tag">已添加</Tag>}
         </Checkbox>
       ))}

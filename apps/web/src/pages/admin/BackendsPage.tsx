@@ -43,7 +43,7 @@ function columns({ checkingId, onCheck, onEdit, onDelete }: RowActions): TableCo
             ))}
           </span>
         ) : (
-          <span className="hf-admin-muted">全部模型</span>
+          <span className="hf-muted">全部模型</span>
         ),
     },
     { title: '状态', key: 'status', width: 220, render: (_value, backend) => <BackendStatus backend={backend} /> },
