@@ -1,7 +1,7 @@
 import { Button } from 'antd';
 import { ConfirmAction } from './ConfirmAction';
 
-interface EditDeleteActionsProps {
+export interface EditDeleteActionsProps {
   onEdit: () => void;
   /** The question 删除 asks first, e.g. 删除套餐「…」？ */
   deleteTitle: string;

@@ -1,7 +1,7 @@
 import { PictureOutlined } from '@ant-design/icons';
 import type { ArtModel } from '@huafang/contracts';
-import { Image, Space, Switch, Table, type TableColumnsType, Typography } from 'antd';
-import { EditDeleteActions } from '../../common/EditDeleteActions';
+import { Image, Switch, Table, type TableColumnsType, Typography } from 'antd';
+import { editDeleteColumn } from '../../common/edit-delete-column';
 import { ENGINE_LABELS } from './engine-labels';
 
 interface ModelTableProps {
@@ -55,22 +55,13 @@ function columns({ switchingId, onToggle, onEdit, onDelete }: Omit<ModelTablePro
         />
       ),
     },
-    {
-      title: '操作',
-      key: 'actions',
-      width: 130,
-      render: (_value, model) => (
-        <Space size={0}>
-          <EditDeleteActions
-            onEdit={() => onEdit(model)}
-            deleteTitle={`删除模型「${model.modelName}」？`}
-            deleteDescription="已使用该模型的模板需要另选模型"
-            onDelete={() => onDelete(model)}
-            name={model.modelName}
-          />
-        </Space>
-      ),
-    },
+    editDeleteColumn(130, (model) => ({
+      onEdit: () => onEdit(model),
+      deleteTitle: `删除模型「${model.modelName}」？`,
+      deleteDescription: '已使用该模型的模板需要另选模型',
+      onDelete: () => onDelete(model),
+      name: model.modelName,
+    })),
   ];
   return list;
 }

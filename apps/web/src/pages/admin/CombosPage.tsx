@@ -1,6 +1,6 @@
 import type { ComboPlan, ComboPlanBody } from '@huafang/contracts';
-import { Space, Switch, type TableColumnsType, Tag } from 'antd';
-import { EditDeleteActions } from '../../common/EditDeleteActions';
+import { Switch, type TableColumnsType, Tag } from 'antd';
+import { editDeleteColumn } from '../../common/edit-delete-column';
 import { AdminListPage } from '../../features/admin/AdminListPage';
 import { ComboPlanDialog } from '../../features/admin/ComboPlanDialog';
 import { useAdminList } from '../../features/admin/use-admin-list';
@@ -62,21 +62,12 @@ function columns({ togglingId, onToggle, onEdit, onDelete }: RowActions): TableC
         />
       ),
     },
-    {
-      title: '操作',
-      key: 'actions',
-      width: 120,
-      render: (_value, plan) => (
-        <Space size={0}>
-          <EditDeleteActions
-            onEdit={() => onEdit(plan)}
-            deleteTitle={`删除套餐「${plan.name}」？`}
-            deleteDescription="删除后用户在套餐商店中不再看到它"
-            onDelete={() => onDelete(plan)}
-          />
-        </Space>
-      ),
-    },
+    editDeleteColumn(120, (plan) => ({
+      onEdit: () => onEdit(plan),
+      deleteTitle: `删除套餐「${plan.name}」？`,
+      deleteDescription: '删除后用户在套餐商店中不再看到它',
+      onDelete: () => onDelete(plan),
+    })),
   ];
 }
 
