@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { formatDateTime } from '../../common/format-date-time';
 import { fetchModerationQueue, type ModerationQueueKind, reviewKeys } from '../../services/work-moderation';
 import { worksKeys } from '../../services/works';
-import { usePagedQuery } from '../admin/use-paged-query';
+import { useFilteredPagedQuery } from '../admin/use-paged-query';
 import { AuthorBadge } from './AuthorBadge';
 import { ModerationDecisionDialog, type PendingDecision } from './ModerationDecisionDialog';
 import { ModerationItemList } from './ModerationReasons';
@@ -76,17 +76,15 @@ function columns(decide: (pending: PendingDecision) => void): TableColumnsType<M
 
 /** 待审核: works the provider flagged or users reported, the longest-waiting first, each with every reason. */
 export function ModerationQueueTable() {
-  const [kind, setKind] = useState<ModerationQueueKind>('all');
   const [pending, setPending] = useState<PendingDecision | null>(null);
   const queryClient = useQueryClient();
-  const { tableProps, reload } = usePagedQuery(reviewKeys.queue(kind), (page) =>
+  const {
+    filter: kind,
+    changeFilter: changeKind,
+    tableProps,
+  } = useFilteredPagedQuery<ModerationQueueKind, ModerationQueueItem>('all', reviewKeys.queue, (kind, page) =>
     fetchModerationQueue({ ...page, kind }),
   );
-
-  function changeKind(next: ModerationQueueKind) {
-    setKind(next);
-    reload();
-  }
 
   async function decided() {
     // The queue, its count, the published list and history change; so may 灵感广场.
