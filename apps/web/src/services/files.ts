@@ -1,5 +1,6 @@
 import type { UploadResult } from '@huafang/contracts';
 import { queryOptions } from '@tanstack/react-query';
+import { queryForId } from './query-for-id';
 import { request } from './request';
 
 export function uploadFile(file: Blob, fileName?: string) {
@@ -37,9 +38,7 @@ export const fileKeys = {
 export const fileQueries = {
   link: (fileId: string | undefined) =>
     queryOptions({
-      queryKey: fileKeys.link(fileId ?? ''),
-      queryFn: () => fileLink(fileId ?? ''),
-      enabled: Boolean(fileId),
+      ...queryForId(fileId, fileKeys.link, fileLink),
       staleTime: LINK_FRESH_MS,
     }),
 };

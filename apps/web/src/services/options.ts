@@ -1,5 +1,6 @@
 import type { FormOption } from '@huafang/contracts';
 import { queryOptions } from '@tanstack/react-query';
+import { queryForId } from './query-for-id';
 import { http } from './request';
 
 /** Options of a form field's `url` (samplers, sizes, ControlNet modules…). */
@@ -18,9 +19,7 @@ export const optionQueries = {
   /** They rarely change, so one answer serves the whole visit: /draw's fields, 任务配置's sources, the galleries. */
   formOptions: (url: string | undefined) =>
     queryOptions({
-      queryKey: optionKeys.formOptions(url ?? ''),
-      queryFn: () => fetchFormOptions(url ?? ''),
-      enabled: Boolean(url),
+      ...queryForId(url, optionKeys.formOptions, fetchFormOptions),
       staleTime: Number.POSITIVE_INFINITY,
     }),
 };

@@ -8,6 +8,7 @@ import type {
   TemplateDetail,
 } from '@huafang/contracts';
 import { queryOptions } from '@tanstack/react-query';
+import { queryForId } from './query-for-id';
 import { http } from './request';
 
 /** '' is the published tree, '/all' the admin tree with drafts, '/mine' the user's own copied tasks. */
@@ -71,21 +72,11 @@ export const taskQueries = {
   featured: () => queryOptions({ queryKey: taskKeys.featured, queryFn: fetchFeaturedTemplates }),
   tree: (scope: TaskTreeScope = '') =>
     queryOptions({ queryKey: taskKeys.tree(scope), queryFn: () => fetchTaskTree(scope) }),
-  templateList: (taskId: string | null) =>
-    queryOptions({
-      queryKey: taskKeys.templateList(taskId ?? ''),
-      queryFn: () => fetchTemplateList(taskId ?? ''),
-      enabled: Boolean(taskId),
-    }),
+  templateList: (taskId: string | null) => queryForId(taskId, taskKeys.templateList, fetchTemplateList),
   templateDetail: (templateId: string) =>
     queryOptions({ queryKey: taskKeys.templateDetail(templateId), queryFn: () => fetchTemplateDetail(templateId) }),
   /** The task and category a template belongs to. */
-  templateTask: (templateId: string | null) =>
-    queryOptions({
-      queryKey: taskKeys.templateTask(templateId ?? ''),
-      queryFn: () => fetchTemplateTask(templateId ?? ''),
-      enabled: Boolean(templateId),
-    }),
+  templateTask: (templateId: string | null) => queryForId(templateId, taskKeys.templateTask, fetchTemplateTask),
   relatedWorks: (templateId: string) =>
     queryOptions({
       queryKey: taskKeys.relatedWorks(templateId),

@@ -14,6 +14,7 @@ import {
   queryOptions,
 } from '@tanstack/react-query';
 import type { z } from 'zod';
+import { queryForId } from './query-for-id';
 import { http, requestBlob, requestEnvelope } from './request';
 
 export type ReviewWorkItem = z.infer<typeof reviewWorkItemSchema>;
@@ -114,12 +115,7 @@ export const worksQueries = {
       queryFn: () => fetchMyWorks(query),
       placeholderData: keepPreviousData,
     }),
-  mineDetail: (id: string | null) =>
-    queryOptions({
-      queryKey: worksKeys.mineDetail(id ?? ''),
-      queryFn: () => fetchMyWorkDetail(id ?? ''),
-      enabled: Boolean(id),
-    }),
+  mineDetail: (id: string | null) => queryForId(id, worksKeys.mineDetail, fetchMyWorkDetail),
   /** The omnibus, page after page until `total`. */
   public: (order: PublicWorkOrder, categoryId: string | undefined) =>
     infiniteQueryOptions({
@@ -134,12 +130,7 @@ export const worksQueries = {
     }),
   /** Opening a public work counts a view, so every opening asks again (the cached answer shows meanwhile). */
   publicDetail: (id: string | null) =>
-    queryOptions({
-      queryKey: worksKeys.publicDetail(id ?? ''),
-      queryFn: () => fetchPublicWorkDetail(id ?? ''),
-      enabled: Boolean(id),
-      staleTime: 0,
-    }),
+    queryOptions({ ...queryForId(id, worksKeys.publicDetail, fetchPublicWorkDetail), staleTime: 0 }),
   latest: (pageSize: number) =>
     queryOptions({ queryKey: worksKeys.latest(pageSize), queryFn: () => fetchLatestPublicWorks(pageSize) }),
 };

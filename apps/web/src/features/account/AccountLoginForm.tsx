@@ -1,7 +1,7 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { type AccountLoginBody, accountLoginBodySchema } from '@huafang/contracts';
 import { Button, Form, Input } from 'antd';
-import { SubmitError } from '../../common/SubmitError';
+import { FormSubmit } from '../../common/FormSubmit';
 import { accountLogin } from '../../services/auth';
 import { useSession } from '../../stores/session';
 import { useAccountFlow } from './use-account-flow';
@@ -38,10 +38,7 @@ export function AccountLoginForm() {
           忘记密码
         </Button>
       </div>
-      <SubmitError error={error} />
-      <Button type="primary" htmlType="submit" block loading={submitting}>
-        登录
-      </Button>
+      <FormSubmit label="登录" submitting={submitting} error={error} />
     </Form>
   );
 }

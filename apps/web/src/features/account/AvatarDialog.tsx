@@ -1,6 +1,6 @@
 import { MSG, type UploadResult } from '@huafang/contracts';
-import { Button, Form, Typography } from 'antd';
-import { SubmitError } from '../../common/SubmitError';
+import { Form, Typography } from 'antd';
+import { FormSubmit } from '../../common/FormSubmit';
 import { toast } from '../../services/notices';
 import { updateAvatar } from '../../services/user';
 import { useSession } from '../../stores/session';
@@ -39,10 +39,7 @@ export function AvatarDialog() {
         <Typography.Paragraph type="secondary" className="hf-center-text">
           点击图片选择新头像，预览满意后保存
         </Typography.Paragraph>
-        <SubmitError error={error} />
-        <Button type="primary" htmlType="submit" block loading={submitting}>
-          保存
-        </Button>
+        <FormSubmit label="保存" submitting={submitting} error={error} />
       </Form>
     </AccountModal>
   );

@@ -22,7 +22,7 @@ export function AvatarUploader({ value, onChange, currentUrl }: AvatarUploaderPr
 
   return (
     <Upload {...uploadProps}>
-      <button type="button" className="hf-avatar-picker" aria-label="上传头像">
+      <button type="button" className="hf-upload-picker hf-avatar-picker" aria-label="上传头像">
         {uploading ? (
           <LoadingOutlined className="hf-avatar-picker-icon" />
         ) : previewUrl ? (

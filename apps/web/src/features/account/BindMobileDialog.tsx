@@ -1,6 +1,6 @@
 import { MSG, mobileSchema } from '@huafang/contracts';
-import { Button, Form, Input } from 'antd';
-import { SubmitError } from '../../common/SubmitError';
+import { Form, Input } from 'antd';
+import { FormSubmit } from '../../common/FormSubmit';
 import { toast } from '../../services/notices';
 import { bindMobile } from '../../services/user';
 import { useSession } from '../../stores/session';
@@ -30,10 +30,7 @@ export function BindMobileDialog() {
           <Input placeholder="请输入手机号" maxLength={11} inputMode="tel" autoFocus />
         </Form.Item>
         <SmsCodeField form={form} scene="bind" label="验证码" />
-        <SubmitError error={error} />
-        <Button type="primary" htmlType="submit" block loading={submitting}>
-          绑定
-        </Button>
+        <FormSubmit label="绑定" submitting={submitting} error={error} />
       </Form>
     </AccountModal>
   );

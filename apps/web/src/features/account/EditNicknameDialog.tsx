@@ -1,6 +1,6 @@
 import { MSG, nicknameSchema } from '@huafang/contracts';
-import { Button, Form, Input } from 'antd';
-import { SubmitError } from '../../common/SubmitError';
+import { Form, Input } from 'antd';
+import { FormSubmit } from '../../common/FormSubmit';
 import { toast } from '../../services/notices';
 import { updateNickname } from '../../services/user';
 import { useSession } from '../../stores/session';
@@ -28,10 +28,7 @@ export function EditNicknameDialog() {
         <Form.Item name="nickname" label="新昵称" rules={[zodRule(nicknameSchema)]}>
           <Input placeholder="2–16 个字符" maxLength={16} showCount autoFocus />
         </Form.Item>
-        <SubmitError error={error} />
-        <Button type="primary" htmlType="submit" block loading={submitting}>
-          保存
-        </Button>
+        <FormSubmit label="保存" submitting={submitting} error={error} />
       </Form>
     </AccountModal>
   );

@@ -1,7 +1,7 @@
 import { HELP_CONTENT_MAX, helpBodySchema } from '@huafang/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Form, Input, Select } from 'antd';
-import { SubmitError } from '../../common/SubmitError';
+import { Form, Input, Select } from 'antd';
+import { FormSubmit } from '../../common/FormSubmit';
 import { helpQueries, submitHelp } from '../../services/help';
 import { toast } from '../../services/notices';
 import { useSession } from '../../stores/session';
@@ -60,10 +60,7 @@ export function HelpDialog() {
         >
           <Input placeholder="手机号、邮箱或微信，方便我们联系你" maxLength={64} />
         </Form.Item>
-        <SubmitError error={error} />
-        <Button type="primary" htmlType="submit" block loading={submitting}>
-          提交
-        </Button>
+        <FormSubmit label="提交" submitting={submitting} error={error} />
       </Form>
     </AccountModal>
   );

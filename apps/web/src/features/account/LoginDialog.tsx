@@ -22,7 +22,7 @@ export function LoginDialog() {
         <span className="hf-logo-mark">画</span>
         <div>
           <div className="hf-dialog-brand-title">登录画坊</div>
-          <div className="hf-dialog-brand-sub">用文字描绘你的想象</div>
+          <div className="hf-muted-label">用文字描绘你的想象</div>
         </div>
       </div>
       {notice && <Alert type="warning" showIcon title={notice} className="hf-login-notice" />}

@@ -1,7 +1,7 @@
 import { MobileOutlined } from '@ant-design/icons';
 import { type MobileLoginBody, mobileSchema } from '@huafang/contracts';
-import { Button, Form, Input } from 'antd';
-import { SubmitError } from '../../common/SubmitError';
+import { Form, Input } from 'antd';
+import { FormSubmit } from '../../common/FormSubmit';
 import { mobileLogin } from '../../services/auth';
 import { SmsCodeField } from './SmsCodeField';
 import { useAccountFlow } from './use-account-flow';
@@ -36,10 +36,7 @@ export function MobileLoginForm() {
         />
       </Form.Item>
       <SmsCodeField form={form} scene="login" label="验证码" />
-      <SubmitError error={error} />
-      <Button type="primary" htmlType="submit" block loading={submitting}>
-        登录
-      </Button>
+      <FormSubmit label="登录" submitting={submitting} error={error} />
     </Form>
   );
 }

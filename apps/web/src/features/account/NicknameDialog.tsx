@@ -1,7 +1,7 @@
 import { inviteCodeSchema, nicknameSchema, type UploadResult } from '@huafang/contracts';
-import { Button, Form, Input } from 'antd';
+import { Form, Input } from 'antd';
 import { useNavigate } from 'react-router';
-import { SubmitError } from '../../common/SubmitError';
+import { FormSubmit } from '../../common/FormSubmit';
 import { perfectInfo } from '../../services/user';
 import { useSession } from '../../stores/session';
 import { AccountModal } from './AccountModal';
@@ -55,10 +55,7 @@ export function NicknameDialog() {
         >
           <Input placeholder="请输入邀请码" maxLength={32} />
         </Form.Item>
-        <SubmitError error={error} />
-        <Button type="primary" htmlType="submit" block loading={submitting}>
-          完成
-        </Button>
+        <FormSubmit label="完成" submitting={submitting} error={error} />
       </Form>
     </AccountModal>
   );

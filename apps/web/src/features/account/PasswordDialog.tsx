@@ -1,6 +1,6 @@
 import { MSG, updatePwdBodySchema } from '@huafang/contracts';
-import { Button, Form, Input, Typography } from 'antd';
-import { SubmitError } from '../../common/SubmitError';
+import { Form, Input, Typography } from 'antd';
+import { FormSubmit } from '../../common/FormSubmit';
 import { toast } from '../../services/notices';
 import { setPassword, updatePassword } from '../../services/user';
 import { useSession } from '../../stores/session';
@@ -51,10 +51,7 @@ export function PasswordDialog() {
           </Form.Item>
         )}
         <NewPasswordFields label={hasPassword ? '新密码' : '密码'} autoFocus={!hasPassword} />
-        <SubmitError error={error} />
-        <Button type="primary" htmlType="submit" block loading={submitting}>
-          {hasPassword ? '修改密码' : '设置密码'}
-        </Button>
+        <FormSubmit label={hasPassword ? '修改密码' : '设置密码'} submitting={submitting} error={error} />
       </Form>
     </AccountModal>
   );

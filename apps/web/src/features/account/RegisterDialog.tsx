@@ -1,6 +1,6 @@
 import { accountSchema } from '@huafang/contracts';
-import { Button, Form, Input, Typography } from 'antd';
-import { SubmitError } from '../../common/SubmitError';
+import { Form, Input, Typography } from 'antd';
+import { FormSubmit } from '../../common/FormSubmit';
 import { signUp } from '../../services/auth';
 import { toast } from '../../services/notices';
 import { useSession } from '../../stores/session';
@@ -47,10 +47,7 @@ export function RegisterDialog() {
         >
           <Input placeholder="设置一个账号，用于账号登录" autoComplete="username" />
         </Form.Item>
-        <SubmitError error={error} />
-        <Button type="primary" htmlType="submit" block loading={submitting}>
-          注册
-        </Button>
+        <FormSubmit label="注册" submitting={submitting} error={error} />
       </Form>
     </AccountModal>
   );

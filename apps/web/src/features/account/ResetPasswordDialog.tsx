@@ -1,7 +1,7 @@
 import { MSG, mobileSchema } from '@huafang/contracts';
 import { Button, Form, Input, Steps, Typography } from 'antd';
 import { useState } from 'react';
-import { SubmitError } from '../../common/SubmitError';
+import { FormSubmit } from '../../common/FormSubmit';
 import { rePassword, reVerify } from '../../services/auth';
 import { toast } from '../../services/notices';
 import { useSession } from '../../stores/session';
@@ -53,10 +53,7 @@ export function ResetPasswordDialog() {
             重置后所有设备都需要用新密码重新登录，你的所有个人 API 密钥也将被吊销。
           </Typography.Paragraph>
           <NewPasswordFields label="新密码" autoFocus />
-          <SubmitError error={error} />
-          <Button type="primary" htmlType="submit" block loading={submitting}>
-            确认修改
-          </Button>
+          <FormSubmit label="确认修改" submitting={submitting} error={error} />
         </Form>
       ) : (
         <Form key="verify" form={verifyForm} layout="vertical" onFinish={onVerify} requiredMark={false}>
@@ -64,10 +61,7 @@ export function ResetPasswordDialog() {
             <Input placeholder="请输入注册时的手机号" maxLength={11} inputMode="tel" autoFocus />
           </Form.Item>
           <SmsCodeField form={verifyForm} scene="reset" label="验证码" />
-          <SubmitError error={error} />
-          <Button type="primary" htmlType="submit" block loading={submitting}>
-            下一步
-          </Button>
+          <FormSubmit label="下一步" submitting={submitting} error={error} />
         </Form>
       )}
       <Button type="link" block onClick={backToLogin} className="hf-back-link">

@@ -1,6 +1,6 @@
 import { mobileSchema } from '@huafang/contracts';
-import { Button, Form, Input, Typography } from 'antd';
-import { SubmitError } from '../../common/SubmitError';
+import { Form, Input, Typography } from 'antd';
+import { FormSubmit } from '../../common/FormSubmit';
 import { toast } from '../../services/notices';
 import { unbindMobile } from '../../services/user';
 import { useSession } from '../../stores/session';
@@ -47,10 +47,7 @@ export function UnbindMobileDialog() {
           <Input placeholder="请输入完整的手机号" maxLength={11} inputMode="tel" autoFocus />
         </Form.Item>
         <SmsCodeField form={form} scene="unbind" label="验证码" />
-        <SubmitError error={error} />
-        <Button type="primary" danger htmlType="submit" block loading={submitting}>
-          确认解绑
-        </Button>
+        <FormSubmit label="确认解绑" submitting={submitting} error={error} danger />
       </Form>
     </AccountModal>
   );

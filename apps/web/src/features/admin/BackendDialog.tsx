@@ -7,8 +7,8 @@ import {
   REMOTE_ENGINE_KINDS,
   type RemoteEngineKind,
 } from '@huafang/contracts';
-import { Form, Input, Modal, Radio, Select, Switch } from 'antd';
-import { DialogActions } from '../../common/DialogActions';
+import { Form, Input, Radio, Select, Switch } from 'antd';
+import { FormDialog } from '../../common/FormDialog';
 import { createBackend, updateBackend } from '../../services/admin';
 import { type ToastType, toast } from '../../services/notices';
 import { useSubmit } from '../account/use-submit';
@@ -113,38 +113,37 @@ export function BackendDialog({ open, backend, onClose, onSaved }: BackendDialog
     });
 
   return (
-    <Modal
+    <FormDialog<BackendValues>
       open={open}
       title={editing ? '编辑后端' : '添加后端'}
-      onCancel={onClose}
-      footer={null}
       width={520}
-      destroyOnHidden
+      onClose={onClose}
+      submitLabel={editing ? '保存' : '添加'}
+      submitting={submitting}
+      onFinish={onFinish}
+      initialValues={initial}
     >
-      <Form<BackendValues> layout="vertical" onFinish={onFinish} initialValues={initial} requiredMark={false}>
-        <Form.Item name="name" label="名称" rules={[zodRule(shape.name)]}>
-          <Input placeholder="例如：4090 工作站" maxLength={30} autoFocus />
-        </Form.Item>
-        <Form.Item name="kind" label="类型" rules={[zodRule(shape.kind)]}>
-          <Radio.Group options={REMOTE_ENGINE_OPTIONS} optionType="button" buttonStyle="solid" />
-        </Form.Item>
-        <Form.Item name="baseUrl" label="地址" rules={[zodRule(shape.baseUrl)]}>
-          <Input placeholder="例如：http://127.0.0.1:7860" maxLength={300} />
-        </Form.Item>
-        <CredentialFields editing={editing} initialKind={initial.kind} />
-        <Form.Item
-          name="models"
-          label="提供的模型"
-          extra="填写后端上的 checkpoint 文件名，输入后按回车添加；留空表示全部模型"
-          rules={[zodRule(shape.models)]}
-        >
-          <Select mode="tags" placeholder="全部模型" tokenSeparators={[',', '，']} notFoundContent={null} />
-        </Form.Item>
-        <Form.Item name="enabled" label="启用" valuePropName="checked">
-          <Switch />
-        </Form.Item>
-        <DialogActions submitLabel={editing ? '保存' : '添加'} submitting={submitting} onCancel={onClose} />
-      </Form>
-    </Modal>
+      <Form.Item name="name" label="名称" rules={[zodRule(shape.name)]}>
+        <Input placeholder="例如：4090 工作站" maxLength={30} autoFocus />
+      </Form.Item>
+      <Form.Item name="kind" label="类型" rules={[zodRule(shape.kind)]}>
+        <Radio.Group options={REMOTE_ENGINE_OPTIONS} optionType="button" buttonStyle="solid" />
+      </Form.Item>
+      <Form.Item name="baseUrl" label="地址" rules={[zodRule(shape.baseUrl)]}>
+        <Input placeholder="例如：http://127.0.0.1:7860" maxLength={300} />
+      </Form.Item>
+      <CredentialFields editing={editing} initialKind={initial.kind} />
+      <Form.Item
+        name="models"
+        label="提供的模型"
+        extra="填写后端上的 checkpoint 文件名，输入后按回车添加；留空表示全部模型"
+        rules={[zodRule(shape.models)]}
+      >
+        <Select mode="tags" placeholder="全部模型" tokenSeparators={[',', '，']} notFoundContent={null} />
+      </Form.Item>
+      <Form.Item name="enabled" label="启用" valuePropName="checked">
+        <Switch />
+      </Form.Item>
+    </FormDialog>
   );
 }

@@ -15,7 +15,7 @@ export function BackendStatus({ backend }: { backend: BackendItem }) {
           </Tag>
         )}
       </span>
-      <span className="hf-admin-muted">
+      <span className="hf-muted">
         {backend.healthMessage}
         {backend.checkedAt && ` · ${formatDateTime(backend.checkedAt)}`}
       </span>

@@ -1,6 +1,6 @@
 import { type ComboPlan, type ComboPlanBody, comboPlanBodySchema } from '@huafang/contracts';
-import { Form, Input, InputNumber, Modal, Select, Switch } from 'antd';
-import { DialogActions } from '../../common/DialogActions';
+import { Form, Input, InputNumber, Select, Switch } from 'antd';
+import { FormDialog } from '../../common/FormDialog';
 import { toast } from '../../services/notices';
 import { createCombo, updateCombo } from '../../services/store';
 import { useSubmit } from '../account/use-submit';
@@ -62,48 +62,42 @@ export function ComboPlanDialog({ open, plan, nextSort, onClose, onSaved }: Comb
     });
 
   return (
-    <Modal
+    <FormDialog<ComboPlanValues>
       open={open}
       title={plan ? '编辑套餐' : '新建套餐'}
-      onCancel={onClose}
-      footer={null}
       width={520}
-      destroyOnHidden
+      onClose={onClose}
+      submitLabel={plan ? '保存' : '创建'}
+      submitting={submitting}
+      onFinish={onFinish}
+      initialValues={initialValues}
     >
-      <Form<ComboPlanValues> layout="vertical" onFinish={onFinish} initialValues={initialValues} requiredMark={false}>
-        <Form.Item name="name" label="套餐名称" rules={[zodRule(shape.name)]}>
-          <Input placeholder="例如：创作版" maxLength={20} autoFocus />
+      <Form.Item name="name" label="套餐名称" rules={[zodRule(shape.name)]}>
+        <Input placeholder="例如：创作版" maxLength={20} autoFocus />
+      </Form.Item>
+      <Form.Item name="priceLabel" label="价格说明" extra="按原样显示在套餐卡片上" rules={[zodRule(shape.priceLabel)]}>
+        <Input placeholder="例如：¥49 / 月" maxLength={20} />
+      </Form.Item>
+      <Form.Item name="credits" label="算力点数" rules={[zodRule(shape.credits)]}>
+        <InputNumber min={1} max={1_000_000} precision={0} placeholder="例如：1200" className="hf-full-width" />
+      </Form.Item>
+      <Form.Item name="description" label="套餐说明（选填）" rules={[zodRule(shape.description, { optional: true })]}>
+        <Input placeholder="一句话说明适合谁" maxLength={200} />
+      </Form.Item>
+      <Form.Item name="features" label="权益" extra="输入后按回车添加，最多 8 条" rules={[zodRule(shape.features)]}>
+        <Select mode="tags" placeholder="例如：优先排队" tokenSeparators={[',', '，']} notFoundContent={null} />
+      </Form.Item>
+      <Form.Item name="sort" label="排序" extra="数字小的排在前面" rules={[zodRule(shape.sort)]}>
+        <InputNumber min={0} max={999} precision={0} className="hf-full-width" />
+      </Form.Item>
+      <div className="hf-admin-switches">
+        <Form.Item name="recommended" label="推荐" valuePropName="checked">
+          <Switch />
         </Form.Item>
-        <Form.Item
-          name="priceLabel"
-          label="价格说明"
-          extra="按原样显示在套餐卡片上"
-          rules={[zodRule(shape.priceLabel)]}
-        >
-          <Input placeholder="例如：¥49 / 月" maxLength={20} />
+        <Form.Item name="enabled" label="上架" valuePropName="checked">
+          <Switch />
         </Form.Item>
-        <Form.Item name="credits" label="算力点数" rules={[zodRule(shape.credits)]}>
-          <InputNumber min={1} max={1_000_000} precision={0} placeholder="例如：1200" className="hf-full-width" />
-        </Form.Item>
-        <Form.Item name="description" label="套餐说明（选填）" rules={[zodRule(shape.description, { optional: true })]}>
-          <Input placeholder="一句话说明适合谁" maxLength={200} />
-        </Form.Item>
-        <Form.Item name="features" label="权益" extra="输入后按回车添加，最多 8 条" rules={[zodRule(shape.features)]}>
-          <Select mode="tags" placeholder="例如：优先排队" tokenSeparators={[',', '，']} notFoundContent={null} />
-        </Form.Item>
-        <Form.Item name="sort" label="排序" extra="数字小的排在前面" rules={[zodRule(shape.sort)]}>
-          <InputNumber min={0} max={999} precision={0} className="hf-full-width" />
-        </Form.Item>
-        <div className="hf-admin-switches">
-          <Form.Item name="recommended" label="推荐" valuePropName="checked">
-            <Switch />
-          </Form.Item>
-          <Form.Item name="enabled" label="上架" valuePropName="checked">
-            <Switch />
-          </Form.Item>
-        </div>
-        <DialogActions submitLabel={plan ? '保存' : '创建'} submitting={submitting} onCancel={onClose} />
-      </Form>
-    </Modal>
+      </div>
+    </FormDialog>
   );
 }

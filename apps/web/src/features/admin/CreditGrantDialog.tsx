@@ -1,6 +1,6 @@
 import { type AdminUserItem, creditGrantBodySchema, MSG } from '@huafang/contracts';
-import { Form, Input, InputNumber, Modal, Typography } from 'antd';
-import { DialogActions } from '../../common/DialogActions';
+import { Form, Input, InputNumber, Typography } from 'antd';
+import { FormDialog } from '../../common/FormDialog';
 import { grantCredits } from '../../services/admin';
 import { toast } from '../../services/notices';
 import { useSession } from '../../stores/session';
@@ -42,21 +42,28 @@ export function CreditGrantDialog({ user, onClose, onGranted }: CreditGrantDialo
     });
 
   return (
-    <Modal open={user !== null} title="调整算力" onCancel={onClose} footer={null} width={440} destroyOnHidden>
-      {user && (
-        <Typography.Paragraph type="secondary">
-          用户 <Typography.Text strong>{userLabel(user)}</Typography.Text> 当前剩余 {user.credits} 点
-        </Typography.Paragraph>
-      )}
-      <Form<CreditGrantValues> layout="vertical" onFinish={onFinish} requiredMark={false}>
-        <Form.Item name="amount" label="调整点数" extra="正数为增加，负数为扣减" rules={[zodRule(shape.amount)]}>
-          <InputNumber precision={0} placeholder="例如：50 或 -20" className="hf-full-width" autoFocus />
-        </Form.Item>
-        <Form.Item name="remark" label="备注（选填）" rules={[zodRule(shape.remark, { optional: true })]}>
-          <Input placeholder="例如：活动赠送" maxLength={100} />
-        </Form.Item>
-        <DialogActions submitLabel="确定" submitting={submitting} onCancel={onClose} />
-      </Form>
-    </Modal>
+    <FormDialog<CreditGrantValues>
+      open={user !== null}
+      title="调整算力"
+      width={440}
+      onClose={onClose}
+      submitLabel="确定"
+      submitting={submitting}
+      intro={
+        user && (
+          <Typography.Paragraph type="secondary">
+            用户 <Typography.Text strong>{userLabel(user)}</Typography.Text> 当前剩余 {user.credits} 点
+          </Typography.Paragraph>
+        )
+      }
+      onFinish={onFinish}
+    >
+      <Form.Item name="amount" label="调整点数" extra="正数为增加，负数为扣减" rules={[zodRule(shape.amount)]}>
+        <InputNumber precision={0} placeholder="例如：50 或 -20" className="hf-full-width" autoFocus />
+      </Form.Item>
+      <Form.Item name="remark" label="备注（选填）" rules={[zodRule(shape.remark, { optional: true })]}>
+        <Input placeholder="例如：活动赠送" maxLength={100} />
+      </Form.Item>
+    </FormDialog>
   );
 }

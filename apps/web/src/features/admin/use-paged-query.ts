@@ -36,3 +36,23 @@ export function usePagedQuery<T>(queryKey: readonly unknown[], fetchPage: (query
 
   return { tableProps, reload };
 }
+
+/**
+ * A paged list narrowed by a filter (a search word, a status): `changeFilter` goes back to page 1 and reads again,
+ * even when the filter is unchanged, since new rows keep arriving.
+ */
+export function useFilteredPagedQuery<Filter, T>(
+  initialFilter: Filter | (() => Filter),
+  queryKeyOf: (filter: Filter) => readonly unknown[],
+  fetchPage: (filter: Filter, page: PageQuery) => Promise<Page<T>>,
+) {
+  const [filter, setFilter] = useState<Filter>(initialFilter);
+  const { tableProps, reload } = usePagedQuery(queryKeyOf(filter), (page) => fetchPage(filter, page));
+
+  function changeFilter(next: Filter) {
+    setFilter(next);
+    reload();
+  }
+
+  return { filter, changeFilter, tableProps };
+}

@@ -14,7 +14,7 @@ export function TaskTemplateSection({ task, currentTemplateId, applyingId, onPic
     <section className="hf-pick-section" aria-label={task.taskName}>
       <div className="hf-pick-section-head">
         <span className="hf-pick-section-title">{task.taskName}</span>
-        <span className="hf-pick-section-desc">{task.description}</span>
+        <span className="hf-muted-label">{task.description}</span>
       </div>
       {task.visTemplateList.length === 0 ? (
         <div className="hf-works-empty">暂无模板</div>

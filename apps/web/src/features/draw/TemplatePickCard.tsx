@@ -29,7 +29,7 @@ export function TemplatePickCard({ template, current, loading, onPick }: Templat
           {loading ? <LoadingOutlined /> : current && <CheckCircleFilled className="hf-pick-current" />}
         </span>
         <span className="hf-pick-desc">{template.description || '暂无描述'}</span>
-        <span className="hf-pick-meta">
+        <span className="hf-pick-meta hf-muted">
           {template.stepCount} 个步骤
           <Tag variant="filled" color="purple">
             {GENERATE_MODE_LABELS[template.generateMode]}

@@ -1,24 +1,12 @@
-import type { TaskTreeNode } from '@huafang/contracts';
 import { describe, expect, it } from 'vitest';
+import { taskTreeNode } from '../tasks/task-tree-fixtures';
 import { planTaskFetch } from './task-fetch';
 
-function node(id: string, kind: TaskTreeNode['kind'], children?: TaskTreeNode[]): TaskTreeNode {
-  return {
-    id,
-    key: id,
-    name: id,
-    kind,
-    parentId: null,
-    icon: null,
-    cover: null,
-    description: '',
-    published: true,
-    children,
-  };
-}
-
-const portrait = node('c1', 'category', [node('t1', 'task', [node('p1', 'template')]), node('t2', 'task')]);
-const poster = node('c2', 'category', [node('t3', 'task')]);
+const portrait = taskTreeNode('category', 'c1', [
+  taskTreeNode('task', 't1', [taskTreeNode('template', 'p1')]),
+  taskTreeNode('task', 't2'),
+]);
+const poster = taskTreeNode('category', 'c2', [taskTreeNode('task', 't3')]);
 
 describe('tasks fetch (spec §4)', () => {
   it('uses the children of the first node and fetches by the first child when it is a task', () => {
@@ -29,7 +17,7 @@ describe('tasks fetch (spec §4)', () => {
   });
 
   it('fetches by the parent id when the first child is a template', () => {
-    const task = node('t9', 'task', [node('p9', 'template'), node('p10', 'template')]);
+    const task = taskTreeNode('task', 't9', [taskTreeNode('template', 'p9'), taskTreeNode('template', 'p10')]);
     const plan = planTaskFetch([task]);
     expect(plan.twoTaskData.map((child) => child.id)).toEqual(['p9', 'p10']);
     expect(plan.taskId).toBe('t9');
@@ -42,7 +30,7 @@ describe('tasks fetch (spec §4)', () => {
 
   it('has nothing to fetch for an empty tree or an empty category', () => {
     expect(planTaskFetch([])).toEqual({ category: null, twoTaskData: [], taskId: null });
-    const empty = node('c3', 'category');
+    const empty = taskTreeNode('category', 'c3');
     expect(planTaskFetch([empty])).toEqual({ category: empty, twoTaskData: [], taskId: null });
   });
 });

@@ -45,7 +45,12 @@ export function ImageUploadField({ item, value, onChange }: ImageUploadFieldProp
   }
   return (
     <Upload {...uploadProps} disabled={item.disabled || uploading}>
-      <button type="button" className="hf-image-picker" aria-label={item.text} disabled={item.disabled}>
+      <button
+        type="button"
+        className="hf-upload-picker hf-image-picker"
+        aria-label={item.text}
+        disabled={item.disabled}
+      >
         {uploading ? <LoadingOutlined /> : <PlusOutlined />}
         <span>{uploading ? '上传中…' : item.text}</span>
       </button>

@@ -13,7 +13,7 @@ export function ModelOption({ model }: { model: ArtModel }) {
         </span>
       )}
       <span className="hf-model-option-name">{model.modelName}</span>
-      <span className="hf-model-option-base">{model.baseModel}</span>
+      <span className="hf-muted">{model.baseModel}</span>
     </div>
   );
 }

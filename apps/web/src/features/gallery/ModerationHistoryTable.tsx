@@ -1,10 +1,11 @@
 import { MODERATION_DECISION_LABELS, type ModerationHistoryEntry } from '@huafang/contracts';
-import { Image, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { formatDateTime } from '../../common/format-date-time';
 import { fetchModerationHistory, reviewKeys } from '../../services/work-moderation';
 import { usePagedQuery } from '../admin/use-paged-query';
 import { AuthorBadge } from './AuthorBadge';
 import { ReasonCounts } from './ModerationReasons';
+import { WorkThumb } from './WorkThumb';
 
 const COLUMNS: TableColumnsType<ModerationHistoryEntry> = [
   { title: '时间', dataIndex: 'createdAt', width: 150, render: formatDateTime },
@@ -13,18 +14,7 @@ const COLUMNS: TableColumnsType<ModerationHistoryEntry> = [
     key: 'work',
     width: 88,
     render: (_value, { work }) =>
-      work ? (
-        <Image
-          src={work.thumbUrl}
-          preview={{ src: work.url }}
-          width={56}
-          height={56}
-          alt="作品"
-          className="hf-work-thumb"
-        />
-      ) : (
-        <Typography.Text type="secondary">作品已删除</Typography.Text>
-      ),
+      work ? <WorkThumb work={work} /> : <Typography.Text type="secondary">作品已删除</Typography.Text>,
   },
   {
     title: '作者',

@@ -1,14 +1,16 @@
 import type { ModerationQueueItem } from '@huafang/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Image, Segmented, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Button, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { formatDateTime } from '../../common/format-date-time';
 import { fetchModerationQueue, type ModerationQueueKind, reviewKeys } from '../../services/work-moderation';
 import { worksKeys } from '../../services/works';
-import { usePagedQuery } from '../admin/use-paged-query';
+import { useFilteredPagedQuery } from '../admin/use-paged-query';
 import { AuthorBadge } from './AuthorBadge';
 import { ModerationDecisionDialog, type PendingDecision } from './ModerationDecisionDialog';
 import { ModerationItemList } from './ModerationReasons';
+import { ReviewFilter } from './ReviewFilter';
+import { WorkThumb } from './WorkThumb';
 
 const KIND_OPTIONS: { label: string; value: ModerationQueueKind }[] = [
   { label: '全部', value: 'all' },
@@ -28,16 +30,7 @@ function columns(decide: (pending: PendingDecision) => void): TableColumnsType<M
       title: '作品',
       key: 'work',
       width: 88,
-      render: (_value, { work }) => (
-        <Image
-          src={work.thumbUrl}
-          preview={{ src: work.url }}
-          width={56}
-          height={56}
-          alt="作品"
-          className="hf-work-thumb"
-        />
-      ),
+      render: (_value, { work }) => <WorkThumb work={work} />,
     },
     {
       title: '待审核原因',
@@ -83,17 +76,15 @@ function columns(decide: (pending: PendingDecision) => void): TableColumnsType<M
 
 /** 待审核: works the provider flagged or users reported, the longest-waiting first, each with every reason. */
 export function ModerationQueueTable() {
-  const [kind, setKind] = useState<ModerationQueueKind>('all');
   const [pending, setPending] = useState<PendingDecision | null>(null);
   const queryClient = useQueryClient();
-  const { tableProps, reload } = usePagedQuery(reviewKeys.queue(kind), (page) =>
+  const {
+    filter: kind,
+    changeFilter: changeKind,
+    tableProps,
+  } = useFilteredPagedQuery<ModerationQueueKind, ModerationQueueItem>('all', reviewKeys.queue, (kind, page) =>
     fetchModerationQueue({ ...page, kind }),
   );
-
-  function changeKind(next: ModerationQueueKind) {
-    setKind(next);
-    reload();
-  }
 
   async function decided() {
     // The queue, its count, the published list and history change; so may 灵感广场.
@@ -105,14 +96,7 @@ export function ModerationQueueTable() {
 
   return (
     <>
-      <div className="hf-review-toolbar">
-        <Segmented<ModerationQueueKind>
-          aria-label="按来源筛选"
-          options={KIND_OPTIONS}
-          value={kind}
-          onChange={changeKind}
-        />
-      </div>
+      <ReviewFilter label="按来源筛选" options={KIND_OPTIONS} value={kind} onChange={changeKind} />
       <Table<ModerationQueueItem>
         rowKey={(entry) => entry.work.id}
         columns={columns(setPending)}

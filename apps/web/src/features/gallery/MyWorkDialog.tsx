@@ -1,7 +1,7 @@
 import { CopyOutlined, DeleteOutlined, DownloadOutlined, RedoOutlined } from '@ant-design/icons';
 import type { WorkDetail } from '@huafang/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Modal, Result, Skeleton } from 'antd';
+import { Button, Result, Skeleton } from 'antd';
 import { formatDateTime } from '../../common/format-date-time';
 import { worksQueries } from '../../services/works';
 import { copyText } from './copy-text';
@@ -9,10 +9,10 @@ import { PublishControl } from './PublishControl';
 import { recallFromWork } from './recall';
 import { useDeleteWorks } from './use-delete-works';
 import { useRecall } from './use-recall';
+import { WorkDialog } from './WorkDialog';
 import { WorkOriginal } from './WorkOriginal';
 import { WorkParameterTable } from './WorkParameterTable';
 import { WorkPrompts } from './WorkPrompts';
-import './gallery.css';
 
 interface MyWorkDialogProps {
   workId: string | null;
@@ -25,15 +25,7 @@ export function MyWorkDialog({ workId, onClose, onDeleted }: MyWorkDialogProps) 
   const detail = useQuery(worksQueries.mineDetail(workId));
 
   return (
-    <Modal
-      open={workId !== null}
-      onCancel={onClose}
-      title="作品详情"
-      width={1000}
-      footer={null}
-      destroyOnHidden
-      className="hf-work-dialog"
-    >
+    <WorkDialog open={workId !== null} onClose={onClose}>
       {detail.data ? (
         <MyWorkDetail work={detail.data} onClose={onClose} onDeleted={onDeleted} />
       ) : detail.isError ? (
@@ -41,7 +33,7 @@ export function MyWorkDialog({ workId, onClose, onDeleted }: MyWorkDialogProps) 
       ) : (
         <Skeleton active paragraph={{ rows: 8 }} />
       )}
-    </Modal>
+    </WorkDialog>
   );
 }
 

@@ -20,7 +20,7 @@ export function MyWorkTile({ work, selecting, selected, onActivate, onLongPress 
     <div className={`hf-gallery-tile${selected ? ' hf-gallery-tile-selected' : ''}`}>
       <button
         type="button"
-        className="hf-gallery-thumb"
+        className="hf-zoom-thumb hf-gallery-thumb"
         {...longPress}
         onClick={() => onActivate(work)}
         aria-label={selecting ? `选择作品：${name}` : `查看作品：${name}`}

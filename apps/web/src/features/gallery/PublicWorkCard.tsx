@@ -19,7 +19,7 @@ export function PublicWorkCard({ work, onOpen }: PublicWorkCardProps) {
       <div className="hf-aigc-frame">
         <button
           type="button"
-          className="hf-public-thumb"
+          className="hf-zoom-thumb hf-public-thumb"
           style={{ aspectRatio: `${work.width} / ${work.height}` }}
           onClick={() => onOpen(work)}
           aria-label={`查看作品：${title}（${work.author.nickname}）`}

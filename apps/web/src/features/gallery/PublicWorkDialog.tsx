@@ -1,7 +1,7 @@
 import { CopyOutlined, EyeOutlined, FlagOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import type { PublicWorkItem } from '@huafang/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Modal, Result, Skeleton, Tooltip } from 'antd';
+import { Button, Result, Skeleton, Tooltip } from 'antd';
 import { useState } from 'react';
 import { formatDateTime } from '../../common/format-date-time';
 import { toast } from '../../services/notices';
@@ -12,10 +12,10 @@ import { copyText } from './copy-text';
 import { ReportWorkDialog } from './ReportWorkDialog';
 import { canRecall, recallFromPublic } from './recall';
 import { useMakeSame } from './use-make-same';
+import { WorkDialog } from './WorkDialog';
 import { WorkOriginal } from './WorkOriginal';
 import { WorkParameterTable } from './WorkParameterTable';
 import { WorkPrompts } from './WorkPrompts';
-import './gallery.css';
 
 interface PublicWorkDialogProps {
   /** The card that was opened: its thumbnail and author show at once while the detail loads. */
@@ -49,15 +49,7 @@ export function PublicWorkDialog({ work, onClose }: PublicWorkDialogProps) {
   }
 
   return (
-    <Modal
-      open={work !== null}
-      onCancel={onClose}
-      title="作品详情"
-      width={1000}
-      footer={null}
-      destroyOnHidden
-      className="hf-work-dialog"
-    >
+    <WorkDialog open={work !== null} onClose={onClose}>
       {work && (
         <div className="hf-work-detail">
           <WorkOriginal
@@ -114,6 +106,6 @@ export function PublicWorkDialog({ work, onClose }: PublicWorkDialogProps) {
         </div>
       )}
       <ReportWorkDialog workId={reporting} onClose={() => setReporting(null)} />
-    </Modal>
+    </WorkDialog>
   );
 }

@@ -1,6 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Segmented, Table } from 'antd';
-import { useState } from 'react';
+import { Table } from 'antd';
 import { toast } from '../../services/notices';
 import { reviewKeys } from '../../services/work-moderation';
 import {
@@ -10,7 +9,8 @@ import {
   setWorkHidden,
   worksKeys,
 } from '../../services/works';
-import { usePagedQuery } from '../admin/use-paged-query';
+import { useFilteredPagedQuery } from '../admin/use-paged-query';
+import { ReviewFilter } from './ReviewFilter';
 import { reviewColumns } from './review-columns';
 
 const STATUS_OPTIONS: { label: string; value: ReviewStatus }[] = [
@@ -21,16 +21,14 @@ const STATUS_OPTIONS: { label: string; value: ReviewStatus }[] = [
 
 /** 已发布作品: every published work; hiding one takes it off 灵感广场 without touching the author's copy. */
 export function PublishedWorksTable() {
-  const [status, setStatus] = useState<ReviewStatus>('all');
   const queryClient = useQueryClient();
-  const { tableProps, reload } = usePagedQuery(reviewKeys.publishedByStatus(status), (page) =>
+  const {
+    filter: status,
+    changeFilter: changeStatus,
+    tableProps,
+  } = useFilteredPagedQuery<ReviewStatus, ReviewWorkItem>('all', reviewKeys.publishedByStatus, (status, page) =>
     fetchReviewWorks({ ...page, status }),
   );
-
-  function changeStatus(next: ReviewStatus) {
-    setStatus(next);
-    reload();
-  }
 
   async function setHidden(id: string, hidden: boolean) {
     try {
@@ -48,14 +46,7 @@ export function PublishedWorksTable() {
 
   return (
     <>
-      <div className="hf-review-toolbar">
-        <Segmented<ReviewStatus>
-          aria-label="按状态筛选"
-          options={STATUS_OPTIONS}
-          value={status}
-          onChange={changeStatus}
-        />
-      </div>
+      <ReviewFilter label="按状态筛选" options={STATUS_OPTIONS} value={status} onChange={changeStatus} />
       <Table<ReviewWorkItem>
         rowKey="id"
         columns={reviewColumns(setHidden)}

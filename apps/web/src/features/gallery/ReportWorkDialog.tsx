@@ -5,8 +5,8 @@ import {
   type WorkReportReason,
   workReportBodySchema,
 } from '@huafang/contracts';
-import { Form, Input, Modal, Radio } from 'antd';
-import { DialogActions } from '../../common/DialogActions';
+import { Form, Input, Radio } from 'antd';
+import { FormDialog } from '../../common/FormDialog';
 import { toast } from '../../services/notices';
 import { reportWork } from '../../services/work-moderation';
 import { useSubmit } from '../account/use-submit';
@@ -36,38 +36,45 @@ export function ReportWorkDialog({ workId, onClose }: ReportWorkDialogProps) {
     });
 
   return (
-    <Modal open={workId !== null} title="举报作品" onCancel={onClose} footer={null} width={480} destroyOnHidden>
-      <Form<ReportValues> form={form} layout="vertical" onFinish={onFinish} requiredMark={false}>
-        <Form.Item name="reason" label="举报原因" rules={[zodRule(shape.reason)]}>
-          <Radio.Group className="hf-report-reasons">
-            {WORK_REPORT_REASONS.map((value) => (
-              <Radio key={value} value={value}>
-                {WORK_REPORT_REASON_LABELS[value]}
-              </Radio>
-            ))}
-          </Radio.Group>
-        </Form.Item>
-        <Form.Item
-          name="detail"
-          label={reason === 'other' ? '补充说明' : '补充说明（选填）'}
-          rules={[
-            zodRule(shape.detail, { optional: true }),
-            {
-              required: reason === 'other',
-              whitespace: true,
-              message: '选择“其他”时请说明举报原因',
-            },
-          ]}
-        >
-          <Input.TextArea
-            rows={3}
-            maxLength={WORK_REPORT_DETAIL_MAX}
-            showCount
-            placeholder="请描述作品的问题，便于管理员核实"
-          />
-        </Form.Item>
-        <DialogActions submitLabel="提交举报" submitting={submitting} onCancel={onClose} error={error} />
-      </Form>
-    </Modal>
+    <FormDialog<ReportValues>
+      open={workId !== null}
+      title="举报作品"
+      width={480}
+      onClose={onClose}
+      submitLabel="提交举报"
+      submitting={submitting}
+      error={error}
+      form={form}
+      onFinish={onFinish}
+    >
+      <Form.Item name="reason" label="举报原因" rules={[zodRule(shape.reason)]}>
+        <Radio.Group className="hf-report-reasons">
+          {WORK_REPORT_REASONS.map((value) => (
+            <Radio key={value} value={value}>
+              {WORK_REPORT_REASON_LABELS[value]}
+            </Radio>
+          ))}
+        </Radio.Group>
+      </Form.Item>
+      <Form.Item
+        name="detail"
+        label={reason === 'other' ? '补充说明' : '补充说明（选填）'}
+        rules={[
+          zodRule(shape.detail, { optional: true }),
+          {
+            required: reason === 'other',
+            whitespace: true,
+            message: '选择“其他”时请说明举报原因',
+          },
+        ]}
+      >
+        <Input.TextArea
+          rows={3}
+          maxLength={WORK_REPORT_DETAIL_MAX}
+          showCount
+          placeholder="请描述作品的问题，便于管理员核实"
+        />
+      </Form.Item>
+    </FormDialog>
   );
 }

@@ -67,34 +67,22 @@ export function recallParameters(
   return next;
 }
 
+/** What a work carries into a recall, the same in the owner's and the public detail. */
+type RecalledWork = Omit<RecallSource, 'seed' | 'ownWork'>;
+
+function recallSource(work: RecalledWork, seed: number | null, ownWork: boolean): RecallSource {
+  const { templateId, stepIndex, prompt, negativePrompt, promptGroup, negativePromptGroup, parameters } = work;
+  return { templateId, stepIndex, prompt, negativePrompt, promptGroup, negativePromptGroup, parameters, seed, ownWork };
+}
+
 /** 再次生成: everything of the user's own work, its images included. */
 export function recallFromWork(work: WorkDetail): RecallSource {
-  return {
-    templateId: work.templateId,
-    stepIndex: work.stepIndex,
-    prompt: work.prompt,
-    negativePrompt: work.negativePrompt,
-    promptGroup: work.promptGroup,
-    negativePromptGroup: work.negativePromptGroup,
-    parameters: work.parameters,
-    seed: work.seed,
-    ownWork: true,
-  };
+  return recallSource(work, work.seed, true);
 }
 
 /** 做同款: what the author shows (the seed is among the parameters); hidden prompts recall the template alone. */
 export function recallFromPublic(work: PublicWorkDetail): RecallSource {
-  return {
-    templateId: work.templateId,
-    stepIndex: work.stepIndex,
-    prompt: work.prompt,
-    negativePrompt: work.negativePrompt,
-    promptGroup: work.promptGroup,
-    negativePromptGroup: work.negativePromptGroup,
-    parameters: work.parameters,
-    seed: null,
-    ownWork: false,
-  };
+  return recallSource(work, null, false);
 }
 
 /** A free creation with hidden prompts leaves nothing to start from. */

@@ -1,8 +1,9 @@
-import { Button, Image, type TableColumnsType, Tag, Typography } from 'antd';
+import { Button, type TableColumnsType, Tag, Typography } from 'antd';
 import { ConfirmAction } from '../../common/ConfirmAction';
 import { formatDateTime } from '../../common/format-date-time';
 import type { ReviewWorkItem } from '../../services/works';
 import { AuthorBadge } from './AuthorBadge';
+import { WorkThumb } from './WorkThumb';
 
 /** The columns of 作品审核; `onHide(id, hidden)` hides or restores a work after the admin confirms. */
 export function reviewColumns(
@@ -13,9 +14,7 @@ export function reviewColumns(
       title: '作品',
       dataIndex: 'thumbUrl',
       width: 88,
-      render: (thumbUrl: string, work) => (
-        <Image src={thumbUrl} preview={{ src: work.url }} width={56} height={56} alt="作品" className="hf-work-thumb" />
-      ),
+      render: (_thumbUrl: string, work) => <WorkThumb work={work} />,
     },
     {
       title: '作者',

@@ -1,20 +1,11 @@
-import type { TaskTreeNode } from '@huafang/contracts';
+import type { TaskNodeKind, TaskTreeNode } from '@huafang/contracts';
 import { describe, expect, it } from 'vitest';
+import { taskTreeNode } from '../tasks/task-tree-fixtures';
 import { galleryTemplateOptions, templateOptionGroups } from './template-options';
 
-function node(kind: TaskTreeNode['kind'], id: string, children?: TaskTreeNode[]): TaskTreeNode {
-  return {
-    id,
-    key: id,
-    name: `名${id}`,
-    kind,
-    parentId: null,
-    icon: null,
-    cover: null,
-    description: '',
-    published: true,
-    children,
-  };
+/** Names unlike the ids, so the expectations show which of the two a label uses. */
+function node(kind: TaskNodeKind, id: string, children?: TaskTreeNode[]): TaskTreeNode {
+  return taskTreeNode(kind, id, children, `名${id}`);
 }
 
 describe('templateOptionGroups', () => {

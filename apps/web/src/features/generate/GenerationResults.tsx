@@ -65,7 +65,7 @@ export function GenerationResults({
           <div className="hf-results-title">更早的结果</div>
           {earlier.map((run) => (
             <div key={run.stepId} className="hf-results-run">
-              <div className="hf-results-run-head">{runLabel(run)}</div>
+              <div className="hf-results-run-head hf-muted-label">{runLabel(run)}</div>
               {grid(run, run.images)}
             </div>
           ))}

@@ -30,7 +30,7 @@ export function ResultsGrid({ images, nextStep, onNextStep, steppingWorkId, busy
             <div className="hf-aigc-frame">
               <button
                 type="button"
-                className="hf-result-thumb"
+                className="hf-zoom-thumb hf-result-thumb"
                 onClick={() => show(index)}
                 aria-label={`查看第 ${index + 1} 张大图`}
               >

@@ -84,7 +84,7 @@ export function PromptHistoryDrawer({ open, onClose }: PromptHistoryDrawerProps)
         />
       ) : (
         <Spin spinning={history.isFetching}>
-          <ul className="hf-history-list" aria-label="历史记录">
+          <ul className="hf-stack-list" aria-label="历史记录">
             {page.list.map((entry) => (
               <HistoryEntry
                 key={entry.id}

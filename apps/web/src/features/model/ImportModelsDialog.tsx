@@ -1,7 +1,7 @@
 import { ENGINE_KINDS, type ModelGroup, modelImportBodySchema } from '@huafang/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Checkbox, Empty, Form, Input, Modal, Select, Spin, Switch, Tag } from 'antd';
-import { DialogActions } from '../../common/DialogActions';
+import { Alert, Button, Checkbox, Empty, Form, Input, Select, Spin, Switch, Tag } from 'antd';
+import { FormDialog } from '../../common/FormDialog';
 import { adminQueries } from '../../services/admin';
 import { importModels, modelKeys, modelQueries } from '../../services/model';
 import { toast } from '../../services/notices';
@@ -67,7 +67,7 @@ function CheckpointChoices({
       {checkpoints.data.map((checkpoint) => (
         <Checkbox key={checkpoint.title} value={checkpoint.title} disabled={checkpoint.registered}>
           {checkpoint.name}
-          <span className="hf-admin-muted"> {checkpoint.title}</span>
+          <span className="hf-muted"> {checkpoint.title}</span>
           {checkpoint.registered && <Tag className="hf-checkpoint-tag">已添加</Tag>}
         </Checkbox>
       ))}
@@ -91,53 +91,50 @@ export function ImportModelsDialog({ open, groups, groupId, onClose, onImported 
   });
 
   return (
-    <Modal open={open} title="从后端导入模型" onCancel={onClose} footer={null} width={600} destroyOnHidden>
-      <Form<ImportValues>
-        form={form}
-        layout="vertical"
-        initialValues={{ groupId, checkpoints: [], enabled: true }}
-        onFinish={(values) => run.mutate({ ...values, baseModel: values.baseModel.trim() })}
-        onValuesChange={(changed) => {
-          if ('backendId' in changed) form.setFieldValue('checkpoints', []);
-        }}
-        requiredMark={false}
-      >
-        <Form.Item name="backendId" label="推理后端" rules={[zodRule(shape.backendId)]}>
-          <Select
-            placeholder="选择已登记的推理后端"
-            loading={backends.isPending}
-            options={(backends.data ?? [])
-              .filter((backend) => backend.enabled)
-              .map((backend) => ({
-                value: backend.id,
-                label: `${backend.name}（${ENGINE_KINDS[backend.kind].label}）`,
-              }))}
-          />
-        </Form.Item>
-        <Form.Item
-          name="checkpoints"
-          label="要导入的模型"
-          extra="已有模型使用的 checkpoint 不能重复导入"
-          rules={[zodRule(shape.checkpoints)]}
-        >
-          <CheckpointChoices backendId={backendId} />
-        </Form.Item>
-        <Form.Item name="groupId" label="放入分组" extra="分组即创作页模型选择的标签" rules={[zodRule(shape.groupId)]}>
-          <Select options={groups.map((group) => ({ value: group.id, label: group.name }))} placeholder="选择分组" />
-        </Form.Item>
-        <Form.Item name="baseModel" label="基础模型" rules={[zodRule(shape.baseModel)]}>
-          <Input placeholder="例如：SD 1.5、SDXL" maxLength={20} />
-        </Form.Item>
-        <Form.Item name="enabled" label="导入后立即启用" valuePropName="checked">
-          <Switch />
-        </Form.Item>
-        <DialogActions
-          submitLabel="导入"
-          submitting={run.isPending}
-          onCancel={onClose}
-          error={run.error?.message ?? null}
+    <FormDialog<ImportValues>
+      open={open}
+      title="从后端导入模型"
+      width={600}
+      onClose={onClose}
+      submitLabel="导入"
+      submitting={run.isPending}
+      error={run.error?.message ?? null}
+      form={form}
+      initialValues={{ groupId, checkpoints: [], enabled: true }}
+      onFinish={(values) => run.mutate({ ...values, baseModel: values.baseModel.trim() })}
+      onValuesChange={(changed) => {
+        if ('backendId' in changed) form.setFieldValue('checkpoints', []);
+      }}
+    >
+      <Form.Item name="backendId" label="推理后端" rules={[zodRule(shape.backendId)]}>
+        <Select
+          placeholder="选择已登记的推理后端"
+          loading={backends.isPending}
+          options={(backends.data ?? [])
+            .filter((backend) => backend.enabled)
+            .map((backend) => ({
+              value: backend.id,
+              label: `${backend.name}（${ENGINE_KINDS[backend.kind].label}）`,
+            }))}
         />
-      </Form>
-    </Modal>
+      </Form.Item>
+      <Form.Item
+        name="checkpoints"
+        label="要导入的模型"
+        extra="已有模型使用的 checkpoint 不能重复导入"
+        rules={[zodRule(shape.checkpoints)]}
+      >
+        <CheckpointChoices backendId={backendId} />
+      </Form.Item>
+      <Form.Item name="groupId" label="放入分组" extra="分组即创作页模型选择的标签" rules={[zodRule(shape.groupId)]}>
+        <Select options={groups.map((group) => ({ value: group.id, label: group.name }))} placeholder="选择分组" />
+      </Form.Item>
+      <Form.Item name="baseModel" label="基础模型" rules={[zodRule(shape.baseModel)]}>
+        <Input placeholder="例如：SD 1.5、SDXL" maxLength={20} />
+      </Form.Item>
+      <Form.Item name="enabled" label="导入后立即启用" valuePropName="checked">
+        <Switch />
+      </Form.Item>
+    </FormDialog>
   );
 }

@@ -6,8 +6,8 @@ import {
   REMOTE_ENGINE_KINDS,
 } from '@huafang/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Form, Input, Modal, Select, Switch } from 'antd';
-import { DialogActions } from '../../common/DialogActions';
+import { Form, Input, Select, Switch } from 'antd';
+import { FormDialog } from '../../common/FormDialog';
 import { createModel, modelKeys, updateModel } from '../../services/model';
 import { toast } from '../../services/notices';
 import { zodRule } from '../account/zod-rule';
@@ -54,50 +54,40 @@ export function ModelDialog({ open, groups, groupId, model, onClose }: ModelDial
     : { groupId, engine: REMOTE_ENGINE_KINDS[0], enabled: true };
 
   return (
-    <Modal
+    <FormDialog<ModelValues>
       open={open}
       title={model ? '编辑模型' : '新建模型'}
-      onCancel={onClose}
-      footer={null}
       width={520}
-      destroyOnHidden
+      onClose={onClose}
+      submitLabel={model ? '保存' : '添加'}
+      submitting={save.isPending}
+      error={save.error?.message ?? null}
+      initialValues={initial}
+      onFinish={(values) => save.mutate(values)}
     >
-      <Form<ModelValues>
-        layout="vertical"
-        initialValues={initial}
-        onFinish={(values) => save.mutate(values)}
-        requiredMark={false}
+      <Form.Item name="modelName" label="模型名称" rules={[zodRule(shape.modelName)]}>
+        <Input placeholder="用户在创作页看到的名称" maxLength={40} autoFocus />
+      </Form.Item>
+      <Form.Item name="groupId" label="分组" rules={[zodRule(shape.groupId)]}>
+        <Select options={groups.map((group) => ({ value: group.id, label: group.name }))} placeholder="选择分组" />
+      </Form.Item>
+      <Form.Item name="baseModel" label="基础模型" rules={[zodRule(shape.baseModel)]}>
+        <Input placeholder="例如：SD 1.5、SDXL" maxLength={20} />
+      </Form.Item>
+      <Form.Item name="engine" label="推理引擎" rules={[zodRule(shape.engine)]}>
+        <Select options={ENGINE_OPTIONS} />
+      </Form.Item>
+      <Form.Item
+        name="checkpoint"
+        label="后端模型名"
+        extra="后端上的 checkpoint 名称，A1111 为模型标题（含哈希），ComfyUI 为 ckpt_name"
+        rules={[zodRule(shape.checkpoint)]}
       >
-        <Form.Item name="modelName" label="模型名称" rules={[zodRule(shape.modelName)]}>
-          <Input placeholder="用户在创作页看到的名称" maxLength={40} autoFocus />
-        </Form.Item>
-        <Form.Item name="groupId" label="分组" rules={[zodRule(shape.groupId)]}>
-          <Select options={groups.map((group) => ({ value: group.id, label: group.name }))} placeholder="选择分组" />
-        </Form.Item>
-        <Form.Item name="baseModel" label="基础模型" rules={[zodRule(shape.baseModel)]}>
-          <Input placeholder="例如：SD 1.5、SDXL" maxLength={20} />
-        </Form.Item>
-        <Form.Item name="engine" label="推理引擎" rules={[zodRule(shape.engine)]}>
-          <Select options={ENGINE_OPTIONS} />
-        </Form.Item>
-        <Form.Item
-          name="checkpoint"
-          label="后端模型名"
-          extra="后端上的 checkpoint 名称，A1111 为模型标题（含哈希），ComfyUI 为 ckpt_name"
-          rules={[zodRule(shape.checkpoint)]}
-        >
-          <Input placeholder="例如：v1-5-pruned-emaonly.safetensors" maxLength={200} />
-        </Form.Item>
-        <Form.Item name="enabled" label="启用" valuePropName="checked">
-          <Switch />
-        </Form.Item>
-        <DialogActions
-          submitLabel={model ? '保存' : '添加'}
-          submitting={save.isPending}
-          onCancel={onClose}
-          error={save.error?.message ?? null}
-        />
-      </Form>
-    </Modal>
+        <Input placeholder="例如：v1-5-pruned-emaonly.safetensors" maxLength={200} />
+      </Form.Item>
+      <Form.Item name="enabled" label="启用" valuePropName="checked">
+        <Switch />
+      </Form.Item>
+    </FormDialog>
   );
 }

@@ -1,7 +1,7 @@
 import { modelGroupBodySchema } from '@huafang/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Form, Input, Modal } from 'antd';
-import { DialogActions } from '../../common/DialogActions';
+import { Form, Input } from 'antd';
+import { FormDialog } from '../../common/FormDialog';
 import { createModelGroup, modelKeys, renameModelGroup } from '../../services/model';
 import { toast } from '../../services/notices';
 import { zodRule } from '../account/zod-rule';
@@ -28,35 +28,25 @@ export function ModelGroupDialog({ open, group, onClose, onSaved }: ModelGroupDi
   });
 
   return (
-    <Modal
+    <FormDialog<{ name: string }>
       open={open}
       title={group ? '重命名分组' : '新建分组'}
-      onCancel={onClose}
-      footer={null}
       width={420}
-      destroyOnHidden
+      onClose={onClose}
+      submitLabel="保存"
+      submitting={save.isPending}
+      error={save.error?.message ?? null}
+      initialValues={{ name: group?.name ?? '' }}
+      onFinish={({ name }) => save.mutate(name.trim())}
     >
-      <Form<{ name: string }>
-        layout="vertical"
-        initialValues={{ name: group?.name ?? '' }}
-        onFinish={({ name }) => save.mutate(name.trim())}
-        requiredMark={false}
+      <Form.Item
+        name="name"
+        label="分组名称"
+        extra="分组是创作页模型选择里的一个标签"
+        rules={[zodRule(modelGroupBodySchema.shape.name)]}
       >
-        <Form.Item
-          name="name"
-          label="分组名称"
-          extra="分组是创作页模型选择里的一个标签"
-          rules={[zodRule(modelGroupBodySchema.shape.name)]}
-        >
-          <Input placeholder="例如：写实" maxLength={20} autoFocus />
-        </Form.Item>
-        <DialogActions
-          submitLabel="保存"
-          submitting={save.isPending}
-          onCancel={onClose}
-          error={save.error?.message ?? null}
-        />
-      </Form>
-    </Modal>
+        <Input placeholder="例如：写实" maxLength={20} autoFocus />
+      </Form.Item>
+    </FormDialog>
   );
 }

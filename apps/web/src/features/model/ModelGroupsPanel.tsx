@@ -1,7 +1,7 @@
 import { DeleteOutlined, EditOutlined, ImportOutlined, PlusOutlined } from '@ant-design/icons';
 import type { ArtModel } from '@huafang/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Empty, Result, Segmented, Skeleton } from 'antd';
+import { Button, Empty, Segmented, Skeleton } from 'antd';
 import { useState } from 'react';
 import { ConfirmAction } from '../../common/ConfirmAction';
 import { useEditDialog } from '../../common/use-edit-dialog';
@@ -12,6 +12,7 @@ import { ModelDialog } from './ModelDialog';
 import { ModelGroupDialog } from './ModelGroupDialog';
 import { ModelTable } from './ModelTable';
 import './model-admin.css';
+import { LoadFailed } from '../../common/LoadFailed';
 
 /** 模型: the model groups (the draw page's model tabs) and the chosen group's models, disabled ones included. */
 export function ModelGroupsPanel() {
@@ -59,17 +60,7 @@ export function ModelGroupsPanel() {
 
   if (menu.isPending) return <Skeleton active paragraph={{ rows: 6 }} />;
   if (menu.isError) {
-    return (
-      <Result
-        status="error"
-        title="模型加载失败"
-        extra={
-          <Button type="primary" onClick={() => menu.refetch()}>
-            重试
-          </Button>
-        }
-      />
-    );
+    return <LoadFailed title="模型加载失败" onRetry={() => menu.refetch()} />;
   }
 
   const showGroup = (groupId: string) => {

@@ -1,7 +1,7 @@
 import { PictureOutlined } from '@ant-design/icons';
 import type { ArtModel } from '@huafang/contracts';
-import { Button, Image, Space, Switch, Table, type TableColumnsType, Typography } from 'antd';
-import { ConfirmAction } from '../../common/ConfirmAction';
+import { Image, Switch, Table, type TableColumnsType, Typography } from 'antd';
+import { editDeleteColumn } from '../../common/edit-delete-column';
 import { ENGINE_LABELS } from './engine-labels';
 
 interface ModelTableProps {
@@ -55,27 +55,13 @@ function columns({ switchingId, onToggle, onEdit, onDelete }: Omit<ModelTablePro
         />
       ),
     },
-    {
-      title: '操作',
-      key: 'actions',
-      width: 130,
-      render: (_value, model) => (
-        <Space size={0}>
-          <Button type="link" size="small" onClick={() => onEdit(model)} aria-label={`编辑「${model.modelName}」`}>
-            编辑
-          </Button>
-          <ConfirmAction
-            title={`删除模型「${model.modelName}」？`}
-            description="已使用该模型的模板需要另选模型"
-            onConfirm={() => onDelete(model)}
-          >
-            <Button type="link" size="small" danger aria-label={`删除「${model.modelName}」`}>
-              删除
-            </Button>
-          </ConfirmAction>
-        </Space>
-      ),
-    },
+    editDeleteColumn(130, (model) => ({
+      onEdit: () => onEdit(model),
+      deleteTitle: `删除模型「${model.modelName}」？`,
+      deleteDescription: '已使用该模型的模板需要另选模型',
+      onDelete: () => onDelete(model),
+      name: model.modelName,
+    })),
   ];
   return list;
 }

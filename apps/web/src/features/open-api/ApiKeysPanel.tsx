@@ -94,7 +94,7 @@ export function ApiKeysPanel() {
       ) : keys.data.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="还没有 API 密钥，点击“创建密钥”生成一个" />
       ) : (
-        <ul className="hf-oa-list" aria-label="API 密钥列表">
+        <ul className="hf-stack-list" aria-label="API 密钥列表">
           {keys.data.map((apiKey) => (
             <ApiKeyItem key={apiKey.id} apiKey={apiKey} onRevoke={onRevoke} />
           ))}

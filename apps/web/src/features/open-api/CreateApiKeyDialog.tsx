@@ -33,7 +33,7 @@ const SCOPE_OPTIONS = API_KEY_SCOPES.map((scope) => ({
   label: (
     <span className="hf-oa-option">
       <span>{SCOPE_LABELS[scope].label}</span>
-      <span className="hf-oa-option-detail">{SCOPE_LABELS[scope].detail}</span>
+      <span className="hf-muted">{SCOPE_LABELS[scope].detail}</span>
     </span>
   ),
 }));

@@ -41,7 +41,7 @@ const EVENT_OPTIONS = WEBHOOK_EVENT_TYPES.map((type) => ({
   label: (
     <span className="hf-oa-option">
       <span>{EVENT_LABELS[type].label}</span>
-      <span className="hf-oa-option-detail">{EVENT_LABELS[type].detail}</span>
+      <span className="hf-muted">{EVENT_LABELS[type].detail}</span>
     </span>
   ),
 }));

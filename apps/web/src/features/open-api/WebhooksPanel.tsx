@@ -198,7 +198,7 @@ export function WebhooksPanel() {
       ) : endpoints.data.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="还没有接收地址，点击“添加接收地址”登记一个" />
       ) : (
-        <ul className="hf-oa-list" aria-label="接收地址列表">
+        <ul className="hf-stack-list" aria-label="接收地址列表">
           {endpoints.data.map((endpoint) => (
             <EndpointItem
               key={endpoint.id}

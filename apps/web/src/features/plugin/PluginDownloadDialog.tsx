@@ -35,7 +35,7 @@ export function PluginDownloadDialog({ open, onClose }: PluginDownloadDialogProp
           (23.3) 及以上，安装方法见插件说明。
         </Typography.Paragraph>
       </div>
-      <ol className="hf-plugin-steps">
+      <ol className="hf-stack-list hf-plugin-steps">
         <li>
           <strong>下载安装包</strong>
           <span>点击下方「下载插件」，得到 .ccx 文件</span>

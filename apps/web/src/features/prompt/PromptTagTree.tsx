@@ -56,7 +56,7 @@ export function PromptTagTree({ variant, helpUrlFlag, selected, onToggle }: Prom
             {wordsOf(category).length > 0 && renderWords(wordsOf(category))}
             {sectionsOf(category).map((section) => (
               <section key={section.id} className="hf-tag-section">
-                <div className="hf-tag-section-title">{section.name}</div>
+                <div className="hf-tag-section-title hf-muted-label">{section.name}</div>
                 {renderWords(wordsOf(section))}
               </section>
             ))}

@@ -1,7 +1,7 @@
 import { MSG, type PromptWord, type PromptWordBody, promptWordBodySchema } from '@huafang/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { Form, Input, Modal, Switch } from 'antd';
-import { DialogActions } from '../../common/DialogActions';
+import { Form, Input, Switch } from 'antd';
+import { FormDialog } from '../../common/FormDialog';
 import { toast } from '../../services/notices';
 import { createPromptWord, promptKeys, updatePromptWord } from '../../services/prompt';
 import { useSubmit } from '../account/use-submit';
@@ -34,31 +34,25 @@ export function PromptWordDialog({ editing, onClose }: PromptWordDialogProps) {
     });
 
   return (
-    <Modal
+    <FormDialog<PromptWordBody>
       open={editing !== null}
       title={word ? '编辑提示词' : '新增提示词'}
-      onCancel={onClose}
-      footer={null}
       width={460}
-      destroyOnHidden
+      onClose={onClose}
+      submitLabel="保存"
+      submitting={submitting}
+      onFinish={onFinish}
+      initialValues={word ? { label: word.label, text: word.text, featured: word.featured } : { featured: false }}
     >
-      <Form<PromptWordBody>
-        layout="vertical"
-        onFinish={onFinish}
-        initialValues={word ? { label: word.label, text: word.text, featured: word.featured } : { featured: false }}
-        requiredMark={false}
-      >
-        <Form.Item name="label" label="中文标签" rules={[zodRule(shape.label)]}>
-          <Input placeholder="用户看到的中文，如 杰作" maxLength={20} autoFocus />
-        </Form.Item>
-        <Form.Item name="text" label="英文提示词" rules={[zodRule(shape.text)]}>
-          <Input placeholder="发送给模型的英文，如 masterpiece" maxLength={200} />
-        </Form.Item>
-        <Form.Item name="featured" label="常用" valuePropName="checked" extra="常用词会出现在创作页词库的「常用」里">
-          <Switch />
-        </Form.Item>
-        <DialogActions submitLabel="保存" submitting={submitting} onCancel={onClose} />
-      </Form>
-    </Modal>
+      <Form.Item name="label" label="中文标签" rules={[zodRule(shape.label)]}>
+        <Input placeholder="用户看到的中文，如 杰作" maxLength={20} autoFocus />
+      </Form.Item>
+      <Form.Item name="text" label="英文提示词" rules={[zodRule(shape.text)]}>
+        <Input placeholder="发送给模型的英文，如 masterpiece" maxLength={200} />
+      </Form.Item>
+      <Form.Item name="featured" label="常用" valuePropName="checked" extra="常用词会出现在创作页词库的「常用」里">
+        <Switch />
+      </Form.Item>
+    </FormDialog>
   );
 }

@@ -1,7 +1,7 @@
 import { MSG, type PromptWord } from '@huafang/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Space, Table, type TableColumnsType, Tag } from 'antd';
-import { ConfirmAction } from '../../common/ConfirmAction';
+import { Table, type TableColumnsType, Tag } from 'antd';
+import { editDeleteColumn } from '../../common/edit-delete-column';
 import { toast } from '../../services/notices';
 import {
   deletePromptWord,
@@ -52,23 +52,12 @@ export function PromptWordsTable({ variant, categoryId, keyword, onEdit }: Promp
       width: 90,
       render: (featured: boolean) => (featured ? <Tag color="purple">常用</Tag> : <Tag>—</Tag>),
     },
-    {
-      title: '操作',
-      key: 'actions',
-      width: 140,
-      render: (_value, word) => (
-        <Space size={4}>
-          <Button type="link" size="small" onClick={() => onEdit(word)}>
-            编辑
-          </Button>
-          <ConfirmAction
-            title={`确定删除「${word.label}」吗？`}
-            description="删除后创作页的词库里将不再出现这个词"
-            onConfirm={() => remove(word)}
-          />
-        </Space>
-      ),
-    },
+    editDeleteColumn(140, (word) => ({
+      onEdit: () => onEdit(word),
+      deleteTitle: `确定删除「${word.label}」吗？`,
+      deleteDescription: '删除后创作页的词库里将不再出现这个词',
+      onDelete: () => remove(word),
+    })),
   ];
 
   return (

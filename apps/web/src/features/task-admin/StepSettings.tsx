@@ -1,5 +1,6 @@
 import { GENERATE_MODE_LABELS, type GenerateMode, generateModeSchema } from '@huafang/contracts';
-import { Form, Input, Select, Switch } from 'antd';
+import { Form, Select, Switch } from 'antd';
+import { DraftNameField } from './DraftNameField';
 import type { StepDraft } from './template-draft';
 
 interface StepSettingsProps {
@@ -12,23 +13,15 @@ const MODE_OPTIONS = generateModeSchema.options.map((mode) => ({ value: mode, la
 
 /** A step's name, 生成方式 and whether it starts from the image picked in the previous step. */
 export function StepSettings({ step, index, onChange }: StepSettingsProps) {
-  const nameMissing = step.name.trim() === '';
   return (
     <Form layout="vertical" component="div" className="hf-ta-step-settings">
-      <Form.Item
+      <DraftNameField
         label="步骤名称"
-        required
-        validateStatus={nameMissing ? 'error' : undefined}
-        help={nameMissing ? '请填写步骤名称' : undefined}
-      >
-        <Input
-          value={step.name}
-          maxLength={20}
-          onChange={(event) => onChange({ name: event.target.value })}
-          placeholder="如 生成、高清放大"
-          aria-label="步骤名称"
-        />
-      </Form.Item>
+        value={step.name}
+        maxLength={20}
+        placeholder="如 生成、高清放大"
+        onChange={(name) => onChange({ name })}
+      />
       <Form.Item label="生成方式">
         <Select<GenerateMode>
           value={step.generateMode}

@@ -1,10 +1,9 @@
-import type { FormConfigItem, TaskTreeNode } from '@huafang/contracts';
+import type { TaskTreeNode } from '@huafang/contracts';
 import { Button, Card, Form, Input, Switch, Typography } from 'antd';
-import { fileIdOfUrl, fileUrl } from '../../services/files';
 import { toast } from '../../services/notices';
 import { updateTask } from '../../services/task-admin';
 import { useSubmit } from '../account/use-submit';
-import { ImageUploadField } from '../form-config/ImageUploadField';
+import { CoverUpload } from './CoverUpload';
 import { KIND_LABELS } from './tree-model';
 import { useRefreshTasks } from './use-refresh-tasks';
 
@@ -16,22 +15,7 @@ interface TaskNodeValues {
   name: string;
   description: string;
   published: boolean;
-  /** fileId of the uploaded cover. */
-  cover?: string;
-}
-
-const COVER_FIELD: FormConfigItem = {
-  type: 'image',
-  name: 'cover',
-  text: '封面',
-  show: true,
-  disabled: false,
-  checked: false,
-};
-
-/** Form.Item hands value and onChange to its child; the upload field stores a fileId. */
-function CoverInput(props: { value?: string; onChange?: (fileId: string | undefined) => void }) {
-  return <ImageUploadField item={COVER_FIELD} value={props.value} onChange={(id) => props.onChange?.(id)} />;
+  cover?: string | null;
 }
 
 /** A category's or a task's name, description and whether users see it on /tasks. */
@@ -47,7 +31,7 @@ export function TaskNodeForm({ node }: TaskNodeFormProps) {
         name: values.name.trim(),
         description: values.description.trim(),
         published: values.published,
-        cover: values.cover ? fileUrl(values.cover) : null,
+        cover: values.cover ?? null,
       });
       toast('已保存', 'success');
       await refresh();
@@ -68,7 +52,7 @@ export function TaskNodeForm({ node }: TaskNodeFormProps) {
           name: node.name,
           description: node.description,
           published: node.published,
-          cover: fileIdOfUrl(node.cover),
+          cover: node.cover,
         }}
         onFinish={onFinish}
         className="hf-ta-node-form"
@@ -84,7 +68,7 @@ export function TaskNodeForm({ node }: TaskNodeFormProps) {
           <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} maxLength={200} showCount placeholder="一句话介绍" />
         </Form.Item>
         <Form.Item name="cover" label="封面" extra="显示在「任务」页的卡片上；不上传时用渐变色和名称代替">
-          <CoverInput />
+          <CoverUpload />
         </Form.Item>
         <Form.Item name="published" label="发布" valuePropName="checked" extra="未发布时只有管理员能看到">
           <Switch checkedChildren="已发布" unCheckedChildren="未发布" aria-label={`发布${what}`} />

@@ -161,7 +161,7 @@ export function TaskTreePanel({ tree, loading, selectedKey, onSelect, onReload }
           />
         </div>
       )}
-      {searching && <div className="hf-ta-tree-hint">搜索时不能拖动排序，清空搜索后再拖动</div>}
+      {searching && <div className="hf-muted">搜索时不能拖动排序，清空搜索后再拖动</div>}
 
       <TreeDialogs
         dialog={dialog}

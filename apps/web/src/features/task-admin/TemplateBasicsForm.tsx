@@ -1,7 +1,6 @@
-import type { FormConfigItem } from '@huafang/contracts';
 import { Form, Input, Radio } from 'antd';
-import { fileIdOfUrl, fileUrl } from '../../services/files';
-import { ImageUploadField } from '../form-config/ImageUploadField';
+import { CoverUpload } from './CoverUpload';
+import { DraftNameField } from './DraftNameField';
 import type { TemplateBasics } from './template-draft';
 
 interface TemplateBasicsFormProps {
@@ -9,33 +8,11 @@ interface TemplateBasicsFormProps {
   onChange: (basics: Partial<TemplateBasics>) => void;
 }
 
-const COVER_FIELD: FormConfigItem = {
-  type: 'image',
-  name: 'cover',
-  text: '封面',
-  show: true,
-  disabled: false,
-  checked: false,
-};
-
 /** The template's name, cover, description and who may use it. */
 export function TemplateBasicsForm({ basics, onChange }: TemplateBasicsFormProps) {
-  const nameMissing = basics.name.trim() === '';
   return (
     <Form layout="vertical" component="div" className="hf-ta-basics">
-      <Form.Item
-        label="模板名称"
-        required
-        validateStatus={nameMissing ? 'error' : undefined}
-        help={nameMissing ? '请填写模板名称' : undefined}
-      >
-        <Input
-          value={basics.name}
-          maxLength={30}
-          onChange={(event) => onChange({ name: event.target.value })}
-          aria-label="模板名称"
-        />
-      </Form.Item>
+      <DraftNameField label="模板名称" value={basics.name} maxLength={30} onChange={(name) => onChange({ name })} />
       <Form.Item label="可见范围">
         <Radio.Group
           optionType="button"
@@ -48,11 +25,7 @@ export function TemplateBasicsForm({ basics, onChange }: TemplateBasicsFormProps
         />
       </Form.Item>
       <Form.Item label="封面">
-        <ImageUploadField
-          item={COVER_FIELD}
-          value={fileIdOfUrl(basics.cover)}
-          onChange={(fileId) => onChange({ cover: fileId ? fileUrl(fileId) : null })}
-        />
+        <CoverUpload value={basics.cover} onChange={(cover) => onChange({ cover })} />
       </Form.Item>
       <Form.Item label="描述" className="hf-ta-basics-wide">
         <Input.TextArea

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Result, Skeleton } from 'antd';
+import { Skeleton } from 'antd';
 import { useState } from 'react';
+import { LoadFailed } from '../../common/LoadFailed';
 import { taskAdminQueries } from '../../services/task-admin';
 import { SaveOutcomeAlert } from './SaveOutcomeAlert';
 import { TemplateDraftEditor } from './TemplateDraftEditor';
@@ -23,17 +24,7 @@ export function TemplateEditor({ templateId, published }: TemplateEditorProps) {
 
   if (detail.isPending) return <Skeleton active paragraph={{ rows: 10 }} />;
   if (detail.isError) {
-    return (
-      <Result
-        status="error"
-        title="模板加载失败"
-        extra={
-          <Button type="primary" onClick={() => detail.refetch()}>
-            重试
-          </Button>
-        }
-      />
-    );
+    return <LoadFailed title="模板加载失败" onRetry={() => detail.refetch()} />;
   }
   return (
     <>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { coverTone } from './cover-tone';
+import { coverGradient } from './cover-tone';
 
 interface CoverImageProps {
   src: string | null;
@@ -20,7 +20,11 @@ export function CoverImage({ src, name, seed, className = '' }: CoverImageProps)
     );
   }
   return (
-    <div className={`hf-cover hf-cover-placeholder ${coverTone(seed)} ${className}`} aria-hidden>
+    <div
+      className={`hf-cover hf-cover-placeholder ${className}`}
+      style={{ background: coverGradient(seed) }}
+      aria-hidden
+    >
       <span>{name}</span>
     </div>
   );

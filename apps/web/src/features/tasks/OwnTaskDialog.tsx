@@ -1,7 +1,7 @@
 import { type TaskTemplateListItem, taskUpdateBodySchema } from '@huafang/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Form, Input, Modal } from 'antd';
-import { DialogActions } from '../../common/DialogActions';
+import { Form, Input } from 'antd';
+import { FormDialog } from '../../common/FormDialog';
 import { toast } from '../../services/notices';
 import { taskKeys } from '../../services/task';
 import { updateTask } from '../../services/task-admin';
@@ -39,26 +39,23 @@ export function OwnTaskDialog({
   });
 
   return (
-    <Modal open={open} title="编辑任务" onCancel={onClose} footer={null} width={480} destroyOnHidden>
-      <Form<OwnTaskValues>
-        layout="vertical"
-        requiredMark={false}
-        initialValues={{ name: task.taskName, description: task.description }}
-        onFinish={(values) => save.mutate(values)}
-      >
-        <Form.Item name="name" label="任务名称" rules={[zodRule(shape.name)]}>
-          <Input maxLength={30} autoFocus />
-        </Form.Item>
-        <Form.Item name="description" label="简介" rules={[zodRule(shape.description)]}>
-          <Input.TextArea maxLength={200} showCount autoSize={{ minRows: 3, maxRows: 6 }} />
-        </Form.Item>
-        <DialogActions
-          submitLabel="保存"
-          submitting={save.isPending}
-          onCancel={onClose}
-          error={save.error?.message ?? null}
-        />
-      </Form>
-    </Modal>
+    <FormDialog<OwnTaskValues>
+      open={open}
+      title="编辑任务"
+      width={480}
+      onClose={onClose}
+      submitLabel="保存"
+      submitting={save.isPending}
+      error={save.error?.message ?? null}
+      initialValues={{ name: task.taskName, description: task.description }}
+      onFinish={(values) => save.mutate(values)}
+    >
+      <Form.Item name="name" label="任务名称" rules={[zodRule(shape.name)]}>
+        <Input maxLength={30} autoFocus />
+      </Form.Item>
+      <Form.Item name="description" label="简介" rules={[zodRule(shape.description)]}>
+        <Input.TextArea maxLength={200} showCount autoSize={{ minRows: 3, maxRows: 6 }} />
+      </Form.Item>
+    </FormDialog>
   );
 }

@@ -1,9 +1,9 @@
 import { templateRenameBodySchema } from '@huafang/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, Modal, Space } from 'antd';
+import { Button, Form, Input, Space } from 'antd';
 import { useState } from 'react';
 import { ConfirmAction } from '../../common/ConfirmAction';
-import { DialogActions } from '../../common/DialogActions';
+import { FormDialog } from '../../common/FormDialog';
 import { toast } from '../../services/notices';
 import { taskKeys } from '../../services/task';
 import { deleteTemplate, renameTemplate } from '../../services/task-admin';
@@ -53,24 +53,20 @@ export function OwnTemplateActions({ taskId, template }: OwnTemplateActionsProps
           删除
         </Button>
       </ConfirmAction>
-      <Modal open={renaming} title="重命名模板" onCancel={() => setRenaming(false)} footer={null} destroyOnHidden>
-        <Form<{ name: string }>
-          layout="vertical"
-          requiredMark={false}
-          initialValues={{ name: template.name }}
-          onFinish={({ name }) => rename.mutate(name.trim())}
-        >
-          <Form.Item name="name" label="模板名称" rules={[zodRule(templateRenameBodySchema.shape.name)]}>
-            <Input maxLength={30} autoFocus />
-          </Form.Item>
-          <DialogActions
-            submitLabel="保存"
-            submitting={rename.isPending}
-            onCancel={() => setRenaming(false)}
-            error={rename.error?.message ?? null}
-          />
-        </Form>
-      </Modal>
+      <FormDialog<{ name: string }>
+        open={renaming}
+        title="重命名模板"
+        onClose={() => setRenaming(false)}
+        submitLabel="保存"
+        submitting={rename.isPending}
+        error={rename.error?.message ?? null}
+        initialValues={{ name: template.name }}
+        onFinish={({ name }) => rename.mutate(name.trim())}
+      >
+        <Form.Item name="name" label="模板名称" rules={[zodRule(templateRenameBodySchema.shape.name)]}>
+          <Input maxLength={30} autoFocus />
+        </Form.Item>
+      </FormDialog>
     </Space>
   );
 }

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Image, Skeleton } from 'antd';
 import { taskQueries } from '../../services/task';
+import { WorkThumb } from '../gallery/WorkThumb';
 
 /** Public works made with a template: WebP thumbnails, the original only in the preview; a quiet line until there are some. */
 export function RelatedWorksStrip({ templateId }: { templateId: string }) {
@@ -13,15 +14,7 @@ export function RelatedWorksStrip({ templateId }: { templateId: string }) {
     <div className="hf-works-strip">
       <Image.PreviewGroup>
         {list.map((work) => (
-          <Image
-            key={work.id}
-            src={work.thumbUrl}
-            preview={{ src: work.url }}
-            width={56}
-            height={56}
-            alt={`${work.author.nickname} 的作品`}
-            className="hf-work-thumb"
-          />
+          <WorkThumb key={work.id} work={work} alt={`${work.author.nickname} 的作品`} />
         ))}
       </Image.PreviewGroup>
     </div>

@@ -12,7 +12,7 @@ export function TaskCard({ task }: { task: TaskTreeNode }) {
         <Typography.Paragraph type="secondary" ellipsis className="hf-card-desc">
           {task.description || '暂无描述'}
         </Typography.Paragraph>
-        <div className="hf-card-meta">{task.templateCount ?? task.children?.length ?? 0} 个模板</div>
+        <div className="hf-card-meta hf-muted">{task.templateCount ?? task.children?.length ?? 0} 个模板</div>
       </div>
     </Link>
   );

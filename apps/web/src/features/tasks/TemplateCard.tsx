@@ -23,7 +23,7 @@ export function TemplateCard({ template, applying, onUse, actions }: TemplateCar
         <Typography.Paragraph type="secondary" ellipsis={{ rows: 2 }} className="hf-card-desc">
           {template.description || '暂无描述'}
         </Typography.Paragraph>
-        <div className="hf-card-meta">
+        <div className="hf-card-meta hf-muted">
           <span>{template.stepCount} 个步骤</span>
           <Tag color="purple" variant="filled">
             {GENERATE_MODE_LABELS[template.generateMode]}

@@ -1,8 +1,10 @@
-const TONES = ['hf-tone-ink', 'hf-tone-rose', 'hf-tone-amber', 'hf-tone-sky', 'hf-tone-jade', 'hf-tone-violet'];
+/** The gradients' names in the theme (hfTone…From / hfTone…To in theme.ts). */
+const TONES = ['ink', 'rose', 'amber', 'sky', 'jade', 'violet'];
 
 /** A stable gradient for a cover-less card, so the same task always looks the same. */
-export function coverTone(seed: string): string {
+export function coverGradient(seed: string): string {
   let hash = 0;
   for (const char of seed) hash = (hash * 31 + (char.codePointAt(0) ?? 0)) >>> 0;
-  return TONES[hash % TONES.length] ?? 'hf-tone-ink';
+  const tone = TONES[hash % TONES.length] ?? 'ink';
+  return `linear-gradient(135deg, var(--ant-hf-tone-${tone}-from), var(--ant-hf-tone-${tone}-to))`;
 }

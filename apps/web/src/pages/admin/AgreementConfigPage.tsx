@@ -1,7 +1,9 @@
 import type { AgreementType } from '@huafang/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Result, Segmented, Skeleton, Typography } from 'antd';
+import { Segmented, Skeleton } from 'antd';
 import { useState } from 'react';
+import { LoadFailed } from '../../common/LoadFailed';
+import { PageHead } from '../../components/PageHead';
 import { AgreementEditor } from '../../features/admin/AgreementEditor';
 import { AGREEMENT_NAMES } from '../../features/agreement/agreement-meta';
 import { agreementQueries } from '../../services/app-config';
@@ -17,9 +19,7 @@ export default function AgreementConfigPage() {
 
   return (
     <div className="hf-page">
-      <Typography.Title level={3} className="hf-page-title">
-        协议配置
-      </Typography.Title>
+      <PageHead title="协议配置" />
       <div className="hf-panel">
         <Segmented<AgreementType>
           value={type}
@@ -32,15 +32,7 @@ export default function AgreementConfigPage() {
         ) : notConfigured ? (
           <AgreementEditor key={type} type={type} initial={{ title: AGREEMENT_NAMES[type], content: '' }} />
         ) : query.isError ? (
-          <Result
-            status="error"
-            title="协议加载失败"
-            extra={
-              <Button type="primary" onClick={() => query.refetch()}>
-                重试
-              </Button>
-            }
-          />
+          <LoadFailed title="协议加载失败" onRetry={() => query.refetch()} />
         ) : (
           <AgreementEditor key={type} type={type} initial={query.data} />
         )}

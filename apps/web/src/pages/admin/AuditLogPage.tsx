@@ -8,7 +8,7 @@ import { AuditLogList } from '../../features/admin/audit/AuditLogList';
 import { AuditLogTable } from '../../features/admin/audit/AuditLogTable';
 import { auditFilterOf, isFiltered } from '../../features/admin/audit/audit-filter';
 import { useAuditExport } from '../../features/admin/audit/use-audit-export';
-import { usePagedQuery } from '../../features/admin/use-paged-query';
+import { useFilteredPagedQuery } from '../../features/admin/use-paged-query';
 import { auditKeys, fetchAuditLog } from '../../services/audit';
 import '../../features/admin/admin-pages.css';
 import '../../features/admin/audit/audit-log.css';
@@ -16,16 +16,13 @@ import '../../features/admin/audit/audit-log.css';
 /** 审计日志: who did what, when and from where (docs/compliance.md § 日志), filtered, read and exported as CSV. */
 export default function AuditLogPage() {
   const isPhone = useIsPhone();
-  const [filter, setFilter] = useState<AuditFilter>(() => auditFilterOf({}));
   const [shown, setShown] = useState<AuditEntry | null>(null);
   const { exportCsv, exporting } = useAuditExport();
-  const { tableProps, reload } = usePagedQuery(auditKeys.list(filter), (page) => fetchAuditLog(filter, page));
-
-  function search(next: AuditFilter) {
-    setFilter(next);
-    // Back to page 1, and read again even when the filter is unchanged: new entries keep arriving.
-    reload();
-  }
+  const {
+    filter,
+    changeFilter: search,
+    tableProps,
+  } = useFilteredPagedQuery<AuditFilter, AuditEntry>(() => auditFilterOf({}), auditKeys.list, fetchAuditLog);
 
   const emptyText = isFiltered(filter) ? '没有符合条件的记录' : '暂无审计日志';
 

@@ -1,6 +1,6 @@
 import { type BackendItem, ENGINE_KINDS } from '@huafang/contracts';
 import { Button, Space, type TableColumnsType, Tag } from 'antd';
-import { ConfirmAction } from '../../common/ConfirmAction';
+import { EditDeleteActions } from '../../common/EditDeleteActions';
 import { AdminListPage } from '../../features/admin/AdminListPage';
 import { BackendDialog } from '../../features/admin/BackendDialog';
 import { BackendStatus } from '../../features/admin/BackendStatus';
@@ -43,7 +43,7 @@ function columns({ checkingId, onCheck, onEdit, onDelete }: RowActions): TableCo
             ))}
           </span>
         ) : (
-          <span className="hf-admin-muted">全部模型</span>
+          <span className="hf-muted">全部模型</span>
         ),
     },
     { title: '状态', key: 'status', width: 220, render: (_value, backend) => <BackendStatus backend={backend} /> },
@@ -57,16 +57,12 @@ function columns({ checkingId, onCheck, onEdit, onDelete }: RowActions): TableCo
             检测
           </Button>
           {!backend.builtin && (
-            <>
-              <Button type="link" size="small" onClick={() => onEdit(backend)}>
-                编辑
-              </Button>
-              <ConfirmAction
-                title={`删除后端「${backend.name}」？`}
-                description="删除后不再向它派发任务"
-                onConfirm={() => onDelete(backend)}
-              />
-            </>
+            <EditDeleteActions
+              onEdit={() => onEdit(backend)}
+              deleteTitle={`删除后端「${backend.name}」？`}
+              deleteDescription="删除后不再向它派发任务"
+              onDelete={() => onDelete(backend)}
+            />
           )}
         </Space>
       ),

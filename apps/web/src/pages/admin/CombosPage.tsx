@@ -1,6 +1,6 @@
 import type { ComboPlan, ComboPlanBody } from '@huafang/contracts';
-import { Button, Space, Switch, type TableColumnsType, Tag } from 'antd';
-import { ConfirmAction } from '../../common/ConfirmAction';
+import { Switch, type TableColumnsType, Tag } from 'antd';
+import { editDeleteColumn } from '../../common/edit-delete-column';
 import { AdminListPage } from '../../features/admin/AdminListPage';
 import { ComboPlanDialog } from '../../features/admin/ComboPlanDialog';
 import { useAdminList } from '../../features/admin/use-admin-list';
@@ -62,23 +62,12 @@ function columns({ togglingId, onToggle, onEdit, onDelete }: RowActions): TableC
         />
       ),
     },
-    {
-      title: '操作',
-      key: 'actions',
-      width: 120,
-      render: (_value, plan) => (
-        <Space size={0}>
-          <Button type="link" size="small" onClick={() => onEdit(plan)}>
-            编辑
-          </Button>
-          <ConfirmAction
-            title={`删除套餐「${plan.name}」？`}
-            description="删除后用户在套餐商店中不再看到它"
-            onConfirm={() => onDelete(plan)}
-          />
-        </Space>
-      ),
-    },
+    editDeleteColumn(120, (plan) => ({
+      onEdit: () => onEdit(plan),
+      deleteTitle: `删除套餐「${plan.name}」？`,
+      deleteDescription: '删除后用户在套餐商店中不再看到它',
+      onDelete: () => onDelete(plan),
+    })),
   ];
 }
 

@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Result, Skeleton, Typography } from 'antd';
+import { Skeleton, Typography } from 'antd';
 import { PageHead } from '../../components/PageHead';
 import { ComplianceForm } from '../../features/admin/ComplianceForm';
 import { complianceQueries } from '../../services/compliance';
 import '../../features/admin/admin-pages.css';
+import { LoadFailed } from '../../common/LoadFailed';
 
 /** What the three labels are, in a sentence each, so the admin knows what each field changes. */
 function LabelsExplained() {
@@ -40,15 +41,7 @@ export default function CompliancePage() {
         {query.isPending ? (
           <Skeleton active paragraph={{ rows: 10 }} />
         ) : query.isError ? (
-          <Result
-            status="error"
-            title="合规设置加载失败"
-            extra={
-              <Button type="primary" onClick={() => query.refetch()}>
-                重试
-              </Button>
-            }
-          />
+          <LoadFailed title="合规设置加载失败" onRetry={() => query.refetch()} />
         ) : (
           <ComplianceForm initial={query.data} />
         )}

@@ -1,7 +1,8 @@
 import type { Dashboard } from '@huafang/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Button, Card, Result, Segmented, Skeleton, Statistic, Table, Tag } from 'antd';
+import { Badge, Card, Segmented, Skeleton, Statistic, Table, Tag } from 'antd';
 import { useState } from 'react';
+import { LoadFailed } from '../../common/LoadFailed';
 import { PageHead } from '../../components/PageHead';
 import { DayBarChart } from '../../features/dashboard/DayBarChart';
 import { adminQueries } from '../../services/admin';
@@ -43,15 +44,7 @@ export default function DashboardPage() {
         <Segmented options={WINDOWS} value={days} onChange={(value) => setDays(Number(value))} />
       </PageHead>
       {query.isError ? (
-        <Result
-          status="error"
-          title="数据加载失败"
-          extra={
-            <Button type="primary" onClick={() => query.refetch()}>
-              重试
-            </Button>
-          }
-        />
+        <LoadFailed title="数据加载失败" onRetry={() => query.refetch()} />
       ) : !query.data ? (
         <Skeleton active paragraph={{ rows: 8 }} />
       ) : (

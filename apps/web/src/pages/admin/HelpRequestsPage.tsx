@@ -1,6 +1,7 @@
 import type { HelpRequest } from '@huafang/contracts';
 import { Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { formatDateTime } from '../../common/format-date-time';
+import { PageHead } from '../../components/PageHead';
 import { usePagedQuery } from '../../features/admin/use-paged-query';
 import { adminKeys, fetchHelpRequests } from '../../services/admin';
 
@@ -32,9 +33,7 @@ export default function HelpRequestsPage() {
 
   return (
     <div className="hf-page">
-      <Typography.Title level={3} className="hf-page-title">
-        帮助反馈
-      </Typography.Title>
+      <PageHead title="帮助反馈" />
       <div className="hf-panel">
         <Table<HelpRequest> rowKey="id" columns={COLUMNS} locale={{ emptyText: '暂无用户反馈' }} {...tableProps} />
       </div>

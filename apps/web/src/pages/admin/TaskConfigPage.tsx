@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Result, Typography } from 'antd';
 import { useSearchParams } from 'react-router';
 import { NodeEditor } from '../../features/task-admin/NodeEditor';
 import { TaskTreePanel } from '../../features/task-admin/TaskTreePanel';
 import { indexTree } from '../../features/task-admin/tree-model';
 import { taskAdminQueries } from '../../services/task-admin';
 import '../../features/task-admin/task-admin.css';
+import { LoadFailed } from '../../common/LoadFailed';
+import { PageHead } from '../../components/PageHead';
 
 /** /admin 任务配置: the task tree on the left, the editor of the selected node on the right (?node=id). */
 export default function TaskConfigPage() {
@@ -18,19 +19,9 @@ export default function TaskConfigPage() {
 
   return (
     <div className="hf-ta-page">
-      <Typography.Title level={3} className="hf-page-title">
-        任务配置
-      </Typography.Title>
+      <PageHead title="任务配置" />
       {tree.isError ? (
-        <Result
-          status="error"
-          title="任务树加载失败"
-          extra={
-            <Button type="primary" onClick={() => tree.refetch()}>
-              重试
-            </Button>
-          }
-        />
+        <LoadFailed title="任务树加载失败" onRetry={() => tree.refetch()} />
       ) : (
         <div className="hf-ta-panes">
           <aside className="hf-ta-tree-pane">

@@ -7,7 +7,7 @@ import { formatDateTime } from '../../common/format-date-time';
 import { PageHead } from '../../components/PageHead';
 import { CreditGrantDialog } from '../../features/admin/CreditGrantDialog';
 import { userLabel } from '../../features/admin/format';
-import { usePagedQuery } from '../../features/admin/use-paged-query';
+import { useFilteredPagedQuery } from '../../features/admin/use-paged-query';
 import { adminKeys, fetchAdminUsers, setUserDisabled } from '../../services/admin';
 import { toast } from '../../services/notices';
 import '../../features/admin/admin-pages.css';
@@ -73,17 +73,17 @@ function columns({ onGrant, onDisable }: RowActions): TableColumnsType<AdminUser
 }
 
 export default function UsersPage() {
-  const [keyword, setKeyword] = useState('');
   const [granting, setGranting] = useState<AdminUserItem | null>(null);
   const queryClient = useQueryClient();
-  const { tableProps, reload } = usePagedQuery(adminKeys.userSearch(keyword), (page) =>
+  const {
+    filter: keyword,
+    changeFilter,
+    tableProps,
+  } = useFilteredPagedQuery<string, AdminUserItem>('', adminKeys.userSearch, (keyword, page) =>
     fetchAdminUsers({ ...page, keyword: keyword || undefined }),
   );
 
-  function search(value: string) {
-    setKeyword(value.trim());
-    reload();
-  }
+  const search = (value: string) => changeFilter(value.trim());
 
   async function onDisable(user: AdminUserItem, disabled: boolean) {
     try {

@@ -1,7 +1,8 @@
 import type { AgreementType } from '@huafang/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Empty, Result, Skeleton, Typography } from 'antd';
+import { Empty, Skeleton, Typography } from 'antd';
 import { type ReactNode, useEffect } from 'react';
+import { LoadFailed } from '../../common/LoadFailed';
 import { AGREEMENT_NAMES } from '../../features/agreement/agreement-meta';
 import { agreementQueries } from '../../services/app-config';
 import { isRequestError } from '../../services/request-error';
@@ -20,18 +21,7 @@ export default function AgreementPage({ type }: { type: AgreementType }) {
   else if (isRequestError(query.error) && query.error.status === 404)
     body = <Empty description={`${AGREEMENT_NAMES[type]}暂未发布`} />;
   else if (query.isError)
-    body = (
-      <Result
-        status="error"
-        title="内容加载失败"
-        subTitle="请检查网络后重试"
-        extra={
-          <Button type="primary" onClick={() => query.refetch()}>
-            重试
-          </Button>
-        }
-      />
-    );
+    body = <LoadFailed title="内容加载失败" subTitle="请检查网络后重试" onRetry={() => query.refetch()} />;
   else
     body = (
       <>

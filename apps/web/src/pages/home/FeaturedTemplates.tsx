@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Empty, Skeleton } from 'antd';
+import { Button, Empty } from 'antd';
 import { useNavigate } from 'react-router';
 import { useApplyTemplate } from '../../features/draw/use-apply-template';
+import { CardGridSkeleton } from '../../features/tasks/CardGridSkeleton';
 import { FeaturedTemplateCard } from '../../features/tasks/FeaturedTemplateCard';
 import { toast } from '../../services/notices';
 import { taskQueries } from '../../services/task';
@@ -33,17 +34,12 @@ export function FeaturedTemplates() {
         <span className="hf-section-sub">挑一个模板，几秒出图</span>
       </div>
       {featured.isPending ? (
-        <div className="hf-template-row" aria-busy="true">
-          {Array.from({ length: SKELETON_CARDS }, (_, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity of their own.
-            <div key={index} className="hf-card">
-              <div className="hf-cover hf-cover-loading" />
-              <div className="hf-template-info">
-                <Skeleton active title={{ width: '60%' }} paragraph={{ rows: 1 }} />
-              </div>
-            </div>
-          ))}
-        </div>
+        <CardGridSkeleton
+          count={SKELETON_CARDS}
+          className="hf-template-row"
+          bodyClassName="hf-template-info"
+          rows={1}
+        />
       ) : featured.isError ? (
         <Empty description="精选模板加载失败">
           <Button onClick={() => void featured.refetch()}>重试</Button>

@@ -1,13 +1,12 @@
-import { Tabs, Typography } from 'antd';
+import { Tabs } from 'antd';
+import { PageHead } from '../../components/PageHead';
 import { ModelGroupsPanel } from '../../features/model/ModelGroupsPanel';
 import { PromptLibraryAdmin } from '../../features/prompt/PromptLibraryAdmin';
 
 export default function ModelPage() {
   return (
     <div className="hf-page">
-      <Typography.Title level={3} className="hf-page-title">
-        模型管理
-      </Typography.Title>
+      <PageHead title="模型管理" />
       <div className="hf-panel">
         <Tabs
           destroyOnHidden

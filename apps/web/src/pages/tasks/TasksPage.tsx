@@ -1,4 +1,5 @@
-import { Button, Empty, Result, Typography } from 'antd';
+import { Empty, Typography } from 'antd';
+import { LoadFailed } from '../../common/LoadFailed';
 import { CardGridSkeleton } from '../../features/tasks/CardGridSkeleton';
 import { TaskGrid } from '../../features/tasks/TaskGrid';
 import { tasksOf } from '../../features/tasks/task-tree';
@@ -21,15 +22,7 @@ export default function TasksPage() {
       {tree.isPending ? (
         <CardGridSkeleton />
       ) : tree.isError ? (
-        <Result
-          status="error"
-          title="任务加载失败"
-          extra={
-            <Button type="primary" onClick={() => tree.refetch()}>
-              重试
-            </Button>
-          }
-        />
+        <LoadFailed title="任务加载失败" onRetry={() => tree.refetch()} />
       ) : tasks.length === 0 ? (
         <div className="hf-panel hf-empty-panel">
           <Empty description={category ? '这个分类下还没有任务' : '还没有发布的任务，敬请期待'} />

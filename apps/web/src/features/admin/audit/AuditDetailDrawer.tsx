@@ -15,7 +15,7 @@ function items(entry: AuditEntry): DescriptionsProps['items'] {
       children: (
         <span className="hf-admin-name">
           <Tag color={actionColor(entry)}>{actionLabel(entry)}</Tag>
-          <code className="hf-admin-muted">{entry.action}</code>
+          <code className="hf-muted">{entry.action}</code>
         </span>
       ),
     },

@@ -1,7 +1,7 @@
 import { DEFAULT_SENSITIVE_CATEGORY, sensitiveCategorySchema } from '@huafang/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { AutoComplete, Form, Input, Modal } from 'antd';
-import { DialogActions } from '../../../common/DialogActions';
+import { AutoComplete, Form, Input } from 'antd';
+import { FormDialog } from '../../../common/FormDialog';
 import { toast } from '../../../services/notices';
 import { addSensitiveWords, sensitiveWordQueries } from '../../../services/sensitive-words';
 import { useSubmit } from '../../account/use-submit';
@@ -35,39 +35,41 @@ export function AddWordsDialog({ open, onClose, onAdded }: AddWordsDialogProps) 
     });
 
   return (
-    <Modal open={open} title="添加敏感词" onCancel={onClose} footer={null} width={480} destroyOnHidden>
-      <Form<AddWordsValues>
-        layout="vertical"
-        onFinish={onFinish}
-        initialValues={{ category: DEFAULT_SENSITIVE_CATEGORY }}
-        requiredMark={false}
-      >
-        <Form.Item
-          name="words"
-          label="敏感词"
-          extra="每行一个；已在词库中的词会跳过（全角、繁体与空格不同也算同一个词）。"
-          rules={[
-            {
-              validator: async (_rule, value: string | undefined) => {
-                const problem = wordsProblem(value);
-                if (problem) throw new Error(problem);
-              },
+    <FormDialog<AddWordsValues>
+      open={open}
+      title="添加敏感词"
+      width={480}
+      onClose={onClose}
+      submitLabel="添加"
+      submitting={submitting}
+      error={error}
+      onFinish={onFinish}
+      initialValues={{ category: DEFAULT_SENSITIVE_CATEGORY }}
+    >
+      <Form.Item
+        name="words"
+        label="敏感词"
+        extra="每行一个；已在词库中的词会跳过（全角、繁体与空格不同也算同一个词）。"
+        rules={[
+          {
+            validator: async (_rule, value: string | undefined) => {
+              const problem = wordsProblem(value);
+              if (problem) throw new Error(problem);
             },
-          ]}
-        >
-          <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} placeholder={'例如：\n虐杀'} autoFocus />
-        </Form.Item>
-        <Form.Item name="category" label="分类" rules={[zodRule(sensitiveCategorySchema)]}>
-          <AutoComplete
-            options={categoryChoices(categories.data ?? [], DEFAULT_SENSITIVE_CATEGORY)}
-            placeholder="选择或输入分类"
-            showSearch={{
-              filterOption: (input, option) => String(option?.value ?? '').includes(input.trim()),
-            }}
-          />
-        </Form.Item>
-        <DialogActions submitLabel="添加" submitting={submitting} onCancel={onClose} error={error} />
-      </Form>
-    </Modal>
+          },
+        ]}
+      >
+        <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} placeholder={'例如：\n虐杀'} autoFocus />
+      </Form.Item>
+      <Form.Item name="category" label="分类" rules={[zodRule(sensitiveCategorySchema)]}>
+        <AutoComplete
+          options={categoryChoices(categories.data ?? [], DEFAULT_SENSITIVE_CATEGORY)}
+          placeholder="选择或输入分类"
+          showSearch={{
+            filterOption: (input, option) => String(option?.value ?? '').includes(input.trim()),
+          }}
+        />
+      </Form.Item>
+    </FormDialog>
   );
 }
