@@ -165,7 +165,7 @@ export class WorkModerationService {
   }
 
   async history(current: number, pageSize: number, workId?: string): Promise<Page<ModerationHistoryEntry>> {
-    const { rows, total } = await this.repo.pageDecisions(current, pageSize, workId);
+    const { rows, total } = await this.repo.pageDecisions({ current, pageSize }, workId);
     const works = await this.repo.works([...new Set(rows.map((row) => row.work_id))]);
     const list = rows.map((row) => {
       const work = works.get(row.work_id);

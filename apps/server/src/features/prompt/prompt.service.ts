@@ -66,8 +66,7 @@ export class PromptService {
     }
     const { rows, total } = await this.prompts.page(
       { variant, featuredOnly: featuredOnly(query.helpUrlFlag), keyword: query.keyword || undefined, categoryIds },
-      (query.current - 1) * query.pageSize,
-      query.pageSize,
+      query,
     );
     return { list: rows.map(toWord), current: query.current, pageSize: query.pageSize, total };
   }
