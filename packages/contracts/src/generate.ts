@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { displayNameOf, idOf } from './fields.js';
+import { pictureFields } from './files.js';
 import { parametersSchema } from './form-config.js';
 import { promptGroupSchema } from './prompt.js';
 
@@ -76,12 +77,7 @@ export type GenerateStepBody = z.input<typeof generateStepBodySchema>;
 
 export const generatedImageSchema = z.object({
   workId: z.string(),
-  /** The original PNG (with its parameters text). */
-  url: z.string(),
-  /** A WebP thumbnail. */
-  thumbUrl: z.string(),
-  width: z.number().int(),
-  height: z.number().int(),
+  ...pictureFields,
   seed: z.number(),
 });
 export type GeneratedImage = z.infer<typeof generatedImageSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageSchema, pagingFields } from './envelope.js';
 import { idOf } from './fields.js';
+import { pictureFields } from './files.js';
 import { workAuthorSchema } from './works.js';
 
 /**
@@ -74,10 +75,7 @@ export type ModerationItem = z.infer<typeof moderationItemSchema>;
 /** A work as the admin queue and history show it: its links are signed (a flagged work is private). */
 export const moderatedWorkSchema = z.object({
   id: z.string(),
-  thumbUrl: z.string(),
-  url: z.string(),
-  width: z.number().int(),
-  height: z.number().int(),
+  ...pictureFields,
   templateName: z.string(),
   prompt: z.string(),
   authorId: z.string(),
