@@ -148,7 +148,7 @@ export class WorkModerationService {
           trx,
         );
         if (outcome.published) {
-          await this.webhooks.workPublished(trx, work.user_id, { id: work.id, publishedAt: outcome.published });
+          await this.webhooks.workPublished(work.user_id, { id: work.id, publishedAt: outcome.published }, trx);
         }
       },
       at,

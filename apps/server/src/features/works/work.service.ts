@@ -176,7 +176,7 @@ export class WorkService {
         hide_prompt: hidePrompt ? 1 : 0,
         published_at: makePublic ? publishedAt : row.published_at,
       },
-      (trx) => this.webhooks.workPublished(trx, userId, { id, publishedAt }),
+      (trx) => this.webhooks.workPublished(userId, { id, publishedAt }, trx),
     );
     if (outcome === 'published') this.webhooks.nudge();
     if (outcome !== 'unchanged') {
