@@ -154,18 +154,24 @@ const credentialsOfSmsGateway = {
 /** Where each gateway sends from when SMS_REGION is unset. */
 const defaultSmsRegion = { aliyun: 'cn-hangzhou', tencent: 'ap-guangzhou' } as const;
 
-/** A real SMS gateway: its key pair, the approved signature (签名) and template, and how to reach it. */
-export type SmsGatewayConfig = {
+/** How to reach an Aliyun or Tencent Cloud API: the key pair, the region and how long one call may take. */
+type CloudApiAccess = {
   accessKeyId: string;
   accessKeySecret: string;
-  signName: string;
-  /** Aliyun: the template code (SMS_…); Tencent: the numeric template id. */
-  templateCode: string;
   region: string;
   /** An http(s) URL in place of the provider's public HTTPS endpoint (tests point it at a local double). */
   endpoint: string | undefined;
-  /** How long one send may take before it counts as failed. */
   timeoutMs: number;
+};
+
+/**
+ * A real SMS gateway: how to reach it, the approved signature (签名) and template. A send that takes longer
+ * than `timeoutMs` counts as failed.
+ */
+export type SmsGatewayConfig = CloudApiAccess & {
+  signName: string;
+  /** Aliyun: the template code (SMS_…); Tencent: the numeric template id. */
+  templateCode: string;
 };
 
 export type SmsConfig =
@@ -173,19 +179,12 @@ export type SmsConfig =
   | ({ kind: 'aliyun' } & SmsGatewayConfig)
   | ({ kind: 'tencent'; sdkAppId: string } & SmsGatewayConfig);
 
-/** A content-safety provider: its key pair and how to reach it (docs/compliance.md § 内容审核). */
-export type ModerationGatewayConfig = {
-  accessKeyId: string;
-  accessKeySecret: string;
-  region: string;
-  /**
-   * An http(s) URL in place of the provider's public HTTPS endpoint; for Tencent `{service}` in it becomes tms or
-   * ims; unset for Aliyun is https://green-cip.<region>.aliyuncs.com. Tests point it at a local double.
-   */
-  endpoint: string | undefined;
-  /** How long one check may take; past it publication is refused (fail closed). */
-  timeoutMs: number;
-};
+/**
+ * A content-safety provider and how to reach it (docs/compliance.md § 内容审核). For Tencent `{service}` in
+ * `endpoint` becomes tms or ims; unset for Aliyun it is https://green-cip.<region>.aliyuncs.com. A check that
+ * takes longer than `timeoutMs` refuses publication (fail closed).
+ */
+export type ModerationGatewayConfig = CloudApiAccess;
 
 export type ModerationConfig =
   | { kind: 'none' }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ENGINE_KIND_IDS, REMOTE_ENGINE_KINDS } from './engine-kinds.js';
 import { pageQuerySchema, pageSchema } from './envelope.js';
 import { displayNameOf, isVisibleText } from './fields.js';
+import { currentUserSchema } from './user.js';
 
 /** An admin's note on an invite code or a credit grant. */
 const remarkSchema = z
@@ -43,18 +44,15 @@ export const createInviteCodeBodySchema = z.object({
 export type CreateInviteCodeBody = z.infer<typeof createInviteCodeBodySchema>;
 
 /** 用户管理: a row of GET /api/admin/users. */
-export const adminUserItemSchema = z.object({
-  userId: z.string(),
-  account: z.string().nullable(),
-  nickname: z.string().nullable(),
-  /** Masked. */
-  mobile: z.string().nullable(),
-  admin: z.boolean(),
-  credits: z.number().int(),
-  /** 已停用: cannot log in, and every token of the user stopped working when it was set. */
-  disabled: z.boolean(),
-  createdAt: z.string(),
-});
+export const adminUserItemSchema = currentUserSchema
+  .pick({ userId: true, account: true, nickname: true, mobile: true })
+  .extend({
+    admin: z.boolean(),
+    credits: z.number().int(),
+    /** 已停用: cannot log in, and every token of the user stopped working when it was set. */
+    disabled: z.boolean(),
+    createdAt: z.string(),
+  });
 export type AdminUserItem = z.infer<typeof adminUserItemSchema>;
 export const adminUserPageSchema = pageSchema(adminUserItemSchema);
 export const adminUserQuerySchema = pageQuerySchema.extend({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageSchema, pagingFields } from './envelope.js';
+import { keysOf } from './keys.js';
 
 /**
  * 审计日志 (admin): who did what, when and from where — logins, generations, publications, deletions, credit
@@ -23,7 +24,7 @@ export const AUDIT_ACTION_LABELS = {
   'admin.audit_export': '导出审计日志',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
-export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as AuditAction[];
+export const AUDIT_ACTIONS = keysOf(AUDIT_ACTION_LABELS);
 
 /** An action's category is the part before the dot. */
 export const AUDIT_CATEGORY_LABELS = {
@@ -34,7 +35,7 @@ export const AUDIT_CATEGORY_LABELS = {
   admin: '管理操作',
 } as const;
 export type AuditCategory = keyof typeof AUDIT_CATEGORY_LABELS;
-export const AUDIT_CATEGORIES = Object.keys(AUDIT_CATEGORY_LABELS) as AuditCategory[];
+export const AUDIT_CATEGORIES = keysOf(AUDIT_CATEGORY_LABELS);
 
 /** user and admin: the role of the acting user when the entry was written; system: nobody (a background job). */
 export const AUDIT_ROLE_LABELS = { user: '用户', admin: '管理员', system: '系统' } as const;
@@ -47,7 +48,7 @@ export const auditEntrySchema = z.object({
   id: z.string(),
   /** ISO-8601 UTC: when it happened (the request or the job's end), not when it was written. */
   at: z.string(),
-  action: z.enum(AUDIT_ACTIONS as [AuditAction, ...AuditAction[]]),
+  action: z.enum(AUDIT_ACTIONS),
   userId: z.string().nullable(),
   /** 138****5678: the trail never holds a whole mobile number. */
   mobile: z.string().nullable(),
@@ -88,8 +89,8 @@ export const auditFilterSchema = z.object({
     .trim()
     .regex(/^1\d{10}$/, '请输入 11 位手机号')
     .optional(),
-  action: z.enum(AUDIT_ACTIONS as [AuditAction, ...AuditAction[]], { error: '操作类型不正确' }).optional(),
-  category: z.enum(AUDIT_CATEGORIES as [AuditCategory, ...AuditCategory[]], { error: '操作类别不正确' }).optional(),
+  action: z.enum(AUDIT_ACTIONS, { error: '操作类型不正确' }).optional(),
+  category: z.enum(AUDIT_CATEGORIES, { error: '操作类别不正确' }).optional(),
   ip: optionalText('IP 地址', 64),
   apiKeyId: optionalText('API 密钥编号', 64),
 });

@@ -1,3 +1,5 @@
+import { keysOf } from './keys.js';
+
 /** A sign-in field of the 后端 dialog. */
 export type EngineKindField = { label: string; extra?: string; placeholder?: string };
 
@@ -45,7 +47,7 @@ export type RemoteEngineKind = {
 }[EngineKind];
 
 /** The kinds in the order the UI lists them. */
-export const ENGINE_KIND_IDS = Object.keys(ENGINE_KINDS) as [EngineKind, ...EngineKind[]];
+export const ENGINE_KIND_IDS = keysOf(ENGINE_KINDS);
 /** The kinds an admin registers as 推理后端; a new backend or model starts on the first. */
 export const REMOTE_ENGINE_KINDS = ENGINE_KIND_IDS.filter(
   (kind): kind is RemoteEngineKind => ENGINE_KINDS[kind].remote,

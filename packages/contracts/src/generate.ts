@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { displayNameOf, idOf } from './fields.js';
+import { pictureFields } from './files.js';
 import { parametersSchema } from './form-config.js';
 import { promptGroupSchema } from './prompt.js';
 
@@ -30,27 +31,34 @@ export const GENERATION_STATUS_LABELS: Record<GenerationStatus, string> = {
 /** A generation in one of these states holds a place in the queue or a backend. */
 export const UNFINISHED_STATUSES: readonly GenerationStatus[] = ['queued', 'running'];
 
+/** Which step of the template a request runs, counted from 0. */
+const stepIndexSchema = z.number({ error: '步骤序号须为数字' }).int('步骤序号须为整数').min(0, '步骤序号不能为负数');
+
 /**
  * POST /api/generate/task and /predict. `templateId` null is 自由创作 (/chuangyi): the parameters are then
  * checked against FREE_CREATION_FORM instead of a template step's form config.
  */
 export const generateBodySchema = z.object({
   templateId: z.string().max(64, '模板编号格式不正确').nullable().default(null),
-  stepIndex: z.number({ error: '步骤序号须为数字' }).int('步骤序号须为整数').min(0, '步骤序号不能为负数').default(0),
+  stepIndex: stepIndexSchema.default(0),
   promptGroup: promptGroupSchema.default([]),
   negativePromptGroup: promptGroupSchema.default([]),
   parameters: parametersSchema.default({}),
 });
 export type GenerateBody = z.input<typeof generateBodySchema>;
 
+/** Where a job stands in the user's line: 1 = next to run (0 once running or done), and the seconds to wait. */
+const queueStandingFields = {
+  queuePosition: z.number().int(),
+  etaSeconds: z.number().int(),
+};
+
 export const predictResultSchema = z.object({
   /** Credits this run reserves. */
   cost: z.number().int(),
   /** The user's credits now. */
   credits: z.number().int(),
-  /** 1 = next to run. */
-  queuePosition: z.number().int(),
-  etaSeconds: z.number().int(),
+  ...queueStandingFields,
 });
 export type PredictResult = z.infer<typeof predictResultSchema>;
 
@@ -67,7 +75,7 @@ export const generateIdBodySchema = z.object({ generateId: idOf('生成任务') 
 export const generateStepBodySchema = z.object({
   generateId: idOf('生成任务'),
   imageWorkId: idOf('所选图片'),
-  stepIndex: z.number({ error: '步骤序号须为数字' }).int('步骤序号须为整数').min(0, '步骤序号不能为负数'),
+  stepIndex: stepIndexSchema,
   promptGroup: promptGroupSchema.optional(),
   negativePromptGroup: promptGroupSchema.optional(),
   parameters: parametersSchema.optional(),
@@ -76,29 +84,19 @@ export type GenerateStepBody = z.input<typeof generateStepBodySchema>;
 
 export const generatedImageSchema = z.object({
   workId: z.string(),
-  /** The original PNG (with its parameters text). */
-  url: z.string(),
-  /** A WebP thumbnail. */
-  thumbUrl: z.string(),
-  width: z.number().int(),
-  height: z.number().int(),
+  ...pictureFields,
   seed: z.number(),
 });
 export type GeneratedImage = z.infer<typeof generatedImageSchema>;
 
-export const generationProgressSchema = z.object({
-  generateId: z.string(),
+export const generationProgressSchema = generateResultSchema.extend({
   status: generationStatusSchema,
   /** 0–100 of the current step. */
   progress: z.number(),
-  /** 1 = next to run; 0 once running or done. */
-  queuePosition: z.number().int(),
-  etaSeconds: z.number().int(),
+  ...queueStandingFields,
   previewUrl: z.string().nullable(),
   /** Chinese, e.g. why it failed. */
   message: z.string().nullable(),
-  currentStepId: z.string(),
-  currentStepNum: z.number().int(),
   /** The template step the current job runs. */
   stepIndex: z.number().int(),
   /** The images of the current step. */

@@ -156,12 +156,12 @@ export const templateFeaturedBodySchema = z.object({
 export type TemplateFeaturedBody = z.input<typeof templateFeaturedBodySchema>;
 
 /** GET /api/task/template/featured (public): the home page's 精选模板. */
-export const featuredTemplateSchema = z.object({
-  templateId: z.string(),
-  taskId: z.string(),
-  name: z.string(),
-  cover: z.string().nullable(),
-  description: z.string(),
+export const featuredTemplateSchema = templateDetailSchema.pick({
+  templateId: true,
+  taskId: true,
+  name: true,
+  cover: true,
+  description: true,
 });
 export type FeaturedTemplate = z.infer<typeof featuredTemplateSchema>;
 

@@ -116,9 +116,7 @@ export const webhookDeliveryQuerySchema = pageQuerySchema;
 export const webhookTestResultSchema = z.object({
   deliveryId: z.string(),
   success: z.boolean(),
-  statusCode: z.number().int().nullable(),
-  error: z.string().nullable(),
-  durationMs: z.number().int(),
+  ...webhookAttemptSchema.pick({ statusCode: true, error: true, durationMs: true }).shape,
 });
 export type WebhookTestResult = z.infer<typeof webhookTestResultSchema>;
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { pageSchema, pagingFields } from './envelope.js';
 import { idOf } from './fields.js';
+import { pictureFields } from './files.js';
+import { keysOf } from './keys.js';
 import { workAuthorSchema } from './works.js';
 
 /**
@@ -21,14 +23,14 @@ export const WORK_REPORT_REASON_LABELS = {
   other: '其他',
 } as const;
 export type WorkReportReason = keyof typeof WORK_REPORT_REASON_LABELS;
-export const WORK_REPORT_REASONS = Object.keys(WORK_REPORT_REASON_LABELS) as WorkReportReason[];
+export const WORK_REPORT_REASONS = keysOf(WORK_REPORT_REASON_LABELS);
 export const WORK_REPORT_DETAIL_MAX = 200;
 
 /** POST /api/works/report: once per user and work; 其他 needs a few words of explanation. */
 export const workReportBodySchema = z
   .object({
     id: idOf('作品'),
-    reason: z.enum(WORK_REPORT_REASONS as [WorkReportReason, ...WorkReportReason[]], { error: '请选择举报原因' }),
+    reason: z.enum(WORK_REPORT_REASONS, { error: '请选择举报原因' }),
     detail: z
       .string()
       .trim()
@@ -45,7 +47,7 @@ export type WorkReportBody = z.input<typeof workReportBodySchema>;
 /** What put a work in the queue: the provider's image or prompt check, or a user's report. */
 export const MODERATION_ITEM_KIND_LABELS = { image: '图片审核', text: '提示词审核', report: '用户举报' } as const;
 export type ModerationItemKind = keyof typeof MODERATION_ITEM_KIND_LABELS;
-export const MODERATION_ITEM_KINDS = Object.keys(MODERATION_ITEM_KIND_LABELS) as ModerationItemKind[];
+export const MODERATION_ITEM_KINDS = keysOf(MODERATION_ITEM_KIND_LABELS);
 
 /** The provider's advice on a flagged work: a person should look (review), or it must not be shown (block). */
 export const MODERATION_VERDICT_LABELS = { review: '建议复核', block: '建议拦截' } as const;
@@ -58,7 +60,7 @@ export type ModerationDecisionKind = keyof typeof MODERATION_DECISION_LABELS;
 /** One reason a work is in the queue. */
 export const moderationItemSchema = z.object({
   id: z.string(),
-  kind: z.enum(MODERATION_ITEM_KINDS as [ModerationItemKind, ...ModerationItemKind[]]),
+  kind: z.enum(MODERATION_ITEM_KINDS),
   /** The provider's advice; null for a report. */
   verdict: z.enum(['review', 'block']).nullable(),
   /** In Chinese: the provider's reason (色情, 广告引流…) or the report's reason (色情低俗…). */
@@ -74,10 +76,7 @@ export type ModerationItem = z.infer<typeof moderationItemSchema>;
 /** A work as the admin queue and history show it: its links are signed (a flagged work is private). */
 export const moderatedWorkSchema = z.object({
   id: z.string(),
-  thumbUrl: z.string(),
-  url: z.string(),
-  width: z.number().int(),
-  height: z.number().int(),
+  ...pictureFields,
   templateName: z.string(),
   prompt: z.string(),
   authorId: z.string(),
@@ -110,7 +109,7 @@ export const MODERATION_NOTE_MAX = 200;
 /** POST /api/admin/works/moderation/decide: decides every undecided reason of the work at once. */
 export const moderationDecideBodySchema = z.object({
   id: idOf('作品'),
-  decision: z.enum(['approve', 'remove'], { error: '请选择通过或下架' }),
+  decision: z.enum(keysOf(MODERATION_DECISION_LABELS), { error: '请选择通过或下架' }),
   note: z
     .string()
     .trim()
@@ -122,7 +121,7 @@ export type ModerationDecideBody = z.input<typeof moderationDecideBodySchema>;
 
 /** One line of a decision's reasons: how many of a kind and reason it decided. */
 export const moderationReasonCountSchema = z.object({
-  kind: z.enum(MODERATION_ITEM_KINDS as [ModerationItemKind, ...ModerationItemKind[]]),
+  kind: z.enum(MODERATION_ITEM_KINDS),
   label: z.string(),
   count: z.number().int(),
 });
@@ -133,7 +132,7 @@ export const moderationHistoryEntrySchema = z.object({
   id: z.string(),
   workId: z.string(),
   work: moderatedWorkSchema.nullable(),
-  decision: z.enum(['approve', 'remove']),
+  decision: z.enum(keysOf(MODERATION_DECISION_LABELS)),
   /** The admin who decided: nickname, else account. */
   admin: z.string(),
   adminId: z.string(),

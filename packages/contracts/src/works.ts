@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageSchema, pagingFields } from './envelope.js';
 import { idOf } from './fields.js';
+import { pictureFields } from './files.js';
 import { parametersSchema } from './form-config.js';
 import { promptGroupSchema } from './prompt.js';
 import { generateModeSchema } from './task.js';
@@ -30,10 +31,7 @@ export type WorkProfileQuery = z.input<typeof workProfileQuerySchema>;
 /** What every list of works shows of one: its picture (a thumbnail, the original) and when it was made. */
 const workPictureFields = {
   id: z.string(),
-  thumbUrl: z.string(),
-  url: z.string(),
-  width: z.number().int(),
-  height: z.number().int(),
+  ...pictureFields,
   createdAt: z.string(),
 };
 

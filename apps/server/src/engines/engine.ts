@@ -26,14 +26,8 @@ export type EngineControlNet = {
   controlMode?: ControlMode;
 };
 
-/** A job as an engine runs it: the shared parameter names, prompt groups already turned into prompt text. */
-export type EngineJob = {
-  mode: GenerateMode;
-  /** Positive prompt text, e.g. `masterpiece, (mountain:1.3), ink wash`. */
-  prompt: string;
-  negativePrompt: string;
-  /** The checkpoint the job's modelId resolves to (the title the engine knows it by). */
-  checkpoint: string;
+/** How the pictures of a job are sampled, under the same names from the checked parameters to the engine. */
+export type SamplingSettings = {
   sampler: string;
   steps: number;
   cfgScale: number;
@@ -42,6 +36,16 @@ export type EngineJob = {
   /** -1 draws a random seed; the seed used is reported back on every image. */
   seed: number;
   batchSize: number;
+};
+
+/** A job as an engine runs it: the shared parameter names, prompt groups already turned into prompt text. */
+export type EngineJob = SamplingSettings & {
+  mode: GenerateMode;
+  /** Positive prompt text, e.g. `masterpiece, (mountain:1.3), ink wash`. */
+  prompt: string;
+  negativePrompt: string;
+  /** The checkpoint the job's modelId resolves to (the title the engine knows it by). */
+  checkpoint: string;
   /** img2img and inpaint: how far the result may move away from the init image, 0..1. */
   denoisingStrength?: number;
   /** img2img, inpaint and upscale: the source image bytes. */

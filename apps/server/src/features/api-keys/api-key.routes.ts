@@ -6,7 +6,7 @@ import {
 } from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
-import { done, ok } from '../../platform/envelope.js';
+import { doneAfter, ok } from '../../platform/envelope.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { ApiKeyService } from './api-key.service.js';
 
@@ -38,9 +38,6 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{ apiKeys: ApiKeyService }> = a
   app.delete(
     '/user/apiKeys/:keyId',
     { schema: { tags, summary: '删除（吊销）API 密钥', params: apiKeyIdParamsSchema, response: replyEmpty } },
-    async (req) => {
-      await apiKeys.revoke(currentUser(req).id, req.params.keyId);
-      return done('删除成功');
-    },
+    async (req) => doneAfter(apiKeys.revoke(currentUser(req).id, req.params.keyId), '删除成功'),
   );
 };

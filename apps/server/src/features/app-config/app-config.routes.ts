@@ -1,7 +1,7 @@
 import { agreementBodySchema, agreementSchema, agreementTypeSchema, MSG } from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { done, ok } from '../../platform/envelope.js';
+import { doneAfter, ok } from '../../platform/envelope.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { AppConfigService } from './app-config.service.js';
 
@@ -20,9 +20,6 @@ export const appConfigRoutes: FastifyPluginAsyncZod<{ appConfig: AppConfigServic
       schema: { tags: ['管理后台'], summary: '编辑协议', params, body: agreementBodySchema, response: replyEmpty },
       onRequest: app.requireAdmin,
     },
-    async (req) => {
-      await appConfig.saveAgreement(req.params.type, req.body);
-      return done(MSG.set);
-    },
+    async (req) => doneAfter(appConfig.saveAgreement(req.params.type, req.body), MSG.set),
   );
 };

@@ -1,4 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
+import { countRows, type PageRequest, pageRows } from '../../platform/db/count.js';
 import type { Database } from '../../platform/db/database.js';
 import type { AuditLogTable } from '../../platform/db/schema.js';
 
@@ -56,22 +57,15 @@ export class AuditRepository {
     return query;
   }
 
-  async count(filter: AuditRowFilter): Promise<number> {
-    const row = await this.filtered(filter)
-      .select((eb) => eb.fn.countAll<string | number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+  count(filter: AuditRowFilter): Promise<number> {
+    return countRows(this.filtered(filter));
   }
 
   /** Newest first. */
-  page(filter: AuditRowFilter, current: number, pageSize: number): Promise<AuditRow[]> {
-    return this.filtered(filter)
-      .selectAll()
-      .orderBy('at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(pageSize)
-      .offset((current - 1) * pageSize)
-      .execute();
+  page(filter: AuditRowFilter, page: PageRequest): Promise<{ rows: AuditRow[]; total: number }> {
+    return pageRows(this.filtered(filter), page, (entries) =>
+      entries.selectAll().orderBy('at', 'desc').orderBy('id', 'desc'),
+    );
   }
 
   /** Newest first, `chunk` rows per query, each chunk starting after the last row of the one before (no offsets). */

@@ -101,10 +101,7 @@ export class AuditService {
 
   async page(query: AuditFilter & { current: number; pageSize: number }): Promise<Page<AuditEntry>> {
     const filter = await this.rowFilter(query);
-    const [rows, total] = await Promise.all([
-      this.repo.page(filter, query.current, query.pageSize),
-      this.repo.count(filter),
-    ]);
+    const { rows, total } = await this.repo.page(filter, query);
     return { list: rows.map(toEntry), current: query.current, pageSize: query.pageSize, total };
   }
 

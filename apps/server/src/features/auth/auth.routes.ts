@@ -15,7 +15,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.js';
 import { currentSessionId } from '../../platform/auth/auth.plugin.js';
-import { done, ok } from '../../platform/envelope.js';
+import { doneAfter, ok } from '../../platform/envelope.js';
 import { perMinute, reply, replyEmpty } from '../../platform/route-schemas.js';
 import { originOf } from '../audit/audit-recorder.js';
 import type { AuthService } from './auth.service.js';
@@ -88,18 +88,12 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; rateLimit: C
       },
       config: perMinute(rateLimit.login),
     },
-    async (req) => {
-      await auth.rePassword(req.body.token, req.body.password);
-      return done('密码已重置，请重新登录');
-    },
+    async (req) => doneAfter(auth.rePassword(req.body.token, req.body.password), '密码已重置，请重新登录'),
   );
 
   app.post(
     '/auth/outLogin',
     { schema: { tags, summary: '退出登录', response: replyEmpty }, onRequest: app.requireUser },
-    async (req) => {
-      await auth.logout(currentSessionId(req));
-      return done('已退出登录');
-    },
+    async (req) => doneAfter(auth.logout(currentSessionId(req)), '已退出登录'),
   );
 };

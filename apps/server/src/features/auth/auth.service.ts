@@ -57,29 +57,21 @@ export class AuthService {
     return this.smsCodes.send(mobile, scene);
   }
 
-  async loginByMobile(mobile: string, code: string, origin: AuditOrigin): Promise<LoginResult> {
-    let user: UserRow | undefined;
-    try {
+  loginByMobile(mobile: string, code: string, origin: AuditOrigin): Promise<LoginResult> {
+    return this.login(origin, 'sms', mobile, async (seen) => {
       await this.checkSmsCode(mobile, 'login', code);
-      user = await this.users.findByMobile(mobile);
-      if (!user) throw await this.unregistered({ mobile }, '该手机号尚未注册，请设置密码完成注册');
-      // The way back in after a password lock.
-      await this.guard.passwordSucceeded(user.id);
-      const result = await this.startSession(user);
-      this.recordLogin(origin, 'sms', mobile, user.id, null);
-      return result;
-    } catch (error) {
-      this.recordLogin(origin, 'sms', mobile, user?.id ?? null, error);
-      throw error;
-    }
+      seen.user = await this.users.findByMobile(mobile);
+      if (!seen.user) throw await this.unregistered({ mobile }, '该手机号尚未注册，请设置密码完成注册');
+      return seen.user;
+    });
   }
 
-  async loginByAccount(account: string, password: string, origin: AuditOrigin): Promise<LoginResult> {
-    let user: UserRow | undefined;
-    try {
-      user = MOBILE_PATTERN.test(account)
+  loginByAccount(account: string, password: string, origin: AuditOrigin): Promise<LoginResult> {
+    return this.login(origin, 'password', account, async (seen) => {
+      const user = MOBILE_PATTERN.test(account)
         ? await this.users.findByMobile(account)
         : await this.users.findByAccount(account);
+      seen.user = user;
       // Unknown identifiers are counted too, so the slow-down and the lock do not tell whether an account exists.
       const attempt = await this.guard.passwordTry(user ? { userId: user.id } : { identifier: account });
       if (!user) {
@@ -90,12 +82,30 @@ export class AuthService {
       if (!user.password_hash || !(await verifyPassword(user.password_hash, password))) {
         throw await attempt.failed(() => fail(MSG.wrongCredentials));
       }
+      return user;
+    });
+  }
+
+  /**
+   * Starts a session for the user `identify` proves, and records the attempt either way. `seen.user` is the user
+   * as soon as they are known, so a failure after that (a wrong password) is recorded against them.
+   */
+  private async login(
+    origin: AuditOrigin,
+    method: 'password' | 'sms',
+    identifier: string,
+    identify: (seen: { user?: UserRow }) => Promise<UserRow>,
+  ): Promise<LoginResult> {
+    const seen: { user?: UserRow } = {};
+    try {
+      const user = await identify(seen);
+      // A successful login lifts a password lock: the SMS login is the way back in after one.
       await this.guard.passwordSucceeded(user.id);
       const result = await this.startSession(user);
-      this.recordLogin(origin, 'password', account, user.id, null);
+      this.recordLogin(origin, method, identifier, user.id, null);
       return result;
     } catch (error) {
-      this.recordLogin(origin, 'password', account, user?.id ?? null, error);
+      this.recordLogin(origin, method, identifier, seen.user?.id ?? null, error);
       throw error;
     }
   }

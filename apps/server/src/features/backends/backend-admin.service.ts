@@ -85,7 +85,7 @@ export class BackendAdminService {
   async remove(id: string): Promise<void> {
     this.editable(id);
     if ((await this.item(id)).busy) throw fail('该后端正在运行任务，请稍后再删除或先停用');
-    await this.repo.remove(id);
+    await this.repo.delete(id);
     this.pool.delete(id);
   }
 

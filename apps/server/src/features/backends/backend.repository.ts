@@ -1,11 +1,14 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Database } from '../../platform/db/database.js';
+import { IdTableRepository } from '../../platform/db/id-table-repository.js';
 import type { BackendTable } from '../../platform/db/schema.js';
 
 export type BackendRow = Selectable<BackendTable>;
 
-export class BackendRepository {
-  constructor(private readonly db: Database) {}
+export class BackendRepository extends IdTableRepository<'backends'> {
+  constructor(db: Database) {
+    super(db, 'backends');
+  }
 
   list(): Promise<BackendRow[]> {
     return this.db.selectFrom('backends').selectAll().orderBy('created_at').orderBy('id').execute();
@@ -13,17 +16,5 @@ export class BackendRepository {
 
   find(id: string): Promise<BackendRow | undefined> {
     return this.db.selectFrom('backends').selectAll().where('id', '=', id).executeTakeFirst();
-  }
-
-  async insert(row: Insertable<BackendTable>): Promise<void> {
-    await this.db.insertInto('backends').values(row).execute();
-  }
-
-  async update(id: string, patch: Updateable<BackendTable>): Promise<void> {
-    await this.db.updateTable('backends').set(patch).where('id', '=', id).execute();
-  }
-
-  async remove(id: string): Promise<void> {
-    await this.db.deleteFrom('backends').where('id', '=', id).execute();
   }
 }

@@ -1,7 +1,7 @@
 import { backendBodySchema, backendItemSchema } from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { done, ok } from '../../platform/envelope.js';
+import { doneAfter, ok } from '../../platform/envelope.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { BackendAdminService } from './backend-admin.service.js';
 
@@ -39,9 +39,6 @@ export const backendRoutes: FastifyPluginAsyncZod<{ backends: BackendAdminServic
   app.delete(
     '/admin/backends/:id',
     { schema: { tags, summary: '删除推理后端', params, response: replyEmpty } },
-    async (req) => {
-      await backends.remove(req.params.id);
-      return done('删除成功');
-    },
+    async (req) => doneAfter(backends.remove(req.params.id), '删除成功'),
   );
 };

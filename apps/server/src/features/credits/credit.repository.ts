@@ -12,25 +12,23 @@ export class CreditRepository {
   }
 
   /** Takes `cost` in one conditional statement, so two takes cannot spend the same credits; undefined when short. */
-  async take(userId: string, cost: number, trx: Executor = this.db): Promise<number | undefined> {
-    const row = await trx
-      .updateTable('users')
-      .set((eb) => ({ credits: eb('credits', '-', cost) }))
-      .where('id', '=', userId)
-      .where('credits', '>=', cost)
-      .returning('credits')
-      .executeTakeFirst();
-    return row?.credits;
+  take(userId: string, cost: number, trx: Executor = this.db): Promise<number | undefined> {
+    return this.move(userId, -cost, trx, cost);
   }
 
   /** Adds `amount` (negative to take back); the new balance, undefined when there is no such user. */
-  async add(userId: string, amount: number, trx: Executor = this.db): Promise<number | undefined> {
-    const row = await trx
+  add(userId: string, amount: number, trx: Executor = this.db): Promise<number | undefined> {
+    return this.move(userId, amount, trx);
+  }
+
+  /** Moves the balance by `amount` in one statement, only when it holds at least `atLeast`; the new balance. */
+  private async move(userId: string, amount: number, trx: Executor, atLeast?: number): Promise<number | undefined> {
+    let query = trx
       .updateTable('users')
       .set((eb) => ({ credits: eb('credits', '+', amount) }))
-      .where('id', '=', userId)
-      .returning('credits')
-      .executeTakeFirst();
+      .where('id', '=', userId);
+    if (atLeast !== undefined) query = query.where('credits', '>=', atLeast);
+    const row = await query.returning('credits').executeTakeFirst();
     return row?.credits;
   }
 

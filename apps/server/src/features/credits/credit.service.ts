@@ -48,13 +48,13 @@ export class CreditService {
   }
 
   /** Takes `cost` in one statement so two submits cannot both spend the same credits; 10004 when short. */
-  async reserve(trx: Executor, userId: string, cost: number, jobId: string): Promise<CreditChange> {
+  async reserve(userId: string, cost: number, jobId: string, trx?: Executor): Promise<CreditChange> {
     const balance = await this.repos.credits.take(userId, cost, trx);
     if (balance === undefined) throw quotaExhausted(cost, await this.balance(userId, trx));
     return { userId, delta: -cost, balance, reason: 'charge', ref: { jobId } };
   }
 
-  async refund(trx: Executor, userId: string, amount: number, jobId: string): Promise<CreditChange | null> {
+  async refund(userId: string, amount: number, jobId: string, trx?: Executor): Promise<CreditChange | null> {
     if (amount <= 0) return null;
     const balance = await this.repos.credits.add(userId, amount, trx);
     return balance === undefined ? null : { userId, delta: amount, balance, reason: 'refund', ref: { jobId } };

@@ -12,7 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
-import { done, ok } from '../../platform/envelope.js';
+import { doneAfter, ok } from '../../platform/envelope.js';
 import { notFound } from '../../platform/errors.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import { originOf } from '../audit/audit-recorder.js';
@@ -105,10 +105,7 @@ export const generateRoutes: FastifyPluginAsyncZod<{
       onRequest: app.requireUser,
       config: { apiKeyScope: 'generate' },
     },
-    async (req) => {
-      await tracking.interrupt(currentUser(req), req.body.generateId);
-      return done('已中断');
-    },
+    async (req) => doneAfter(tracking.interrupt(currentUser(req), req.body.generateId), '已中断'),
   );
 
   app.get(

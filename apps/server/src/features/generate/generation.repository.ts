@@ -19,13 +19,13 @@ export class GenerationRepository {
    * Holds the user's row until the transaction ends, so one user's submits are counted one after another
    * (in every process). SQLite lets one writer in at a time already, and has no FOR UPDATE.
    */
-  async lockUser(trx: Executor, userId: string): Promise<void> {
+  async lockUser(userId: string, trx: Executor): Promise<void> {
     if (this.dbKind !== 'postgres') return;
     await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
   }
 
   /** The user's jobs waiting in line, as the database knows them. */
-  queuedJobCount(trx: Executor, userId: string): Promise<number> {
+  queuedJobCount(userId: string, trx: Executor = this.db): Promise<number> {
     return countRows(trx.selectFrom('generation_jobs').where('user_id', '=', userId).where('status', '=', 'queued'));
   }
 
@@ -34,10 +34,10 @@ export class GenerationRepository {
    * sent at once only one finds it finished. False when a step is waiting or running, or came in meanwhile.
    */
   async claimForNextStep(
-    trx: Executor,
     id: string,
     seenJobCount: number,
     patch: { current_job_id: string; updated_at: string },
+    trx: Executor = this.db,
   ): Promise<boolean> {
     const result = await trx
       .updateTable('generations')
@@ -49,15 +49,15 @@ export class GenerationRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async insertGeneration(executor: Executor, row: Insertable<GenerationTable>): Promise<void> {
+  async insertGeneration(row: Insertable<GenerationTable>, executor: Executor = this.db): Promise<void> {
     await executor.insertInto('generations').values(row).execute();
   }
 
-  async insertJob(executor: Executor, row: Insertable<GenerationJobTable>): Promise<void> {
+  async insertJob(row: Insertable<GenerationJobTable>, executor: Executor = this.db): Promise<void> {
     await executor.insertInto('generation_jobs').values(row).execute();
   }
 
-  async insertPromptHistory(executor: Executor, row: Insertable<PromptHistoryTable>): Promise<void> {
+  async insertPromptHistory(row: Insertable<PromptHistoryTable>, executor: Executor = this.db): Promise<void> {
     await executor.insertInto('prompt_history').values(row).execute();
   }
 
@@ -109,7 +109,7 @@ export class GenerationRepository {
    * took it over since. On PostgreSQL the job row stays locked until `trx` ends, so a takeover's claim waits for
    * what this run writes in it.
    */
-  async holdsClaim(trx: Executor, id: string, claimedAt: string): Promise<boolean> {
+  async holdsClaim(id: string, claimedAt: string, trx: Executor): Promise<boolean> {
     let query = trx.selectFrom('generation_jobs').select(['status', 'started_at']).where('id', '=', id);
     if (this.dbKind === 'postgres') query = query.forUpdate();
     const row = await query.executeTakeFirst();
@@ -133,7 +133,7 @@ export class GenerationRepository {
    */
   async handOver(userId: string, quota: number): Promise<string[]> {
     return this.db.transaction().execute(async (trx) => {
-      await this.lockUser(trx, userId);
+      await this.lockUser(userId, trx);
       const busy = await countRows(
         trx
           .selectFrom('generation_jobs')

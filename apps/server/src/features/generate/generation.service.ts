@@ -170,9 +170,9 @@ export class GenerationService {
   }
 
   /** Counted in the database under the user's lock, so submits at once (or in other processes) cannot all fit. */
-  private async checkQueueRoom(trx: Database, userId: string): Promise<void> {
+  private async checkQueueRoom(userId: string, trx: Database): Promise<void> {
     const { maxQueuedPerUser } = this.deps.queue.limits;
-    if ((await this.deps.repo.queuedJobCount(trx, userId)) >= maxQueuedPerUser) {
+    if ((await this.deps.repo.queuedJobCount(userId, trx)) >= maxQueuedPerUser) {
       throw fail(`排队中的任务已达上限（${maxQueuedPerUser} 个），请等当前任务开始后再提交`);
     }
   }
@@ -193,57 +193,71 @@ export class GenerationService {
     const payload = { ...prepared.payload, origin };
     await queue.reachable();
     const charge = await db.transaction().execute(async (trx) => {
-      await repo.lockUser(trx, viewer.id);
+      await repo.lockUser(viewer.id, trx);
       if (!generation.isNew) {
-        const claimed = await repo.claimForNextStep(trx, generation.id, generation.stepNum - 1, {
-          current_job_id: jobId,
-          updated_at: now,
-        });
+        const claimed = await repo.claimForNextStep(
+          generation.id,
+          generation.stepNum - 1,
+          {
+            current_job_id: jobId,
+            updated_at: now,
+          },
+          trx,
+        );
         if (!claimed) throw fail(STEP_IN_PROGRESS);
       }
-      await this.checkQueueRoom(trx, viewer.id);
-      const change = await credits.reserve(trx, viewer.id, prepared.cost, jobId);
+      await this.checkQueueRoom(viewer.id, trx);
+      const change = await credits.reserve(viewer.id, prepared.cost, jobId, trx);
       if (generation.isNew) {
-        await repo.insertGeneration(trx, {
-          id: generation.id,
-          user_id: viewer.id,
-          template_id: payload.templateId,
-          template_name: payload.templateName,
-          status: 'queued',
-          current_job_id: jobId,
-          job_count: 1,
-          created_at: now,
-          updated_at: now,
-        });
+        await repo.insertGeneration(
+          {
+            id: generation.id,
+            user_id: viewer.id,
+            template_id: payload.templateId,
+            template_name: payload.templateName,
+            status: 'queued',
+            current_job_id: jobId,
+            job_count: 1,
+            created_at: now,
+            updated_at: now,
+          },
+          trx,
+        );
       }
-      await repo.insertJob(trx, {
-        id: jobId,
-        generation_id: generation.id,
-        user_id: viewer.id,
-        step_num: generation.stepNum,
-        step_index: payload.stepIndex,
-        template_step_id: payload.templateStepId,
-        mode: payload.mode,
-        status: 'queued',
-        payload: JSON.stringify(payload),
-        prompt_group: JSON.stringify(prepared.promptGroup),
-        negative_prompt_group: JSON.stringify(prepared.negativePromptGroup),
-        cost: prepared.cost,
-        image_count: payload.parameters.batchSize,
-        produced: 0,
-        refunded: 0,
-        attempts: 0,
-        queued_at: now,
-      });
-      await repo.insertPromptHistory(trx, {
-        id: newId(),
-        user_id: viewer.id,
-        generation_id: generation.id,
-        prompt_group: JSON.stringify(prepared.promptGroup),
-        negative_prompt_group: JSON.stringify(prepared.negativePromptGroup),
-        pin: 0,
-        created_at: now,
-      });
+      await repo.insertJob(
+        {
+          id: jobId,
+          generation_id: generation.id,
+          user_id: viewer.id,
+          step_num: generation.stepNum,
+          step_index: payload.stepIndex,
+          template_step_id: payload.templateStepId,
+          mode: payload.mode,
+          status: 'queued',
+          payload: JSON.stringify(payload),
+          prompt_group: JSON.stringify(prepared.promptGroup),
+          negative_prompt_group: JSON.stringify(prepared.negativePromptGroup),
+          cost: prepared.cost,
+          image_count: payload.parameters.batchSize,
+          produced: 0,
+          refunded: 0,
+          attempts: 0,
+          queued_at: now,
+        },
+        trx,
+      );
+      await repo.insertPromptHistory(
+        {
+          id: newId(),
+          user_id: viewer.id,
+          generation_id: generation.id,
+          prompt_group: JSON.stringify(prepared.promptGroup),
+          negative_prompt_group: JSON.stringify(prepared.negativePromptGroup),
+          pin: 0,
+          created_at: now,
+        },
+        trx,
+      );
       return change;
     });
     credits.recorded(charge, origin);

@@ -59,20 +59,20 @@ export class JobSettlement {
     const now = nowIso();
     const write = async () => {
       const landed = await this.deps.db.transaction().execute(async (trx) => {
-        await this.deps.repo.lockUser(trx, row.user_id);
-        if (claimedAt !== undefined && !(await this.deps.repo.holdsClaim(trx, row.id, claimedAt))) return null;
+        await this.deps.repo.lockUser(row.user_id, trx);
+        if (claimedAt !== undefined && !(await this.deps.repo.holdsClaim(row.id, claimedAt, trx))) return null;
         const current = await this.deps.repo.findJob(row.id, trx);
         // Settled already (a retry racing a write that did land, another worker): credits go back once.
         if (!current || !settles.includes(current.status)) return null;
         await this.deps.repo.updateJob(row.id, { status, produced, refunded: refund, message, finished_at: now }, trx);
-        const refunded = await this.deps.credits.refund(trx, row.user_id, refund, row.id);
+        const refunded = await this.deps.credits.refund(row.user_id, refund, row.id, trx);
         const generation = await this.deps.repo.findGeneration(row.generation_id, trx);
         if (generation?.current_job_id === row.id) {
           await this.deps.repo.updateGeneration(row.generation_id, { status, updated_at: now }, trx);
         }
         // In the settling transaction: the event is kept exactly when the end it reports is (the outbox).
         if (status === 'succeeded' || status === 'failed') {
-          await this.deps.webhooks.generationSettled(trx, row, status, message);
+          await this.deps.webhooks.generationSettled(row, status, message, trx);
         }
         return { refunded };
       });

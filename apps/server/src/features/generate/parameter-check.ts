@@ -1,5 +1,6 @@
 import type { FormConfigItem, Parameters } from '@huafang/contracts';
 import { SIZE_PRESETS } from '../../engines/builtin/catalog.js';
+import type { ControlMode, SamplingSettings } from '../../engines/engine.js';
 import { fail } from '../../platform/errors.js';
 
 /** One ControlNet unit as a job keeps it, after the checks. */
@@ -13,19 +14,12 @@ export type CheckedControlNet = {
   processorRes: number;
   thresholdA: number;
   thresholdB: number;
-  controlMode: 0 | 1 | 2;
+  controlMode: ControlMode;
 };
 
 /** The parameters of a job after the checks: every value present, in range, and the user's to use. */
-export type CheckedParameters = {
+export type CheckedParameters = SamplingSettings & {
   modelId: string;
-  sampler: string;
-  steps: number;
-  cfgScale: number;
-  width: number;
-  height: number;
-  seed: number;
-  batchSize: number;
   denoisingStrength: number;
   initImageFileId: string | null;
   upscaleFactor: number;

@@ -84,7 +84,7 @@ export class WorkKeeper {
     };
     try {
       await this.deps.db.transaction().execute(async (trx) => {
-        if (!(await this.deps.repo.holdsClaim(trx, row.id, claimedAt))) throw new TakenOverError(row.id);
+        if (!(await this.deps.repo.holdsClaim(row.id, claimedAt, trx))) throw new TakenOverError(row.id);
         await this.deps.works.insert(work, trx);
       });
     } catch (err) {

@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { countRows } from '../../platform/db/count.js';
+import { countRows, type PageRequest, pageRows } from '../../platform/db/count.js';
 import type { Database } from '../../platform/db/database.js';
 import type { HelpRequestTable, HelpTypeTable } from '../../platform/db/schema.js';
 
@@ -26,10 +26,10 @@ export class HelpRepository {
     await this.db.insertInto('help_requests').values(row).execute();
   }
 
-  async page(offset: number, limit: number) {
-    const [rows, count] = await Promise.all([
-      this.db
-        .selectFrom('help_requests')
+  /** Newest first, with the type's and the asker's names. */
+  page(page: PageRequest) {
+    return pageRows(this.db.selectFrom('help_requests'), page, (requests) =>
+      requests
         .innerJoin('help_types', 'help_types.id', 'help_requests.type_id')
         .leftJoin('users', 'users.id', 'help_requests.user_id')
         .select([
@@ -41,12 +41,7 @@ export class HelpRepository {
           'users.nickname as userName',
           'help_requests.created_at as createdAt',
         ])
-        .orderBy('help_requests.created_at', 'desc')
-        .offset(offset)
-        .limit(limit)
-        .execute(),
-      countRows(this.db.selectFrom('help_requests')),
-    ]);
-    return { rows, total: count };
+        .orderBy('help_requests.created_at', 'desc'),
+    );
   }
 }

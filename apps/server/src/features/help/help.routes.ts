@@ -2,7 +2,7 @@ import { helpBodySchema, helpRequestPageSchema, helpTypeSchema, MSG, pageQuerySc
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
-import { done, ok } from '../../platform/envelope.js';
+import { doneAfter, ok } from '../../platform/envelope.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { HelpService } from './help.service.js';
 
@@ -16,10 +16,7 @@ export const helpRoutes: FastifyPluginAsyncZod<{ help: HelpService }> = async (a
   app.post(
     '/help',
     { schema: { tags, summary: '提交反馈', body: helpBodySchema, response: replyEmpty }, onRequest: app.requireUser },
-    async (req) => {
-      await help.submit(currentUser(req).id, req.body);
-      return done(MSG.helpSubmitted);
-    },
+    async (req) => doneAfter(help.submit(currentUser(req).id, req.body), MSG.helpSubmitted),
   );
 
   app.get(

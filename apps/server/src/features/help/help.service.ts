@@ -36,7 +36,7 @@ export class HelpService {
   }
 
   async page(query: PageQuery): Promise<Page<HelpRequest>> {
-    const { rows, total } = await this.help.page((query.current - 1) * query.pageSize, query.pageSize);
+    const { rows, total } = await this.help.page(query);
     return { list: rows, current: query.current, pageSize: query.pageSize, total };
   }
 

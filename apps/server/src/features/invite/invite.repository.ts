@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { countRows } from '../../platform/db/count.js';
+import { type PageRequest, pageRows } from '../../platform/db/count.js';
 import type { Database, Executor } from '../../platform/db/database.js';
 import type { InviteCodeTable } from '../../platform/db/schema.js';
 
@@ -25,17 +25,9 @@ export class InviteRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async page(offset: number, limit: number) {
-    const [rows, count] = await Promise.all([
-      this.db
-        .selectFrom('invite_codes')
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .offset(offset)
-        .limit(limit)
-        .execute(),
-      countRows(this.db.selectFrom('invite_codes')),
-    ]);
-    return { rows, total: count };
+  page(page: PageRequest) {
+    return pageRows(this.db.selectFrom('invite_codes'), page, (codes) =>
+      codes.selectAll().orderBy('created_at', 'desc'),
+    );
   }
 }

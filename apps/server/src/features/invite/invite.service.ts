@@ -44,7 +44,7 @@ export class InviteService {
   }
 
   async page(query: PageQuery): Promise<Page<InviteCodeItem>> {
-    const { rows, total } = await this.repos.invites.page((query.current - 1) * query.pageSize, query.pageSize);
+    const { rows, total } = await this.repos.invites.page(query);
     return { list: rows.map(toItem), current: query.current, pageSize: query.pageSize, total };
   }
 

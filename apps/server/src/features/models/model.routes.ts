@@ -11,7 +11,7 @@ import {
 } from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { done, ok } from '../../platform/envelope.js';
+import { doneAfter, ok } from '../../platform/envelope.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { ModelService } from './model.service.js';
 import type { ModelImportService } from './model-import.service.js';
@@ -67,10 +67,7 @@ export const modelRoutes: FastifyPluginAsyncZod<{ models: ModelService; modelImp
   app.delete(
     '/admin/model-groups/:id',
     { schema: { tags, summary: '删除模型分组', params: idParams, response: replyEmpty }, onRequest: app.requireAdmin },
-    async (req) => {
-      await models.removeGroup(req.params.id);
-      return done(MSG.deleted);
-    },
+    async (req) => doneAfter(models.removeGroup(req.params.id), MSG.deleted),
   );
   app.get(
     '/admin/backends/:id/checkpoints',
@@ -120,9 +117,6 @@ export const modelRoutes: FastifyPluginAsyncZod<{ models: ModelService; modelImp
   app.delete(
     '/admin/models/:id',
     { schema: { tags, summary: '删除模型', params: idParams, response: replyEmpty }, onRequest: app.requireAdmin },
-    async (req) => {
-      await models.remove(req.params.id);
-      return done(MSG.deleted);
-    },
+    async (req) => doneAfter(models.remove(req.params.id), MSG.deleted),
   );
 };

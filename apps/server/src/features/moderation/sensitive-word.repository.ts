@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { countRows } from '../../platform/db/count.js';
+import { type PageRequest, pageRows } from '../../platform/db/count.js';
 import type { Database, Executor } from '../../platform/db/database.js';
 import type { SensitiveWordTable } from '../../platform/db/schema.js';
 import { nowIso } from '../../platform/ids.js';
@@ -29,18 +29,10 @@ export class SensitiveWordRepository {
     return query;
   }
 
-  async page(filter: WordListFilter, offset: number, limit: number) {
-    const [rows, total] = await Promise.all([
-      this.filtered(filter)
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .offset(offset)
-        .limit(limit)
-        .execute(),
-      countRows(this.filtered(filter)),
-    ]);
-    return { rows, total };
+  page(filter: WordListFilter, page: PageRequest) {
+    return pageRows(this.filtered(filter), page, (words) =>
+      words.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
+    );
   }
 
   async categories(): Promise<{ category: string; count: number }[]> {

@@ -11,7 +11,7 @@ import {
 } from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { done, ok } from '../../platform/envelope.js';
+import { doneAfter, ok } from '../../platform/envelope.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { SensitiveWordService } from './sensitive-word.service.js';
 
@@ -59,10 +59,7 @@ export const sensitiveWordRoutes: FastifyPluginAsyncZod<{ sensitiveWords: Sensit
   app.delete(
     '/admin/sensitive-words',
     { schema: { tags, summary: '删除敏感词', body: sensitiveWordDeleteBodySchema, response: replyEmpty } },
-    async (req) => {
-      await sensitiveWords.remove(req.body.ids);
-      return done(MSG.deleted);
-    },
+    async (req) => doneAfter(sensitiveWords.remove(req.body.ids), MSG.deleted),
   );
 
   app.post(

@@ -72,7 +72,7 @@ export class SensitiveWordService {
       category: query.category || undefined,
       normalizedKeyword: query.keyword ? normalizeWord(query.keyword) : undefined,
     };
-    const { rows, total } = await this.words.page(where, (query.current - 1) * query.pageSize, query.pageSize);
+    const { rows, total } = await this.words.page(where, query);
     return { list: rows.map(toItem), current: query.current, pageSize: query.pageSize, total };
   }
 

@@ -1,7 +1,7 @@
 import { type ModerationReasonCount, moderationReasonCountSchema } from '@huafang/contracts';
 import type { Insertable, Selectable, Transaction } from 'kysely';
 import { z } from 'zod';
-import { countRows } from '../../platform/db/count.js';
+import { type PageRequest, pageRows } from '../../platform/db/count.js';
 import type { Database } from '../../platform/db/database.js';
 import type { DB, ModerationItemTable, WorkTable } from '../../platform/db/schema.js';
 
@@ -185,21 +185,17 @@ export class WorkModerationRepository {
   }
 
   /** Decisions newest first, with the deciding admin's name; `workId` keeps one work's. */
-  async pageDecisions(current: number, pageSize: number, workId?: string) {
+  async pageDecisions(page: PageRequest, workId?: string) {
     let query = this.db.selectFrom('moderation_decisions');
     if (workId) query = query.where('moderation_decisions.work_id', '=', workId);
-    const [rows, total] = await Promise.all([
-      query
+    const { rows, total } = await pageRows(query, page, (decisions) =>
+      decisions
         .leftJoin('users', 'users.id', 'moderation_decisions.admin_id')
         .selectAll('moderation_decisions')
         .select(['users.nickname', 'users.account'])
         .orderBy('moderation_decisions.created_at', 'desc')
-        .orderBy('moderation_decisions.id', 'desc')
-        .limit(pageSize)
-        .offset((current - 1) * pageSize)
-        .execute(),
-      countRows(query),
-    ]);
+        .orderBy('moderation_decisions.id', 'desc'),
+    );
     return {
       rows: rows.map(
         (row): DecisionRow => ({

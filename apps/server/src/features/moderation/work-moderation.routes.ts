@@ -8,7 +8,7 @@ import {
 } from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
-import { done, ok } from '../../platform/envelope.js';
+import { done, doneAfter, ok } from '../../platform/envelope.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import { REPORT_MESSAGES, type WorkModerationService } from './work-moderation.service.js';
 
@@ -21,10 +21,7 @@ export const workReportRoutes: FastifyPluginAsyncZod<Deps> = async (app, { moder
   app.post(
     '/works/report',
     { schema: { tags: ['作品'], summary: '举报灵感广场的作品', body: workReportBodySchema, response: replyEmpty } },
-    async (req) => {
-      await moderation.report(currentUser(req).id, req.body);
-      return done(REPORT_MESSAGES.done);
-    },
+    async (req) => doneAfter(moderation.report(currentUser(req).id, req.body), REPORT_MESSAGES.done),
   );
 };
 

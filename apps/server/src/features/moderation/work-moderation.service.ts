@@ -148,7 +148,7 @@ export class WorkModerationService {
           trx,
         );
         if (outcome.published) {
-          await this.webhooks.workPublished(trx, work.user_id, { id: work.id, publishedAt: outcome.published });
+          await this.webhooks.workPublished(work.user_id, { id: work.id, publishedAt: outcome.published }, trx);
         }
       },
       at,
@@ -165,7 +165,7 @@ export class WorkModerationService {
   }
 
   async history(current: number, pageSize: number, workId?: string): Promise<Page<ModerationHistoryEntry>> {
-    const { rows, total } = await this.repo.pageDecisions(current, pageSize, workId);
+    const { rows, total } = await this.repo.pageDecisions({ current, pageSize }, workId);
     const works = await this.repo.works([...new Set(rows.map((row) => row.work_id))]);
     const list = rows.map((row) => {
       const work = works.get(row.work_id);

@@ -1,4 +1,4 @@
-import { countRows } from '../../platform/db/count.js';
+import { countRows, type PageRequest, pageRows } from '../../platform/db/count.js';
 import type { Database } from '../../platform/db/database.js';
 
 const contains = (text: string) => `%${text.replace(/[%_\\]/g, '\\$&')}%`;
@@ -7,7 +7,7 @@ const contains = (text: string) => `%${text.replace(/[%_\\]/g, '\\$&')}%`;
 export class PromptHistoryRepository {
   constructor(private readonly db: Database) {}
 
-  async page(userId: string, current: number, pageSize: number, keyword?: string) {
+  page(userId: string, page: PageRequest, keyword?: string) {
     let query = this.db
       .selectFrom('prompt_history')
       .leftJoin('generations', 'generations.id', 'prompt_history.generation_id')
@@ -21,8 +21,8 @@ export class PromptHistoryRepository {
         ]),
       );
     }
-    const [rows, total] = await Promise.all([
-      query
+    return pageRows(query, page, (entries) =>
+      entries
         .select([
           'prompt_history.id',
           'prompt_history.prompt_group',
@@ -33,13 +33,8 @@ export class PromptHistoryRepository {
         ])
         .orderBy('prompt_history.pin', 'desc')
         .orderBy('prompt_history.created_at', 'desc')
-        .orderBy('prompt_history.id', 'desc')
-        .limit(pageSize)
-        .offset((current - 1) * pageSize)
-        .execute(),
-      countRows(query),
-    ]);
-    return { rows, total };
+        .orderBy('prompt_history.id', 'desc'),
+    );
   }
 
   /** Rows changed: 0 when the entry is not the user's. */

@@ -2,7 +2,7 @@ import { promptHistoryDeleteBodySchema, promptHistoryPageSchema, promptHistoryQu
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
-import { done, ok } from '../../platform/envelope.js';
+import { doneAfter, ok } from '../../platform/envelope.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { PromptHistoryService } from './prompt-history.service.js';
 
@@ -38,19 +38,13 @@ export const promptHistoryRoutes: FastifyPluginAsyncZod<{ history: PromptHistory
     app.get(
       `/prompt/history/${action}/:id`,
       { schema: { tags, summary: pin ? '置顶历史' : '取消置顶', params, response: replyEmpty } },
-      async (req) => {
-        await history.setPin(currentUser(req).id, req.params.id, pin);
-        return done(pin ? '已置顶' : '已取消置顶');
-      },
+      async (req) => doneAfter(history.setPin(currentUser(req).id, req.params.id, pin), pin ? '已置顶' : '已取消置顶'),
     );
   }
 
   app.delete(
     '/prompt/history',
     { schema: { tags, summary: '删除历史', body: promptHistoryDeleteBodySchema, response: replyEmpty } },
-    async (req) => {
-      await history.remove(currentUser(req).id, req.body.ids);
-      return done('删除成功');
-    },
+    async (req) => doneAfter(history.remove(currentUser(req).id, req.body.ids), '删除成功'),
   );
 };

@@ -12,7 +12,7 @@ export class PromptHistoryService {
   }
 
   async page(userId: string, current: number, pageSize: number, keyword?: string): Promise<Page<PromptHistoryItem>> {
-    const { rows, total } = await this.history.page(userId, current, pageSize, keyword);
+    const { rows, total } = await this.history.page(userId, { current, pageSize }, keyword);
     return {
       list: rows.map((row) => ({
         id: row.id,

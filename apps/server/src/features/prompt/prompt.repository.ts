@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import { countRows } from '../../platform/db/count.js';
+import { countRows, type PageRequest, pageRows } from '../../platform/db/count.js';
 import type { Database } from '../../platform/db/database.js';
 import type { PromptCategoryTable, PromptWordTable } from '../../platform/db/schema.js';
 
@@ -48,12 +48,8 @@ export class PromptRepository {
     return query;
   }
 
-  async page(filter: WordFilter, offset: number, limit: number) {
-    const [rows, count] = await Promise.all([
-      this.filtered(filter).selectAll().orderBy('sort').orderBy('id').offset(offset).limit(limit).execute(),
-      countRows(this.filtered(filter)),
-    ]);
-    return { rows, total: count };
+  page(filter: WordFilter, page: PageRequest) {
+    return pageRows(this.filtered(filter), page, (words) => words.selectAll().orderBy('sort').orderBy('id'));
   }
 
   findWord(id: string) {

@@ -9,7 +9,7 @@ import {
 } from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { done, ok } from '../../platform/envelope.js';
+import { doneAfter, ok } from '../../platform/envelope.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { PromptService } from './prompt.service.js';
 
@@ -96,9 +96,6 @@ export const promptRoutes: FastifyPluginAsyncZod<{ prompts: PromptService }> = a
       schema: { ...admin, summary: '删除提示词', params: idParams, response: replyEmpty },
       onRequest: app.requireAdmin,
     },
-    async (req) => {
-      await prompts.deleteWord(req.params.id);
-      return done(MSG.deleted);
-    },
+    async (req) => doneAfter(prompts.deleteWord(req.params.id), MSG.deleted),
   );
 };

@@ -66,8 +66,7 @@ export class PromptService {
     }
     const { rows, total } = await this.prompts.page(
       { variant, featuredOnly: featuredOnly(query.helpUrlFlag), keyword: query.keyword || undefined, categoryIds },
-      (query.current - 1) * query.pageSize,
-      query.pageSize,
+      query,
     );
     return { list: rows.map(toWord), current: query.current, pageSize: query.pageSize, total };
   }
@@ -109,23 +108,14 @@ export class PromptService {
     if ((await this.prompts.countCategories()) > 0) return;
     let sort = 0;
     for (const category of library) {
-      const categoryId = newId();
-      await this.prompts.insertCategory({
-        id: categoryId,
-        variant: category.variant,
-        parent_id: null,
-        name: category.name,
-        sort: sort++,
-      });
+      const insertCategory = async (name: string, parentId: string | null) => {
+        const id = newId();
+        await this.prompts.insertCategory({ id, variant: category.variant, parent_id: parentId, name, sort: sort++ });
+        return id;
+      };
+      const categoryId = await insertCategory(category.name, null);
       for (const child of category.children) {
-        const childId = newId();
-        await this.prompts.insertCategory({
-          id: childId,
-          variant: category.variant,
-          parent_id: categoryId,
-          name: child.name,
-          sort: sort++,
-        });
+        const childId = await insertCategory(child.name, categoryId);
         await this.prompts.insertWords(
           child.words.map((w) => ({
             id: newId(),

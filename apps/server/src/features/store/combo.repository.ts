@@ -1,11 +1,14 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Database } from '../../platform/db/database.js';
+import { IdTableRepository } from '../../platform/db/id-table-repository.js';
 import type { ComboPlanTable } from '../../platform/db/schema.js';
 
 export type ComboPlanRow = Selectable<ComboPlanTable>;
 
-export class ComboRepository {
-  constructor(private readonly db: Database) {}
+export class ComboRepository extends IdTableRepository<'combo_plans'> {
+  constructor(db: Database) {
+    super(db, 'combo_plans');
+  }
 
   list(enabledOnly: boolean) {
     let query = this.db.selectFrom('combo_plans').selectAll();
@@ -15,17 +18,5 @@ export class ComboRepository {
 
   find(id: string) {
     return this.db.selectFrom('combo_plans').selectAll().where('id', '=', id).executeTakeFirst();
-  }
-
-  async insert(row: Insertable<ComboPlanTable>): Promise<void> {
-    await this.db.insertInto('combo_plans').values(row).execute();
-  }
-
-  async update(id: string, changes: Updateable<ComboPlanTable>): Promise<void> {
-    await this.db.updateTable('combo_plans').set(changes).where('id', '=', id).execute();
-  }
-
-  async delete(id: string): Promise<void> {
-    await this.db.deleteFrom('combo_plans').where('id', '=', id).execute();
   }
 }

@@ -2,7 +2,7 @@ import { comboPlanBodySchema, comboPlanSchema, comboStoreSchema } from '@huafang
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
-import { done, ok } from '../../platform/envelope.js';
+import { doneAfter, ok } from '../../platform/envelope.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { ComboService } from './combo.service.js';
 
@@ -46,9 +46,6 @@ export const comboRoutes: FastifyPluginAsyncZod<{ combos: ComboService }> = asyn
   app.delete(
     '/admin/combos/:id',
     { schema: { ...admin, summary: '删除套餐', params, response: replyEmpty }, onRequest: app.requireAdmin },
-    async (req) => {
-      await combos.remove(req.params.id);
-      return done('删除成功');
-    },
+    async (req) => doneAfter(combos.remove(req.params.id), '删除成功'),
   );
 };

@@ -1,12 +1,15 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { countRows } from '../../platform/db/count.js';
 import type { Database, Executor } from '../../platform/db/database.js';
+import { IdTableRepository } from '../../platform/db/id-table-repository.js';
 import type { TaskNodeTable } from '../../platform/db/schema.js';
 
 export type TaskRow = Selectable<TaskNodeTable>;
 
-export class TaskRepository {
-  constructor(private readonly db: Database) {}
+export class TaskRepository extends IdTableRepository<'task_nodes'> {
+  constructor(db: Database) {
+    super(db, 'task_nodes');
+  }
 
   find(id: string, trx: Executor = this.db) {
     return trx.selectFrom('task_nodes').selectAll().where('id', '=', id).executeTakeFirst();
@@ -37,18 +40,6 @@ export class TaskRepository {
       .orderBy('sort')
       .orderBy('created_at')
       .execute();
-  }
-
-  async insert(row: Insertable<TaskNodeTable>, trx: Executor = this.db): Promise<void> {
-    await trx.insertInto('task_nodes').values(row).execute();
-  }
-
-  async update(id: string, changes: Updateable<TaskNodeTable>, trx: Executor = this.db): Promise<void> {
-    await trx.updateTable('task_nodes').set(changes).where('id', '=', id).execute();
-  }
-
-  async delete(id: string, trx: Executor = this.db): Promise<void> {
-    await trx.deleteFrom('task_nodes').where('id', '=', id).execute();
   }
 
   async countOfficial(): Promise<number> {

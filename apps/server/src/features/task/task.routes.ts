@@ -12,7 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
-import { done, ok } from '../../platform/envelope.js';
+import { doneAfter, ok } from '../../platform/envelope.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { TaskService } from './task.service.js';
 
@@ -23,21 +23,17 @@ const treeReply = reply(z.array(taskTreeNodeSchema));
 export const taskRoutes: FastifyPluginAsyncZod<{ tasks: TaskService }> = async (app, { tasks }) => {
   app.addHook('onRequest', app.requireUser);
 
-  app.get(
-    '/task/tree',
-    { schema: { tags, summary: '已发布的任务树（分类 → 任务 → 模板）', response: treeReply } },
-    async (req) => ok(await tasks.tree(currentUser(req), 'published')),
-  );
-  app.get(
-    '/task/tree/mine',
-    { schema: { tags, summary: '我的任务（复制到名下的任务）', response: treeReply } },
-    async (req) => ok(await tasks.tree(currentUser(req), 'mine')),
-  );
-  app.get(
-    '/task/tree/all',
-    { schema: { tags, summary: '全部任务树，含草稿（管理员）', response: treeReply } },
-    async (req) => ok(await tasks.tree(currentUser(req), 'all')),
-  );
+  // One tree route per scope; which nodes a scope shows to whom is the service's rule.
+  const trees = [
+    { path: '/task/tree', scope: 'published', summary: '已发布的任务树（分类 → 任务 → 模板）' },
+    { path: '/task/tree/mine', scope: 'mine', summary: '我的任务（复制到名下的任务）' },
+    { path: '/task/tree/all', scope: 'all', summary: '全部任务树，含草稿（管理员）' },
+  ] as const;
+  for (const { path, scope, summary } of trees) {
+    app.get(path, { schema: { tags, summary, response: treeReply } }, async (req) =>
+      ok(await tasks.tree(currentUser(req), scope)),
+    );
+  }
 
   app.post(
     '/task',
@@ -59,10 +55,7 @@ export const taskRoutes: FastifyPluginAsyncZod<{ tasks: TaskService }> = async (
   app.delete(
     '/task/:id',
     { schema: { tags, summary: '删除任务', params: idParams, response: replyEmpty } },
-    async (req) => {
-      await tasks.remove(currentUser(req), req.params.id);
-      return done(MSG.deleted);
-    },
+    async (req) => doneAfter(tasks.remove(currentUser(req), req.params.id), MSG.deleted),
   );
 
   app.post(

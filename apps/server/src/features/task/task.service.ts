@@ -225,17 +225,7 @@ export class TaskService {
           trx,
         );
         for (const child of await this.tasks.children(source.id, trx)) {
-          const childId = await this.cloneNode(
-            child,
-            {
-              parentId: id,
-              ownerId: null,
-              published: false,
-              suffix: '',
-            },
-            trx,
-          );
-          await this.cloneTemplates(child, childId, { viewer, ownerId: null, status: 'draft' }, trx);
+          await this.copyTask(viewer, child, { parentId: id, suffix: '' }, trx);
         }
         return id;
       });
@@ -244,21 +234,22 @@ export class TaskService {
     const target = parentId ?? source.parent_id;
     const parent = target ? await this.tasks.find(target) : undefined;
     if (parent?.kind !== 'category' || parent.owner_id !== null) throw fail('任务只能复制到分类下');
-    const copyId = await this.repos.transaction(async (trx) => {
-      const id = await this.cloneNode(
-        source,
-        {
-          parentId: parent.id,
-          ownerId: null,
-          published: false,
-          suffix: '（副本）',
-        },
-        trx,
-      );
-      await this.cloneTemplates(source, id, { viewer, ownerId: null, status: 'draft' }, trx);
-      return id;
-    });
+    const copyId = await this.repos.transaction((trx) =>
+      this.copyTask(viewer, source, { parentId: parent.id, suffix: '（副本）' }, trx),
+    );
     return toTask((await this.tasks.find(copyId))!);
+  }
+
+  /** An admin's copy of a task: public and unpublished, its templates copied as drafts. */
+  private async copyTask(
+    viewer: Viewer,
+    source: TaskRow,
+    place: { parentId: string; suffix: string },
+    trx: Executor,
+  ): Promise<string> {
+    const id = await this.cloneNode(source, { ...place, ownerId: null, published: false }, trx);
+    await this.cloneTemplates(source, id, { viewer, ownerId: null, status: 'draft' }, trx);
+    return id;
   }
 
   async copiable(
@@ -350,18 +341,10 @@ export class TaskService {
   }
 }
 
+/** A task as the tree shows it: the task without its sort and owner, keyed by its id. */
 function nodeOf(row: TaskRow): TaskTreeNode {
-  return {
-    id: row.id,
-    key: row.id,
-    name: row.name,
-    kind: row.kind as TaskTreeNode['kind'],
-    parentId: row.parent_id,
-    icon: row.icon,
-    cover: row.cover,
-    description: row.description,
-    published: row.published === 1,
-  };
+  const { sort: _sort, ownerId: _ownerId, ...task } = toTask(row);
+  return { ...task, key: row.id };
 }
 
 function templateNode(viewer: Viewer, t: TemplateRow): TaskTreeNode {

@@ -1,12 +1,15 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Database, Executor } from '../../platform/db/database.js';
+import { IdTableRepository } from '../../platform/db/id-table-repository.js';
 import type { TemplateStepTable, TemplateTable } from '../../platform/db/schema.js';
 
 export type TemplateRow = Selectable<TemplateTable>;
 export type StepRow = Selectable<TemplateStepTable>;
 
-export class TemplateRepository {
-  constructor(private readonly db: Database) {}
+export class TemplateRepository extends IdTableRepository<'templates'> {
+  constructor(db: Database) {
+    super(db, 'templates');
+  }
 
   find(id: string) {
     return this.db.selectFrom('templates').selectAll().where('id', '=', id).executeTakeFirst();
@@ -49,18 +52,11 @@ export class TemplateRepository {
     return this.db.selectFrom('template_steps').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async insert(row: Insertable<TemplateTable>, trx: Executor = this.db): Promise<void> {
-    await trx.insertInto('templates').values(row).execute();
-  }
-
-  async update(id: string, changes: Updateable<TemplateTable>, trx: Executor = this.db): Promise<void> {
-    await trx.updateTable('templates').set(changes).where('id', '=', id).execute();
-  }
-
-  async delete(id: string, trx: Executor = this.db): Promise<void> {
+  /** A template goes with its steps and its published version. */
+  override async delete(id: string, trx: Executor = this.db): Promise<void> {
     await trx.deleteFrom('published_steps').where('template_id', '=', id).execute();
     await trx.deleteFrom('template_steps').where('template_id', '=', id).execute();
-    await trx.deleteFrom('templates').where('id', '=', id).execute();
+    await super.delete(id, trx);
   }
 
   async replaceSteps(

@@ -18,7 +18,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
-import { done, ok } from '../../platform/envelope.js';
+import { doneAfter, ok } from '../../platform/envelope.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import { toTask } from '../task/task.service.js';
 import type { WorkService } from '../works/work.service.js';
@@ -117,44 +117,31 @@ export const templateRoutes: FastifyPluginAsyncZod<{ templates: TemplateService;
   app.post(
     '/task/template/move',
     { schema: { tags, summary: '移动模板', body: templateMoveBodySchema, response: replyEmpty } },
-    async (req) => {
-      await templates.move(currentUser(req), req.body.templateId, req.body.taskId, req.body.sort);
-      return done('移动成功');
-    },
+    async (req) =>
+      doneAfter(templates.move(currentUser(req), req.body.templateId, req.body.taskId, req.body.sort), '移动成功'),
   );
   app.post(
     '/task/template/featured',
     {
       schema: { tags, summary: '设为精选或取消精选（管理员）', body: templateFeaturedBodySchema, response: replyEmpty },
     },
-    async (req) => {
-      await templates.setFeatured(currentUser(req), req.body);
-      return done(req.body.featured ? '已设为精选' : '已取消精选');
-    },
+    async (req) =>
+      doneAfter(templates.setFeatured(currentUser(req), req.body), req.body.featured ? '已设为精选' : '已取消精选'),
   );
   app.post(
     '/task/template/rename',
     { schema: { tags, summary: '重命名模板（不产生新版本）', body: templateRenameBodySchema, response: replyEmpty } },
-    async (req) => {
-      await templates.rename(currentUser(req), req.body.templateId, req.body.name);
-      return done('重命名成功');
-    },
+    async (req) => doneAfter(templates.rename(currentUser(req), req.body.templateId, req.body.name), '重命名成功'),
   );
   app.delete(
     '/task/template/step/:id',
     { schema: { tags, summary: '删除步骤', params: idParams, response: replyEmpty } },
-    async (req) => {
-      await templates.removeStep(currentUser(req), req.params.id);
-      return done(MSG.deleted);
-    },
+    async (req) => doneAfter(templates.removeStep(currentUser(req), req.params.id), MSG.deleted),
   );
   app.delete(
     '/task/template/:id',
     { schema: { tags, summary: '删除模板', params: idParams, response: replyEmpty } },
-    async (req) => {
-      await templates.remove(currentUser(req), req.params.id);
-      return done(MSG.deleted);
-    },
+    async (req) => doneAfter(templates.remove(currentUser(req), req.params.id), MSG.deleted),
   );
 };
 

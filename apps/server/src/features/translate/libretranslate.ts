@@ -1,11 +1,4 @@
-import {
-  joinLines,
-  type ProviderRequest,
-  send,
-  splitLines,
-  TranslateProviderError,
-  type Translator,
-} from './translator.js';
+import { type ProviderRequest, TranslateProviderError, type Translator, translateJoined } from './translator.js';
 
 export type LibreTranslateOptions = { url: string; apiKey?: string };
 
@@ -21,19 +14,22 @@ export function libreTranslateRequest(options: LibreTranslateOptions, text: stri
   };
 }
 
+type LibreTranslateAnswer = { translatedText?: unknown; error?: unknown };
+
+function translatedText(body: unknown, provider: string): string {
+  const answer = body as LibreTranslateAnswer;
+  if (typeof answer.translatedText !== 'string') {
+    throw new TranslateProviderError(`${provider}: ${String(answer.error ?? 'no translatedText in the answer')}`);
+  }
+  return answer.translatedText;
+}
+
 export class LibreTranslateTranslator implements Translator {
   readonly name = 'libretranslate';
 
   constructor(private readonly options: LibreTranslateOptions) {}
 
-  async translate(phrases: string[]): Promise<string[]> {
-    const answer = (await send(libreTranslateRequest(this.options, joinLines(phrases)), this.name)) as {
-      translatedText?: unknown;
-      error?: unknown;
-    };
-    if (typeof answer.translatedText !== 'string') {
-      throw new TranslateProviderError(`${this.name}: ${String(answer.error ?? 'no translatedText in the answer')}`);
-    }
-    return splitLines(answer.translatedText, phrases.length, this.name);
+  translate(phrases: string[]): Promise<string[]> {
+    return translateJoined(this.name, phrases, (text) => libreTranslateRequest(this.options, text), translatedText);
   }
 }

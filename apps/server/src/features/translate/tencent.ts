@@ -1,12 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import {
-  joinLines,
-  type ProviderRequest,
-  send,
-  splitLines,
-  TranslateProviderError,
-  type Translator,
-} from './translator.js';
+import { type ProviderRequest, TranslateProviderError, type Translator, translateJoined } from './translator.js';
 
 export type TencentOptions = { secretId: string; secretKey: string; region: string };
 
@@ -83,16 +76,20 @@ export function tencentRequest(options: TencentOptions, text: string, timestamp:
 
 type TencentAnswer = { Response?: { TargetText?: string; Error?: { Code: string; Message: string } } };
 
+function targetText(body: unknown, provider: string): string {
+  const answer = (body as TencentAnswer).Response;
+  if (answer?.Error) throw new TranslateProviderError(`${provider}: ${answer.Error.Code} ${answer.Error.Message}`);
+  if (typeof answer?.TargetText !== 'string') throw new TranslateProviderError(`${provider}: no TargetText`);
+  return answer.TargetText;
+}
+
 export class TencentTranslator implements Translator {
   readonly name = 'tencent';
 
   constructor(private readonly options: TencentOptions) {}
 
-  async translate(phrases: string[]): Promise<string[]> {
-    const request = tencentRequest(this.options, joinLines(phrases), Math.floor(Date.now() / 1000));
-    const answer = ((await send(request, this.name)) as TencentAnswer).Response;
-    if (answer?.Error) throw new TranslateProviderError(`${this.name}: ${answer.Error.Code} ${answer.Error.Message}`);
-    if (typeof answer?.TargetText !== 'string') throw new TranslateProviderError(`${this.name}: no TargetText`);
-    return splitLines(answer.TargetText, phrases.length, this.name);
+  translate(phrases: string[]): Promise<string[]> {
+    const timestamp = Math.floor(Date.now() / 1000);
+    return translateJoined(this.name, phrases, (text) => tencentRequest(this.options, text, timestamp), targetText);
   }
 }

@@ -49,3 +49,17 @@ export function splitLines(text: string, expected: number, provider: string): st
   }
   return lines;
 }
+
+/**
+ * One request for all the phrases, for a provider that answers the joined text as one translated text:
+ * `readText` takes that text out of the answer, or throws the provider's own error.
+ */
+export async function translateJoined(
+  provider: string,
+  phrases: string[],
+  request: (text: string) => ProviderRequest,
+  readText: (answer: unknown, provider: string) => string,
+): Promise<string[]> {
+  const answer = await send(request(joinLines(phrases)), provider);
+  return splitLines(readText(answer, provider), phrases.length, provider);
+}

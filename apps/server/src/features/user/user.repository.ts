@@ -1,5 +1,5 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import { countRows } from '../../platform/db/count.js';
+import { countRows, type PageRequest, pageRows } from '../../platform/db/count.js';
 import type { Database, Executor } from '../../platform/db/database.js';
 import type { UserTable } from '../../platform/db/schema.js';
 
@@ -52,7 +52,7 @@ export class UserRepository {
   }
 
   /** 用户管理's list: newest first, optionally only those whose account, nickname or mobile contains `keyword`. */
-  async page(offset: number, limit: number, keyword?: string) {
+  page(page: PageRequest, keyword?: string) {
     let query = this.db.selectFrom('users');
     if (keyword) {
       const like = `%${keyword.replace(/[%_\\]/g, '\\$&')}%`;
@@ -60,10 +60,6 @@ export class UserRepository {
         eb.or([eb('account', 'like', like), eb('nickname', 'like', like), eb('mobile', 'like', like)]),
       );
     }
-    const [rows, total] = await Promise.all([
-      query.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(limit).offset(offset).execute(),
-      countRows(query),
-    ]);
-    return { rows, total };
+    return pageRows(query, page, (users) => users.selectAll().orderBy('created_at', 'desc').orderBy('id'));
   }
 }

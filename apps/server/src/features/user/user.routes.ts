@@ -14,7 +14,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
-import { done, ok } from '../../platform/envelope.js';
+import { doneAfter, ok } from '../../platform/envelope.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { UserService } from './user.service.js';
 
@@ -48,10 +48,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService }> = async (
   app.post(
     '/user/set/password',
     { schema: { tags, summary: '设置密码', body: setPasswordBodySchema, response: replyEmpty } },
-    async (req) => {
-      await users.setPassword(currentUser(req).id, req.body.password);
-      return done(MSG.set);
-    },
+    async (req) => doneAfter(users.setPassword(currentUser(req).id, req.body.password), MSG.set),
   );
 
   app.post(
@@ -64,19 +61,17 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService }> = async (
         response: replyEmpty,
       },
     },
-    async (req) => {
-      await users.updatePassword(currentUser(req).id, req.body.oldPassword, req.body.newPassword);
-      return done('密码已修改，请重新登录');
-    },
+    async (req) =>
+      doneAfter(
+        users.updatePassword(currentUser(req).id, req.body.oldPassword, req.body.newPassword),
+        '密码已修改，请重新登录',
+      ),
   );
 
   app.post(
     '/user/update/nickname',
     { schema: { tags, summary: '修改昵称', body: updateNicknameBodySchema, response: replyEmpty } },
-    async (req) => {
-      await users.updateNickname(currentUser(req).id, req.body.nickname);
-      return done(MSG.set);
-    },
+    async (req) => doneAfter(users.updateNickname(currentUser(req).id, req.body.nickname), MSG.set),
   );
 
   app.post(
@@ -95,18 +90,12 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService }> = async (
   app.post(
     '/user/bind/mobile',
     { schema: { tags, summary: '绑定手机号', body: bindMobileBodySchema, response: replyEmpty } },
-    async (req) => {
-      await users.bindMobile(currentUser(req).id, req.body.mobile, req.body.code);
-      return done(MSG.bound);
-    },
+    async (req) => doneAfter(users.bindMobile(currentUser(req).id, req.body.mobile, req.body.code), MSG.bound),
   );
 
   app.post(
     '/user/unbind/mobile',
     { schema: { tags, summary: '解绑手机号', body: unbindMobileBodySchema, response: replyEmpty } },
-    async (req) => {
-      await users.unbindMobile(currentUser(req).id, req.body.code);
-      return done('解绑成功');
-    },
+    async (req) => doneAfter(users.unbindMobile(currentUser(req).id, req.body.code), '解绑成功'),
   );
 };

@@ -54,7 +54,7 @@ export class UserService {
   /** 用户管理's list (admins only): mobiles masked. */
   async adminPage(query: { current: number; pageSize: number; keyword?: string }): Promise<Page<AdminUserItem>> {
     const { current, pageSize, keyword } = query;
-    const { rows, total } = await this.users.page((current - 1) * pageSize, pageSize, keyword);
+    const { rows, total } = await this.users.page(query, keyword);
     return {
       current,
       pageSize,

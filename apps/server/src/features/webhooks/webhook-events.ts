@@ -38,29 +38,33 @@ export class WebhookEvents {
 
   /** One step (job) of a generation settled as succeeded or failed: called inside the settling transaction. */
   async generationSettled(
-    trx: Transaction<DB>,
     job: { id: string; user_id: string; generation_id: string; step_index: number },
     status: 'succeeded' | 'failed',
     message: string | null,
+    trx: Transaction<DB>,
   ): Promise<void> {
     const type: WebhookEventType = status === 'succeeded' ? 'generation.succeeded' : 'generation.failed';
-    await this.emit(trx, job.user_id, type, async () => {
-      const works = await this.repo.worksOfJob(job.id, trx);
-      return {
-        generateId: job.generation_id,
-        jobId: job.id,
-        stepIndex: job.step_index,
-        status,
-        message,
-        images: works.map((work) => generatedImage(work, this.signer)),
-      } satisfies GenerationEventData;
-    });
+    await this.emit(
+      job.user_id,
+      type,
+      async () => {
+        const works = await this.repo.worksOfJob(job.id, trx);
+        return {
+          generateId: job.generation_id,
+          jobId: job.id,
+          stepIndex: job.step_index,
+          status,
+          message,
+          images: works.map((work) => generatedImage(work, this.signer)),
+        } satisfies GenerationEventData;
+      },
+      trx,
+    );
   }
 
   /** A private work was published to 灵感广场: called inside the publishing transaction. */
-  async workPublished(trx: Transaction<DB>, userId: string, work: { id: string; publishedAt: string }): Promise<void> {
+  async workPublished(userId: string, work: { id: string; publishedAt: string }, trx: Transaction<DB>): Promise<void> {
     await this.emit(
-      trx,
       userId,
       'work.published',
       async () =>
@@ -70,15 +74,16 @@ export class WebhookEvents {
           thumbUrl: workThumbUrl(work.id),
           publishedAt: work.publishedAt,
         }) satisfies WorkPublishedEventData,
+      trx,
     );
   }
 
   /** `data` is read only when some endpoint listens, so an event nobody hears costs one query. */
   private async emit(
-    trx: Transaction<DB>,
     userId: string,
     type: WebhookEventType,
     data: () => Promise<unknown>,
+    trx: Transaction<DB>,
   ): Promise<void> {
     const listeners = (await this.repo.listenersOf(userId, trx)).filter((endpoint) =>
       (JSON.parse(endpoint.events) as string[]).includes(type),

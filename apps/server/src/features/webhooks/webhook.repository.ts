@@ -1,5 +1,5 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import { countRows } from '../../platform/db/count.js';
+import { countRows, type PageRequest, pageRows } from '../../platform/db/count.js';
 import type { Database, DbKind, Executor } from '../../platform/db/database.js';
 import type { WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from '../../platform/db/schema.js';
 
@@ -132,19 +132,12 @@ export class WebhookRepository {
     });
   }
 
-  async pageDeliveries(endpointId: string, current: number, pageSize: number) {
-    const base = this.db.selectFrom('webhook_deliveries').where('endpoint_id', '=', endpointId);
-    const [rows, total] = await Promise.all([
-      base
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(pageSize)
-        .offset((current - 1) * pageSize)
-        .execute(),
-      countRows(base),
-    ]);
-    return { rows, total };
+  pageDeliveries(endpointId: string, page: PageRequest) {
+    return pageRows(
+      this.db.selectFrom('webhook_deliveries').where('endpoint_id', '=', endpointId),
+      page,
+      (deliveries) => deliveries.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
+    );
   }
 
   attemptsOf(deliveryIds: string[]): Promise<WebhookAttemptRow[]> {

@@ -11,7 +11,7 @@ import {
 } from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
-import { done, ok } from '../../platform/envelope.js';
+import { doneAfter, ok } from '../../platform/envelope.js';
 import { tooManyRequests } from '../../platform/errors.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { WebhookService } from './webhook.service.js';
@@ -76,10 +76,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ webhooks: WebhookService; te
   app.delete(
     '/user/webhooks/:endpointId',
     { schema: { tags, summary: '删除接收地址', params, response: replyEmpty } },
-    async (req) => {
-      await webhooks.remove(currentUser(req).id, req.params.endpointId);
-      return done('删除成功');
-    },
+    async (req) => doneAfter(webhooks.remove(currentUser(req).id, req.params.endpointId), '删除成功'),
   );
 
   app.post(

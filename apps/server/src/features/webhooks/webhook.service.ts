@@ -132,7 +132,7 @@ export class WebhookService {
 
   async deliveries(userId: string, id: string, current: number, pageSize: number): Promise<Page<WebhookDelivery>> {
     await this.owned(userId, id);
-    const { rows, total } = await this.repo.pageDeliveries(id, current, pageSize);
+    const { rows, total } = await this.repo.pageDeliveries(id, { current, pageSize });
     const attempts = await this.repo.attemptsOf(rows.map((row) => row.id));
     const list = rows.map((row): WebhookDelivery => {
       const log = attempts.filter((a) => a.delivery_id === row.id);

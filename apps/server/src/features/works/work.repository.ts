@@ -1,5 +1,5 @@
 import type { Insertable, Selectable, Transaction, Updateable } from 'kysely';
-import { countRows } from '../../platform/db/count.js';
+import { type PageRequest, pageRows } from '../../platform/db/count.js';
 import type { Database, Executor } from '../../platform/db/database.js';
 import type { DB, WorkTable } from '../../platform/db/schema.js';
 
@@ -80,19 +80,10 @@ export class WorkRepository {
     return query;
   }
 
-  async pageOwned(userId: string, filters: WorkFilters, current: number, pageSize: number) {
-    const query = this.ownQuery(userId, filters);
-    const [rows, total] = await Promise.all([
-      query
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(pageSize)
-        .offset((current - 1) * pageSize)
-        .execute(),
-      countRows(query),
-    ]);
-    return { rows, total };
+  pageOwned(userId: string, filters: WorkFilters, page: PageRequest) {
+    return pageRows(this.ownQuery(userId, filters), page, (works) =>
+      works.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
+    );
   }
 
   /** The user's works among `ids`, in the order asked; ids of others are simply not there. */
@@ -196,20 +187,14 @@ export class WorkRepository {
       if (options.templateIds.length === 0) return { rows: [], total: 0 };
       query = query.where('works.template_id', 'in', options.templateIds);
     }
-    let ordered = query.selectAll('works').select(['users.nickname', 'users.avatar_file_id']);
-    ordered =
-      options.order === 'hot'
-        ? ordered.orderBy('works.views', 'desc').orderBy('works.published_at', 'desc')
-        : ordered.orderBy('works.published_at', 'desc');
-    const [rows, total] = await Promise.all([
-      ordered
-        .orderBy('works.id', 'desc')
-        .limit(options.pageSize)
-        .offset((options.current - 1) * options.pageSize)
-        .execute(),
-      countRows(query),
-    ]);
-    return { rows, total };
+    return pageRows(query, options, (works) => {
+      const picked = works.selectAll('works').select(['users.nickname', 'users.avatar_file_id']);
+      const ordered =
+        options.order === 'hot'
+          ? picked.orderBy('works.views', 'desc').orderBy('works.published_at', 'desc')
+          : picked.orderBy('works.published_at', 'desc');
+      return ordered.orderBy('works.id', 'desc');
+    });
   }
 
   findPublic(id: string): Promise<PublicWorkRow | undefined> {
@@ -232,23 +217,18 @@ export class WorkRepository {
   }
 
   /** 作品审核: every published work, hidden ones included. */
-  async pageReview(status: 'all' | 'visible' | 'hidden', current: number, pageSize: number) {
+  pageReview(status: 'all' | 'visible' | 'hidden', page: PageRequest) {
     let query = this.db
       .selectFrom('works')
       .innerJoin('users', 'users.id', 'works.user_id')
       .where('works.public', '=', 1);
     if (status !== 'all') query = query.where('works.hidden', '=', status === 'hidden' ? 1 : 0);
-    const [rows, total] = await Promise.all([
-      query
+    return pageRows(query, page, (works) =>
+      works
         .selectAll('works')
         .select(['users.nickname', 'users.avatar_file_id'])
         .orderBy('works.published_at', 'desc')
-        .orderBy('works.id', 'desc')
-        .limit(pageSize)
-        .offset((current - 1) * pageSize)
-        .execute(),
-      countRows(query),
-    ]);
-    return { rows, total };
+        .orderBy('works.id', 'desc'),
+    );
   }
 }

@@ -17,7 +17,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
-import { done, ok } from '../../platform/envelope.js';
+import { doneAfter, ok } from '../../platform/envelope.js';
 import { forbidden, notFound } from '../../platform/errors.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { Storage } from '../../platform/storage/storage.js';
@@ -117,10 +117,7 @@ export const myWorkRoutes: FastifyPluginAsyncZod<Deps> = async (app, { works, st
   app.delete(
     '/works',
     { schema: { tags, summary: '删除作品', body: worksDeleteBodySchema, response: replyEmpty } },
-    async (req) => {
-      await works.remove(currentUser(req).id, req.body.ids, originOf(req));
-      return done('删除成功');
-    },
+    async (req) => doneAfter(works.remove(currentUser(req).id, req.body.ids, originOf(req)), '删除成功'),
   );
 
   app.post(
@@ -217,9 +214,6 @@ export const workReviewRoutes: FastifyPluginAsyncZod<Deps> = async (app, { works
   app.post(
     '/admin/works/hide',
     { schema: { tags: ['管理后台'], summary: '隐藏或恢复作品', body: reviewHideBodySchema, response: replyEmpty } },
-    async (req) => {
-      await works.setHidden(req.body.id, req.body.hidden);
-      return done(req.body.hidden ? '已隐藏' : '已恢复显示');
-    },
+    async (req) => doneAfter(works.setHidden(req.body.id, req.body.hidden), req.body.hidden ? '已隐藏' : '已恢复显示'),
   );
 };

@@ -92,8 +92,7 @@ export class WorkService {
         to: query.dateTo ? new Date(dayStart(query.dateTo) + DAY_MS).toISOString() : undefined,
         keyword: query.keyword,
       },
-      current,
-      pageSize,
+      query,
     );
     return { list: rows.map((row) => item(row, this.signer)), current, pageSize, total } satisfies Page<WorkItem>;
   }
@@ -177,7 +176,7 @@ export class WorkService {
         hide_prompt: hidePrompt ? 1 : 0,
         published_at: makePublic ? publishedAt : row.published_at,
       },
-      (trx) => this.webhooks.workPublished(trx, userId, { id, publishedAt }),
+      (trx) => this.webhooks.workPublished(userId, { id, publishedAt }, trx),
     );
     if (outcome === 'published') this.webhooks.nudge();
     if (outcome !== 'unchanged') {
@@ -259,7 +258,7 @@ export class WorkService {
   }
 
   async reviewPage(status: 'all' | 'visible' | 'hidden', current: number, pageSize: number) {
-    const { rows, total } = await this.works.pageReview(status, current, pageSize);
+    const { rows, total } = await this.works.pageReview(status, { current, pageSize });
     return {
       list: rows.map((row) => ({
         ...this.publicItem(row),

@@ -5,3 +5,25 @@ export async function countRows<DB, TB extends keyof DB, O>(query: SelectQueryBu
   const row = await query.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
   return Number((row as unknown as { n: string | number }).n);
 }
+
+/** Which page of a list is asked for, as the contracts' paging fields carry it: `current` counts from 1. */
+export type PageRequest = { current: number; pageSize: number };
+
+/**
+ * One page of a filtered list and how many rows the whole list holds, counted on the same filters. `pick` adds
+ * what to select (joins included) and the order, which should end on a unique column so pages never overlap.
+ */
+export async function pageRows<DB, TB extends keyof DB, O, PickedDB, PickedTB extends keyof PickedDB, Row>(
+  filtered: SelectQueryBuilder<DB, TB, O>,
+  page: PageRequest,
+  pick: (filtered: SelectQueryBuilder<DB, TB, O>) => SelectQueryBuilder<PickedDB, PickedTB, Row>,
+): Promise<{ rows: Row[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    pick(filtered)
+      .limit(page.pageSize)
+      .offset((page.current - 1) * page.pageSize)
+      .execute(),
+    countRows(filtered),
+  ]);
+  return { rows, total };
+}

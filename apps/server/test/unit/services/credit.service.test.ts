@@ -22,7 +22,7 @@ async function trail() {
 describe('reserving credits for a job', () => {
   it('takes the cost in the caller’s transaction and says what it was for', async () => {
     const userId = await ctx.newUser(10);
-    const change = await ctx.repos.transaction((trx) => credits.reserve(trx, userId, 4, 'job-1'));
+    const change = await ctx.repos.transaction((trx) => credits.reserve(userId, 4, 'job-1', trx));
     expect(change).toEqual({ userId, delta: -4, balance: 6, reason: 'charge', ref: { jobId: 'job-1' } });
     expect(await credits.balance(userId)).toBe(6);
   });
@@ -30,14 +30,14 @@ describe('reserving credits for a job', () => {
   it('refuses with 10004 and the balance when the user is short, and never goes below zero', async () => {
     const userId = await ctx.newUser(3);
     const refused = await ctx.repos
-      .transaction((trx) => credits.reserve(trx, userId, 4, 'job-1'))
+      .transaction((trx) => credits.reserve(userId, 4, 'job-1', trx))
       .catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(BizError);
     expect((refused as BizError).code).toBe(BizCode.QUOTA_EXHAUSTED);
     expect((refused as BizError).message).toContain('本次生成需要 4 点，当前剩余 3 点');
     expect(await credits.balance(userId)).toBe(3);
     // Exactly the balance may be spent, down to zero.
-    await ctx.repos.transaction((trx) => credits.reserve(trx, userId, 3, 'job-2'));
+    await ctx.repos.transaction((trx) => credits.reserve(userId, 3, 'job-2', trx));
     expect(await credits.balance(userId)).toBe(0);
   });
 
@@ -45,7 +45,7 @@ describe('reserving credits for a job', () => {
     const userId = await ctx.newUser(10);
     await ctx.repos
       .transaction(async (trx) => {
-        await credits.reserve(trx, userId, 4, 'job-1');
+        await credits.reserve(userId, 4, 'job-1', trx);
         throw new Error('the job rows failed');
       })
       .catch(() => undefined);
@@ -56,21 +56,21 @@ describe('reserving credits for a job', () => {
 describe('refunds', () => {
   it('adds back what a job did not produce, naming the job', async () => {
     const userId = await ctx.newUser(2);
-    const change = await ctx.repos.transaction((trx) => credits.refund(trx, userId, 3, 'job-1'));
+    const change = await ctx.repos.transaction((trx) => credits.refund(userId, 3, 'job-1', trx));
     expect(change).toEqual({ userId, delta: 3, balance: 5, reason: 'refund', ref: { jobId: 'job-1' } });
     expect(await credits.balance(userId)).toBe(5);
   });
 
   it('changes nothing for nothing to give back, or for a user who is gone', async () => {
     const userId = await ctx.newUser(2);
-    expect(await ctx.repos.transaction((trx) => credits.refund(trx, userId, 0, 'job-1'))).toBeNull();
-    expect(await ctx.repos.transaction((trx) => credits.refund(trx, 'nobody', 5, 'job-1'))).toBeNull();
+    expect(await ctx.repos.transaction((trx) => credits.refund(userId, 0, 'job-1', trx))).toBeNull();
+    expect(await ctx.repos.transaction((trx) => credits.refund('nobody', 5, 'job-1', trx))).toBeNull();
     expect(await credits.balance(userId)).toBe(2);
   });
 
   it('is written to the trail only when the caller records it', async () => {
     const userId = await ctx.newUser(2);
-    const change = await ctx.repos.transaction((trx) => credits.refund(trx, userId, 3, 'job-1'));
+    const change = await ctx.repos.transaction((trx) => credits.refund(userId, 3, 'job-1', trx));
     expect(await trail()).toEqual([]);
     credits.recorded(change, NO_ORIGIN);
     credits.recorded(null, NO_ORIGIN);
