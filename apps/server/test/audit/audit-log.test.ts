@@ -1,12 +1,13 @@
 import { AUDIT_CSV_HEADERS, type AuditEntry } from '@huafang/contracts';
 import type { Insertable } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { AuditLogTable } from '../../src/platform/db/schema.js';
 import { newId } from '../../src/platform/ids.js';
 import { waitForEnd } from '../generate/generation-helpers.js';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, loginAdmin, PASSWORD, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { PASSWORD, type TestUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { auditPage, flushAudit, masked, newestFirst } from './audit-helpers.js';
 
 const DAY_MS = 86_400_000;
@@ -45,22 +46,12 @@ function parseCsv(text: string): string[][] {
 }
 
 describeServer('audit: 审计日志 for admins — filters, pages, CSV export and retention', () => {
-  let app: TestApp;
-  let admin: string;
-  let user: TestUser;
-  let other: TestUser;
-  beforeAll(async () => {
-    // Behind a trusted proxy (as deployed): the client address comes from X-Forwarded-For.
-    app = await createTestApp({ trustProxy: true });
-    admin = await loginAdmin(app);
-    user = await registerUser(app);
-    other = await registerUser(app);
-  });
-  afterAll(() => app.close());
+  // Behind a trusted proxy (as deployed): the client address comes from X-Forwarded-For.
+  const ctx = useTestApp({ config: { trustProxy: true }, admin: true, users: ['user', 'other'] });
 
-  const page = (query: Parameters<typeof auditPage>[2]) => auditPage(app, admin, query);
-  const login = async (ip: string, who: TestUser = user, password = PASSWORD) => {
-    const res = await app.app.inject({
+  const page = (query: Parameters<typeof auditPage>[2]) => auditPage(ctx.app, ctx.admin, query);
+  const login = async (ip: string, who: TestUser = ctx.user, password = PASSWORD) => {
+    const res = await ctx.app.app.inject({
       method: 'POST',
       url: '/api/auth/account',
       headers: { 'x-forwarded-for': ip },
@@ -70,7 +61,7 @@ describeServer('audit: 审计日志 for admins — filters, pages, CSV export an
   };
   /** Entries written as the recorder writes them, at chosen times (the API records only "now"). */
   const insert = (rows: Partial<Insertable<AuditLogTable>>[]) =>
-    app.db
+    ctx.app.db
       .insertInto('audit_log')
       .values(
         rows.map((row) => ({
@@ -89,9 +80,9 @@ describeServer('audit: 审计日志 for admins — filters, pages, CSV export an
         })),
       )
       .execute();
-  const exportCsv = async (query: string, token = admin) => {
-    await flushAudit(app);
-    return app.app.inject({
+  const exportCsv = async (query: string, token = ctx.admin) => {
+    await flushAudit(ctx.app);
+    return ctx.app.app.inject({
       method: 'GET',
       url: `/api/admin/audit-log/export?${query}`,
       headers: { authorization: `Bearer ${token}` },
@@ -100,16 +91,16 @@ describeServer('audit: 审计日志 for admins — filters, pages, CSV export an
 
   it('is for admins only, and not for keys of admins', async () => {
     for (const url of ['/api/admin/audit-log', '/api/admin/audit-log/export']) {
-      const asUser = await app.call('GET', url, { token: user.token });
+      const asUser = await ctx.app.call('GET', url, { token: ctx.user.token });
       expect(asUser).toMatchObject({ status: 403, body: { code: -1, msg: '没有权限执行此操作', data: null } });
-      const anonymous = await app.call('GET', url);
+      const anonymous = await ctx.app.call('GET', url);
       expect(anonymous).toMatchObject({ status: 401, body: { code: 401 } });
     }
-    const key = await app.call('POST', '/api/user/apiKeys', {
-      token: admin,
+    const key = await ctx.app.call('POST', '/api/user/apiKeys', {
+      token: ctx.admin,
       body: { name: '管理员脚本', scopes: ['generate', 'works:read'] },
     });
-    const byKey = await app.call('GET', '/api/admin/audit-log', { token: key.body.data.key });
+    const byKey = await ctx.app.call('GET', '/api/admin/audit-log', { token: key.body.data.key });
     expect(byKey).toMatchObject({ status: 403, body: { code: -1, msg: '该 API 密钥无权访问此接口' } });
   });
 
@@ -117,22 +108,27 @@ describeServer('audit: 审计日志 for admins — filters, pages, CSV export an
     expect((await login('203.0.113.5, 10.0.0.2')).code).toBe(0);
     const spoofed = `198.51.100.1${'9'.repeat(80)}`;
     expect((await login(spoofed)).code).toBe(0);
-    const { list } = await page({ userId: user.userId, action: 'auth.login', pageSize: 100 });
+    const { list } = await page({ userId: ctx.user.userId, action: 'auth.login', pageSize: 100 });
     expect(list.map((entry) => entry.ip).sort()).toEqual(['203.0.113.5', spoofed.slice(0, 64)].sort());
-    expect(app.services.audit.recorder.stats().dropped).toBe(0);
+    expect(ctx.app.services.audit.recorder.stats().dropped).toBe(0);
   });
 
   it('filters by user, mobile, action, category, address and API key, together', async () => {
     expect((await login('10.20.0.1')).code).toBe(0);
-    expect((await login('10.20.0.2', other)).code).toBe(0);
-    expect((await login('10.20.0.3', other, 'wrong-password')).code).toBe(-1);
+    expect((await login('10.20.0.2', ctx.other)).code).toBe(0);
+    expect((await login('10.20.0.3', ctx.other, 'wrong-password')).code).toBe(-1);
     await insert([
-      { action: 'generation.submit', actor_user_id: other.userId, actor_role: 'user', api_key_id: 'key-audit-1' },
-      { action: 'generation.succeeded', actor_user_id: other.userId, actor_role: 'user', api_key_id: 'key-audit-1' },
-      { action: 'generation.submit', actor_user_id: other.userId, actor_role: 'user', api_key_id: 'key-audit-2' },
+      { action: 'generation.submit', actor_user_id: ctx.other.userId, actor_role: 'user', api_key_id: 'key-audit-1' },
+      {
+        action: 'generation.succeeded',
+        actor_user_id: ctx.other.userId,
+        actor_role: 'user',
+        api_key_id: 'key-audit-1',
+      },
+      { action: 'generation.submit', actor_user_id: ctx.other.userId, actor_role: 'user', api_key_id: 'key-audit-2' },
     ]);
 
-    const ofOther = await page({ userId: other.userId, pageSize: 100 });
+    const ofOther = await page({ userId: ctx.other.userId, pageSize: 100 });
     // Its sign-up, a login, a failed login and three generation entries.
     expect(ofOther.list.map((entry) => entry.action).sort()).toEqual([
       'auth.login',
@@ -143,29 +139,29 @@ describeServer('audit: 审计日志 for admins — filters, pages, CSV export an
       'generation.succeeded',
     ]);
     newestFirst(ofOther.list);
-    for (const entry of ofOther.list) expect(entry.userId).toBe(other.userId);
+    for (const entry of ofOther.list) expect(entry.userId).toBe(ctx.other.userId);
 
     // A whole mobile number finds its user's entries; the masked one is all that is shown.
-    const byMobile = await page({ mobile: other.mobile, pageSize: 100 });
+    const byMobile = await page({ mobile: ctx.other.mobile, pageSize: 100 });
     expect(byMobile.list.map((entry) => entry.id).sort()).toEqual(ofOther.list.map((entry) => entry.id).sort());
-    expect(byMobile.list.find((entry) => entry.action === 'auth.login')?.mobile).toBe(masked(other.mobile));
+    expect(byMobile.list.find((entry) => entry.action === 'auth.login')?.mobile).toBe(masked(ctx.other.mobile));
     expect((await page({ mobile: '13900000000' })).total).toBe(0);
     // Mobile and user together must both match.
-    expect((await page({ mobile: other.mobile, userId: user.userId })).total).toBe(0);
-    expect((await page({ mobile: other.mobile, userId: other.userId })).total).toBe(ofOther.total);
+    expect((await page({ mobile: ctx.other.mobile, userId: ctx.user.userId })).total).toBe(0);
+    expect((await page({ mobile: ctx.other.mobile, userId: ctx.other.userId })).total).toBe(ofOther.total);
 
-    const logins = await page({ userId: other.userId, action: 'auth.login' });
+    const logins = await page({ userId: ctx.other.userId, action: 'auth.login' });
     expect(logins.list.map((entry) => entry.ip)).toEqual(['10.20.0.2']);
-    const auth = await page({ userId: other.userId, category: 'auth', pageSize: 100 });
+    const auth = await page({ userId: ctx.other.userId, category: 'auth', pageSize: 100 });
     expect(auth.list.map((entry) => entry.action).sort()).toEqual(['auth.login', 'auth.login_failed', 'auth.register']);
     const failed = await page({ ip: '10.20.0.3' });
-    expect(failed.list).toMatchObject([{ action: 'auth.login_failed', userId: other.userId }]);
+    expect(failed.list).toMatchObject([{ action: 'auth.login_failed', userId: ctx.other.userId }]);
     expect((await page({ ip: '10.20.0.3', category: 'generation' })).total).toBe(0);
 
     const byKey = await page({ apiKeyId: 'key-audit-1', pageSize: 100 });
     expect(byKey.list.map((entry) => entry.action).sort()).toEqual(['generation.submit', 'generation.succeeded']);
     expect((await page({ apiKeyId: 'key-audit-1', action: 'generation.submit' })).total).toBe(1);
-    expect((await page({ apiKeyId: 'key-audit-1', userId: user.userId })).total).toBe(0);
+    expect((await page({ apiKeyId: 'key-audit-1', userId: ctx.user.userId })).total).toBe(0);
   });
 
   it("filters by days in the admin's time zone", async () => {
@@ -188,8 +184,8 @@ describeServer('audit: 审计日志 for admins — filters, pages, CSV export an
     // What the API recorded just now is in today's page, not in yesterday's.
     const today = new Date().toISOString().slice(0, 10);
     const yesterday = new Date(Date.now() - DAY_MS).toISOString().slice(0, 10);
-    expect((await page({ userId: user.userId, dateFrom: today })).total).toBeGreaterThan(0);
-    expect((await page({ userId: user.userId, dateTo: yesterday })).total).toBe(0);
+    expect((await page({ userId: ctx.user.userId, dateFrom: today })).total).toBeGreaterThan(0);
+    expect((await page({ userId: ctx.user.userId, dateTo: yesterday })).total).toBe(0);
   });
 
   it('pages newest first', async () => {
@@ -212,7 +208,7 @@ describeServer('audit: 审计日志 for admins — filters, pages, CSV export an
 
   it('refuses bad filters with a Chinese message', async () => {
     const refused = async (query: string, msg: string) => {
-      const res = await app.call('GET', `/api/admin/audit-log?${query}`, { token: admin });
+      const res = await ctx.app.call('GET', `/api/admin/audit-log?${query}`, { token: ctx.admin });
       expect(res.status, query).toBe(400);
       expect(res.body, query).toMatchObject({ code: -1, msg });
     };
@@ -228,8 +224,8 @@ describeServer('audit: 审计日志 for admins — filters, pages, CSV export an
 
   it('exports CSV for Excel: BOM, Chinese headers, local times, prompts that cannot run as formulas', async () => {
     // A generation whose prompt begins with =, and a login whose forged address begins with @.
-    const submit = await app.call('POST', '/api/generate/task', {
-      token: other.token,
+    const submit = await ctx.app.call('POST', '/api/generate/task', {
+      token: ctx.other.token,
       body: {
         templateId: null,
         promptGroup: [{ id: 'p1', groupName: '公式', promptText: FORMULA_PROMPT, custom: '1' }],
@@ -237,10 +233,10 @@ describeServer('audit: 审计日志 for admins — filters, pages, CSV export an
       },
     });
     expect(submit.body.code, submit.body.msg).toBe(0);
-    expect((await waitForEnd(app, other.token, submit.body.data.generateId)).final.status).toBe('succeeded');
-    expect((await login('@SUM(1+1)', other)).code).toBe(0);
+    expect((await waitForEnd(ctx.app, ctx.other.token, submit.body.data.generateId)).final.status).toBe('succeeded');
+    expect((await login('@SUM(1+1)', ctx.other)).code).toBe(0);
 
-    const res = await exportCsv(`userId=${other.userId}&dateFrom=2026-01-01&tzOffset=-480`);
+    const res = await exportCsv(`userId=${ctx.other.userId}&dateFrom=2026-01-01&tzOffset=-480`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="audit-log-\d{4}-\d{2}-\d{2}\.csv"$/);
@@ -252,7 +248,7 @@ describeServer('audit: 审计日志 for admins — filters, pages, CSV export an
     expect(headers).toEqual([...AUDIT_CSV_HEADERS]);
 
     // The same entries as the page shows, in the same order.
-    const shown = await page({ userId: other.userId, dateFrom: '2026-01-01', tzOffset: -480, pageSize: 100 });
+    const shown = await page({ userId: ctx.other.userId, dateFrom: '2026-01-01', tzOffset: -480, pageSize: 100 });
     expect(rows.map((row) => row[2])).toEqual(shown.list.map((entry) => entry.action));
     const byCode = (action: string) => rows.find((row) => row[2] === action)!;
     const submitted = byCode('generation.submit');
@@ -262,8 +258,8 @@ describeServer('audit: 审计日志 for admins — filters, pages, CSV export an
       `${local}+08:00`,
       '提交生成',
       'generation.submit',
-      other.userId,
-      masked(other.mobile),
+      ctx.other.userId,
+      masked(ctx.other.mobile),
       '用户',
       '',
       '127.0.0.1',
@@ -283,7 +279,7 @@ describeServer('audit: 审计日志 for admins — filters, pages, CSV export an
     const exported = await page({ action: 'admin.audit_export' });
     expect(exported.list[0]).toMatchObject({
       role: 'admin',
-      detail: { filter: { userId: other.userId, dateFrom: '2026-01-01', tzOffset: -480 }, rows: rows.length },
+      detail: { filter: { userId: ctx.other.userId, dateFrom: '2026-01-01', tzOffset: -480 }, rows: rows.length },
     });
 
     // Nothing matching: the headers only.
@@ -307,7 +303,7 @@ describeServer('audit: 审计日志 for admins — filters, pages, CSV export an
   });
 
   it('deletes entries past the retention (180 days unless configured)', async () => {
-    expect(app.config.audit.retentionDays).toBe(180);
+    expect(ctx.app.config.audit.retentionDays).toBe(180);
     expect(loadConfig({ AUDIT_RETENTION_DAYS: '30' }).audit.retentionDays).toBe(30);
     expect(() => loadConfig({ AUDIT_RETENTION_DAYS: '0' })).toThrow(/AUDIT_RETENTION_DAYS/);
 
@@ -322,13 +318,13 @@ describeServer('audit: 审计日志 for admins — filters, pages, CSV export an
     expect(await ages()).toEqual([1, 179, 181]);
     const before = (await page({})).total;
 
-    expect(await app.services.audit.prune(now)).toBe(1);
+    expect(await ctx.app.services.audit.prune(now)).toBe(1);
     expect(await ages()).toEqual([1, 179]);
     // Nothing else was that old.
     expect((await page({})).total).toBe(before - 1);
     // Two days on, the 179-day-old entry is past it too.
-    expect(await app.services.audit.prune(now + 2 * DAY_MS)).toBe(1);
+    expect(await ctx.app.services.audit.prune(now + 2 * DAY_MS)).toBe(1);
     expect(await ages()).toEqual([1]);
-    expect(await app.services.audit.prune(now + 2 * DAY_MS)).toBe(0);
+    expect(await ctx.app.services.audit.prune(now + 2 * DAY_MS)).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeServer } from '../helpers/suite.js';
-import { ADMIN, createTestApp, PASSWORD, registerUser, type TestApp, uniqueMobile } from '../helpers/test-app.js';
+import { ADMIN, createTestApp, PASSWORD, registerUser, uniqueMobile } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 const DELAY_AFTER = 5;
 const MAX_FAILURES = 10;
@@ -12,17 +13,13 @@ const PASSWORD_LOCKED = `密码错误次数过多，账号已临时锁定，请 
 const SMS_LOCKED = `验证码错误次数过多，短信验证已临时锁定，请 ${LOCK_MINUTES} 分钟后再试`;
 
 describeServer('auth: per-account login protection', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    // The per-address limit is set high by createTestApp, so only the per-account rules answer here.
-    app = await createTestApp({
-      loginGuard: { delayAfter: DELAY_AFTER, maxFailures: MAX_FAILURES, lockMs: LOCK_MINUTES * 60_000 },
-    });
+  // The per-address limit is set high by createTestApp, so only the per-account rules answer here.
+  const ctx = useTestApp({
+    config: { loginGuard: { delayAfter: DELAY_AFTER, maxFailures: MAX_FAILURES, lockMs: LOCK_MINUTES * 60_000 } },
   });
-  afterAll(() => app.close());
 
   const passwordLogin = (account: string, password: string) =>
-    app.call('POST', '/api/auth/account', { body: { account, password } });
+    ctx.app.call('POST', '/api/auth/account', { body: { account, password } });
 
   /** Wrong passwords one after another, waiting out each slow-down, until the lock answers; returns every msg. */
   async function wrongUntilLocked(account: string): Promise<string[]> {
@@ -32,7 +29,7 @@ describeServer('auth: per-account login protection', () => {
       expect(body.code).not.toBe(0);
       msgs.push(body.msg);
       const wait = WAIT.exec(body.msg);
-      if (wait) app.advanceClock(Number(wait[1]) * 1000);
+      if (wait) ctx.app.advanceClock(Number(wait[1]) * 1000);
     }
     return msgs;
   }
@@ -41,10 +38,10 @@ describeServer('auth: per-account login protection', () => {
   const checked = (msgs: string[]) => msgs.filter((m) => m === '账号或密码错误' || m === PASSWORD_LOCKED).length;
 
   it('checks at most the configured number of 60 concurrent wrong passwords, then locks with a Chinese message', async () => {
-    const user = await registerUser(app);
+    const user = await registerUser(ctx.app);
     const burst = await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
-        app.app.inject({
+        ctx.app.app.inject({
           method: 'POST',
           url: '/api/auth/account',
           headers: { 'x-forwarded-for': `198.51.100.${i + 1}` },
@@ -66,10 +63,10 @@ describeServer('auth: per-account login protection', () => {
     expect((await passwordLogin(user.mobile, PASSWORD)).body).toMatchObject({ code: -1, msg: PASSWORD_LOCKED });
 
     // The way back in: an SMS-code login clears the lock.
-    app.advanceClock(61_000);
-    await app.call('POST', '/api/auth/sendCode', { body: { mobile: user.mobile } });
-    const bySms = await app.call('POST', '/api/auth/mobile', {
-      body: { mobile: user.mobile, code: app.smsCode(user.mobile) },
+    ctx.app.advanceClock(61_000);
+    await ctx.app.call('POST', '/api/auth/sendCode', { body: { mobile: user.mobile } });
+    const bySms = await ctx.app.call('POST', '/api/auth/mobile', {
+      body: { mobile: user.mobile, code: ctx.app.smsCode(user.mobile) },
     });
     expect(bySms.body).toMatchObject({ code: 0, msg: '登录成功' });
     expect((await passwordLogin(user.account, PASSWORD)).body).toMatchObject({ code: 0, msg: '登录成功' });
@@ -78,18 +75,18 @@ describeServer('auth: per-account login protection', () => {
   });
 
   it('opens a locked account again once the lock period has passed', async () => {
-    const user = await registerUser(app);
+    const user = await registerUser(ctx.app);
     expect((await wrongUntilLocked(user.mobile)).at(-1)).toBe(PASSWORD_LOCKED);
-    app.advanceClock((LOCK_MINUTES - 1) * 60_000);
+    ctx.app.advanceClock((LOCK_MINUTES - 1) * 60_000);
     expect((await passwordLogin(user.account, PASSWORD)).body.msg).toMatch(
       /^密码错误次数过多，账号已临时锁定，请 1 分钟/,
     );
-    app.advanceClock(60_000);
+    ctx.app.advanceClock(60_000);
     expect((await passwordLogin(user.account, PASSWORD)).body).toMatchObject({ code: 0, msg: '登录成功' });
   });
 
   it('answers an unknown mobile exactly as a registered one, lock included', async () => {
-    const user = await registerUser(app);
+    const user = await registerUser(ctx.app);
     const known = await wrongUntilLocked(user.mobile);
     const unknown = await wrongUntilLocked(uniqueMobile());
     expect(known.at(-1)).toBe(PASSWORD_LOCKED);
@@ -109,28 +106,29 @@ describeServer('auth: per-account login protection', () => {
     expect(checked(burst.map((res) => res.body.msg))).toBeLessThanOrEqual(DELAY_AFTER);
     expect((await wrongUntilLocked(ADMIN.account)).at(-1)).toBe(PASSWORD_LOCKED);
     expect((await passwordLogin(ADMIN.account, ADMIN.password)).body.msg).toBe(PASSWORD_LOCKED);
-    app.advanceClock(LOCK_MINUTES * 60_000);
+    ctx.app.advanceClock(LOCK_MINUTES * 60_000);
     expect((await passwordLogin(ADMIN.account, ADMIN.password)).body).toMatchObject({ code: 0 });
   });
 
   it('locks SMS login after wrong codes across several sent codes, until the lock period has passed', async () => {
-    const user = await registerUser(app);
-    const smsLogin = (code: string) => app.call('POST', '/api/auth/mobile', { body: { mobile: user.mobile, code } });
+    const user = await registerUser(ctx.app);
+    const smsLogin = (code: string) =>
+      ctx.app.call('POST', '/api/auth/mobile', { body: { mobile: user.mobile, code } });
     const msgs: string[] = [];
     // Each new code allows a few guesses; asking for new codes must not buy new guesses forever.
     for (let sent = 0; sent < 3 * MAX_FAILURES && !msgs.includes(SMS_LOCKED); sent++) {
-      app.advanceClock(61_000);
-      await app.call('POST', '/api/auth/sendCode', { body: { mobile: user.mobile } });
-      const code = app.smsCode(user.mobile);
+      ctx.app.advanceClock(61_000);
+      await ctx.app.call('POST', '/api/auth/sendCode', { body: { mobile: user.mobile } });
+      const code = ctx.app.smsCode(user.mobile);
       const wrong = code === '000000' ? '111111' : '000000';
       for (let i = 0; i < 2; i++) msgs.push((await smsLogin(wrong)).body.msg);
     }
     expect(msgs.at(-1)).toBe(SMS_LOCKED);
     expect(msgs.filter((m) => m.startsWith('验证码错误，')).length).toBeLessThan(MAX_FAILURES);
 
-    app.advanceClock(61_000);
-    await app.call('POST', '/api/auth/sendCode', { body: { mobile: user.mobile } });
-    const locked = (await smsLogin(app.smsCode(user.mobile))).body;
+    ctx.app.advanceClock(61_000);
+    await ctx.app.call('POST', '/api/auth/sendCode', { body: { mobile: user.mobile } });
+    const locked = (await smsLogin(ctx.app.smsCode(user.mobile))).body;
     expect(locked).toMatchObject({
       code: -1,
       msg: expect.stringMatching(/^验证码错误次数过多，短信验证已临时锁定，请 14 分钟后再试$/),
@@ -138,19 +136,19 @@ describeServer('auth: per-account login protection', () => {
     // The password still works while SMS login is locked.
     expect((await passwordLogin(user.account, PASSWORD)).body).toMatchObject({ code: 0 });
 
-    app.advanceClock(LOCK_MINUTES * 60_000);
-    await app.call('POST', '/api/auth/sendCode', { body: { mobile: user.mobile } });
-    expect((await smsLogin(app.smsCode(user.mobile))).body).toMatchObject({ code: 0, msg: '登录成功' });
+    ctx.app.advanceClock(LOCK_MINUTES * 60_000);
+    await ctx.app.call('POST', '/api/auth/sendCode', { body: { mobile: user.mobile } });
+    expect((await smsLogin(ctx.app.smsCode(user.mobile))).body).toMatchObject({ code: 0, msg: '登录成功' });
   });
 
   it('keeps a live lock through the hourly sweep, and forgets failures a day old', async () => {
-    const user = await registerUser(app);
+    const user = await registerUser(ctx.app);
     expect((await wrongUntilLocked(user.account)).at(-1)).toBe(PASSWORD_LOCKED);
-    await app.services.auth.sweepExpired();
+    await ctx.app.services.auth.sweepExpired();
     expect((await passwordLogin(user.account, PASSWORD)).body.msg).toMatch(/^密码错误次数过多/);
 
-    app.advanceClock(24 * 3600_000);
-    await app.services.auth.sweepExpired();
+    ctx.app.advanceClock(24 * 3600_000);
+    await ctx.app.services.auth.sweepExpired();
     expect((await passwordLogin(user.account, WRONG_PASSWORD)).body.msg).toBe('账号或密码错误');
   });
 

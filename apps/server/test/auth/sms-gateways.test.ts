@@ -4,7 +4,8 @@ import type { SmsConfig } from '../../src/config.js';
 import { type AliyunSmsDouble, startAliyunSmsDouble } from '../doubles/aliyun-sms-double.js';
 import { startTencentSmsDouble, type TencentSmsDouble } from '../doubles/tencent-sms-double.js';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, PASSWORD, type TestApp, uniqueMobile } from '../helpers/test-app.js';
+import { PASSWORD, type TestApp, uniqueMobile } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 const FAILED = '短信发送失败，请稍后再试';
 const THROTTLED = '短信发送过于频繁，请稍后再试';
@@ -31,7 +32,6 @@ async function expectVoidCode(app: TestApp, mobile: string, code: string) {
 
 describeServer('SMS gateway aliyun: codes go out through SendSms, failures leave nothing usable', () => {
   let double: AliyunSmsDouble;
-  let app: TestApp;
   let sms: Extract<SmsConfig, { kind: 'aliyun' }>;
   /** Every code the provider was handed, sent or not: none may show up in a log. */
   const handedOver = () => double.requests.map((request) => JSON.parse(request.templateParam).code as string);
@@ -39,24 +39,21 @@ describeServer('SMS gateway aliyun: codes go out through SendSms, failures leave
   beforeAll(async () => {
     double = await startAliyunSmsDouble();
     sms = { kind: 'aliyun', ...double.settings, timeoutMs: 1000 };
-    app = await createTestApp({ sms });
   });
-  afterAll(async () => {
-    await app.close();
-    await double.close();
-  });
+  afterAll(() => double.close());
+  const ctx = useTestApp({ config: () => ({ sms }) });
 
   it('sends the code the provider then delivers; that code logs in and registers', async () => {
     const mobile = uniqueMobile();
-    const sent = await sendCode(app, mobile);
+    const sent = await sendCode(ctx.app, mobile);
     expect(sent.body).toMatchObject({ code: 0, msg: '验证码已发送', data: { resendAfter: 60 } });
     const code = double.lastCodeTo(mobile);
     expect(code).toMatch(/^\d{6}$/);
     expect(double.rejections).toEqual([]);
 
-    const login = await loginByCode(app, mobile, code!);
+    const login = await loginByCode(ctx.app, mobile, code!);
     expect(login.body.code).toBe(405);
-    const signUp = await app.call('POST', '/api/auth/signUp', {
+    const signUp = await ctx.app.call('POST', '/api/auth/signUp', {
       body: { userId: login.body.data.userId, password: PASSWORD },
     });
     expect(signUp.body).toMatchObject({ code: 0, data: { admin: 'false' } });
@@ -65,28 +62,28 @@ describeServer('SMS gateway aliyun: codes go out through SendSms, failures leave
   it("answers the provider's flow control in Chinese; the code is void and the resend interval still holds", async () => {
     const mobile = uniqueMobile();
     double.failNext({ code: 'isv.BUSINESS_LIMIT_CONTROL' });
-    const refused = await sendCode(app, mobile);
+    const refused = await sendCode(ctx.app, mobile);
     expect(refused.status).toBe(200);
     expect(refused.body).toMatchObject({ code: -1, msg: THROTTLED });
-    await expectVoidCode(app, mobile, handedOver().at(-1)!);
+    await expectVoidCode(ctx.app, mobile, handedOver().at(-1)!);
 
     // The failed attempt counts: no second call reaches the provider within the interval.
     const calls = double.requests.length;
-    const again = await sendCode(app, mobile);
+    const again = await sendCode(ctx.app, mobile);
     expect(again.status).toBe(429);
     expect(again.body.msg).toMatch(/^验证码发送过于频繁，请 \d+ 秒后再试$/);
     expect(double.requests).toHaveLength(calls);
 
-    app.advanceClock(61_000);
-    expect((await sendCode(app, mobile)).body.code).toBe(0);
-    expect((await loginByCode(app, mobile, double.lastCodeTo(mobile)!)).body.code).toBe(405);
+    ctx.app.advanceClock(61_000);
+    expect((await sendCode(ctx.app, mobile)).body.code).toBe(0);
+    expect((await loginByCode(ctx.app, mobile, double.lastCodeTo(mobile)!)).body.code).toBe(405);
   });
 
   it('answers a number the provider will not deliver to, and every other failure, with its own message', async () => {
     const rejected = uniqueMobile();
     double.failNext({ code: 'isv.MOBILE_NUMBER_ILLEGAL' });
-    expect((await sendCode(app, rejected)).body).toMatchObject({ code: -1, msg: MOBILE_REJECTED });
-    await expectVoidCode(app, rejected, handedOver().at(-1)!);
+    expect((await sendCode(ctx.app, rejected)).body).toMatchObject({ code: -1, msg: MOBILE_REJECTED });
+    await expectVoidCode(ctx.app, rejected, handedOver().at(-1)!);
 
     const failures = [
       { code: 'isv.AMOUNT_NOT_ENOUGH' },
@@ -101,16 +98,16 @@ describeServer('SMS gateway aliyun: codes go out through SendSms, failures leave
     for (const failure of failures) {
       const mobile = uniqueMobile();
       double.failNext(failure);
-      const res = await sendCode(app, mobile);
+      const res = await sendCode(ctx.app, mobile);
       expect(res.body, JSON.stringify(failure)).toMatchObject({ code: -1, msg: FAILED });
-      await expectVoidCode(app, mobile, handedOver().at(-1)!);
+      await expectVoidCode(ctx.app, mobile, handedOver().at(-1)!);
     }
   });
 
   it('answers a provider that is down; the per-address limit still counts the failed sends', async () => {
     const closed = await startAliyunSmsDouble(double.account);
     await closed.close();
-    const down = await app.sibling({
+    const down = await ctx.app.sibling({
       sms: { ...sms, endpoint: closed.url },
       rateLimit: { login: 1000, sendCode: 2, signUp: 1000 },
     });
@@ -137,7 +134,7 @@ describeServer('SMS gateway aliyun: codes go out through SendSms, failures leave
   });
 
   it('never writes a code to the log: only the provider error codes', async () => {
-    const lines = app.logLines.map(withoutTime);
+    const lines = ctx.app.logLines.map(withoutTime);
     expect(lines.join('\n')).not.toContain('SMS code for');
     expect(handedOver().length).toBeGreaterThan(5);
     for (const code of handedOver()) {
@@ -149,23 +146,19 @@ describeServer('SMS gateway aliyun: codes go out through SendSms, failures leave
 
 describeServer('SMS gateway tencent: codes go out through SendSms, failures leave nothing usable', () => {
   let double: TencentSmsDouble;
-  let app: TestApp;
 
   beforeAll(async () => {
     double = await startTencentSmsDouble();
-    app = await createTestApp({ sms: { kind: 'tencent', ...double.settings, timeoutMs: 1000 } });
   });
-  afterAll(async () => {
-    await app.close();
-    await double.close();
-  });
+  afterAll(() => double.close());
+  const ctx = useTestApp({ config: () => ({ sms: { kind: 'tencent', ...double.settings, timeoutMs: 1000 } }) });
 
   it('sends the code the provider then delivers; that code logs in', async () => {
     const mobile = uniqueMobile();
-    expect((await sendCode(app, mobile)).body.code).toBe(0);
+    expect((await sendCode(ctx.app, mobile)).body.code).toBe(0);
     expect(double.requests.at(-1)?.phoneNumberSet).toEqual([`+86${mobile}`]);
     expect(double.rejections).toEqual([]);
-    expect((await loginByCode(app, mobile, double.lastCodeTo(mobile)!)).body.code).toBe(405);
+    expect((await loginByCode(ctx.app, mobile, double.lastCodeTo(mobile)!)).body.code).toBe(405);
   });
 
   it('reads a refusal of the number inside a call that succeeded, and a refusal of the call', async () => {
@@ -179,15 +172,15 @@ describeServer('SMS gateway tencent: codes go out through SendSms, failures leav
     for (const [failure, msg] of cases) {
       const mobile = uniqueMobile();
       double.failNext(failure);
-      expect((await sendCode(app, mobile)).body, JSON.stringify(failure)).toMatchObject({ code: -1, msg });
-      await expectVoidCode(app, mobile, double.requests.at(-1)?.templateParamSet[0] ?? '');
-      expect((await sendCode(app, mobile)).status).toBe(429);
+      expect((await sendCode(ctx.app, mobile)).body, JSON.stringify(failure)).toMatchObject({ code: -1, msg });
+      await expectVoidCode(ctx.app, mobile, double.requests.at(-1)?.templateParamSet[0] ?? '');
+      expect((await sendCode(ctx.app, mobile)).status).toBe(429);
     }
     expect(double.rejections).toEqual([]);
   });
 
   it('never writes a code to the log', () => {
-    const lines = app.logLines.map(withoutTime);
+    const lines = ctx.app.logLines.map(withoutTime);
     expect(lines.join('\n')).not.toContain('SMS code for');
     const codes = double.requests.flatMap((request) => request.templateParamSet);
     expect(codes.length).toBeGreaterThan(3);

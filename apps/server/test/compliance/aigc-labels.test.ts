@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
 import { DEFAULT_COMPLIANCE_SETTINGS } from '@huafang/contracts';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AppConfigRepository } from '../../src/features/app-config/app-config.repository.js';
 import { ComplianceService } from '../../src/features/compliance/compliance.service.js';
 import { LocalBroadcast } from '../../src/platform/broadcast/broadcast.js';
@@ -9,14 +9,8 @@ import { readBytes } from '../../src/platform/storage/storage.js';
 import { createRepositories } from '../../src/repositories.js';
 import { demoTemplate, generateBody, waitForEnd } from '../generate/generation-helpers.js';
 import { describeServer } from '../helpers/suite.js';
-import {
-  createTestApp,
-  loginAdmin,
-  registerUser,
-  SCALE_OUT,
-  type TestApp,
-  type TestUser,
-} from '../helpers/test-app.js';
+import { SCALE_OUT, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { readZip } from '../helpers/zip.js';
 import { seedWorks } from '../works/work-fixtures.js';
 
@@ -194,30 +188,21 @@ async function fetched(app: TestApp, url: string, token?: string) {
 }
 
 describeServer('compliance: AIGC labels on every generated image (GB 45438-2025)', () => {
-  let app: TestApp;
-  let admin: string;
-  let owner: TestUser;
+  const ctx = useTestApp({ admin: true, users: ['owner'] });
   let workId: string;
   let stored: Buffer;
 
-  const bytes = async (url: string, token?: string) => (await fetched(app, url, token)).rawPayload;
-  const save = (body: object, token = admin) => app.call('POST', '/api/admin/compliance', { token, body });
+  const bytes = async (url: string, token?: string) => (await fetched(ctx.app, url, token)).rawPayload;
+  const save = (body: object, token = ctx.admin) => ctx.app.call('POST', '/api/admin/compliance', { token, body });
   const setUp = async (changes: object = {}) => expect((await save({ ...SETTINGS, ...changes })).body.code).toBe(0);
   const ownerDownload = async (id = workId) => {
-    const detail = await app.call('GET', `/api/works/profile/detail?id=${id}`, { token: owner.token });
+    const detail = await ctx.app.call('GET', `/api/works/profile/detail?id=${id}`, { token: ctx.owner.token });
     return bytes(detail.body.data.url);
   };
 
-  beforeAll(async () => {
-    app = await createTestApp();
-    admin = await loginAdmin(app);
-    owner = await registerUser(app);
-  });
-  afterAll(() => app.close());
-
   describe('合规设置', () => {
     it('starts from the defaults: mark on, AI生成 in the bottom-right corner', async () => {
-      const res = await app.call('GET', '/api/admin/compliance', { token: admin });
+      const res = await ctx.app.call('GET', '/api/admin/compliance', { token: ctx.admin });
       expect(res.body).toMatchObject({
         code: 0,
         data: {
@@ -228,15 +213,15 @@ describeServer('compliance: AIGC labels on every generated image (GB 45438-2025)
           markEnabled: true,
         },
       });
-      const badge = await app.call('GET', '/api/app/configs/aigcLabel');
+      const badge = await ctx.app.call('GET', '/api/app/configs/aigcLabel');
       expect(badge.body).toMatchObject({ code: 0, data: { text: 'AI生成' } });
     });
 
     it('refuses users who are not admins', async () => {
       for (const method of ['GET', 'POST']) {
-        const asUser = await app.call(method, '/api/admin/compliance', { token: owner.token, body: SETTINGS });
+        const asUser = await ctx.app.call(method, '/api/admin/compliance', { token: ctx.owner.token, body: SETTINGS });
         expect(asUser).toMatchObject({ status: 403, body: { code: -1, msg: '没有权限执行此操作' } });
-        const anonymous = await app.call(method, '/api/admin/compliance', { body: SETTINGS });
+        const anonymous = await ctx.app.call(method, '/api/admin/compliance', { body: SETTINGS });
         expect(anonymous).toMatchObject({ status: 401, body: { code: 401 } });
       }
     });
@@ -263,7 +248,9 @@ describeServer('compliance: AIGC labels on every generated image (GB 45438-2025)
       expect(await refused({ producer: 'x'.repeat(65) })).toBe('服务提供者名称或编码不能超过 64 个字符');
       expect(await refused({ markEnabled: 'yes' })).toBe('请选择是否添加显式标识');
       // Nothing of the refused saves was kept.
-      expect((await app.call('GET', '/api/admin/compliance', { token: admin })).body.data.producer).toBe('Huafang');
+      expect((await ctx.app.call('GET', '/api/admin/compliance', { token: ctx.admin })).body.data.producer).toBe(
+        'Huafang',
+      );
     });
 
     it('saves with 设置成功 and shows the new badge text', async () => {
@@ -273,27 +260,27 @@ describeServer('compliance: AIGC labels on every generated image (GB 45438-2025)
         msg: '设置成功',
         data: { ...SETTINGS, markText: '人工智能生成' },
       });
-      expect((await app.call('GET', '/api/admin/compliance', { token: admin })).body.data).toEqual({
+      expect((await ctx.app.call('GET', '/api/admin/compliance', { token: ctx.admin })).body.data).toEqual({
         ...SETTINGS,
         markText: '人工智能生成',
       });
-      expect((await app.call('GET', '/api/app/configs/aigcLabel')).body.data).toEqual({ text: '人工智能生成' });
+      expect((await ctx.app.call('GET', '/api/app/configs/aigcLabel')).body.data).toEqual({ text: '人工智能生成' });
     });
   });
 
   describe('labels', () => {
     beforeAll(async () => {
       await setUp();
-      const ink = await demoTemplate(app, owner.token, '水墨山水');
-      const submit = await app.call('POST', '/api/generate/task', {
-        token: owner.token,
+      const ink = await demoTemplate(ctx.app, ctx.owner.token, '水墨山水');
+      const submit = await ctx.app.call('POST', '/api/generate/task', {
+        token: ctx.owner.token,
         body: generateBody(ink, { width: 320, height: 256, steps: 6 }),
       });
       expect(submit.body.code, submit.body.msg).toBe(0);
-      const { final } = await waitForEnd(app, owner.token, submit.body.data.generateId);
+      const { final } = await waitForEnd(ctx.app, ctx.owner.token, submit.body.data.generateId);
       expect(final.status).toBe('succeeded');
       workId = final.images[0].workId;
-      stored = await readBytes((await app.services.storage.read(`works/${workId}.png`))!);
+      stored = await readBytes((await ctx.app.services.storage.read(`works/${workId}.png`))!);
     });
 
     it('writes the implicit label into the stored original, beside the A1111 parameters', async () => {
@@ -330,11 +317,11 @@ describeServer('compliance: AIGC labels on every generated image (GB 45438-2025)
       });
       expect(pngChunks(download).find((c) => c.keyword === 'parameters')?.text).toContain('Steps: 6');
       // The stored original stays clean.
-      expect(await readBytes((await app.services.storage.read(`works/${workId}.png`))!)).toEqual(stored);
+      expect(await readBytes((await ctx.app.services.storage.read(`works/${workId}.png`))!)).toEqual(stored);
     });
 
     it('labels every original of a zip the same way', async () => {
-      const zip = await bytes(`/api/files/downloadZip?ids=${workId}`, owner.token);
+      const zip = await bytes(`/api/files/downloadZip?ids=${workId}`, ctx.owner.token);
       const [entry] = [...(await readZip(zip)).values()];
       expect(entry).toEqual(await ownerDownload());
       expect((await aigcOf(entry!)).ProduceID).toBe(workId);
@@ -357,14 +344,14 @@ describeServer('compliance: AIGC labels on every generated image (GB 45438-2025)
       const download = await ownerDownload();
       expect((await changedBox(stored, download)).box).toBeNull();
       expect((await aigcOf(download)).ProduceID).toBe(workId);
-      const zip = await bytes(`/api/files/downloadZip?ids=${workId}`, owner.token);
+      const zip = await bytes(`/api/files/downloadZip?ids=${workId}`, ctx.owner.token);
       expect((await changedBox(stored, [...(await readZip(zip)).values()][0]!)).box).toBeNull();
     });
 
     it('marks public gallery originals; a hidden prompt leaves, the label stays', async () => {
       await setUp();
-      const publish = await app.call('POST', '/api/works/publish', {
-        token: owner.token,
+      const publish = await ctx.app.call('POST', '/api/works/publish', {
+        token: ctx.owner.token,
         body: { id: workId, public: true, hidePrompt: true },
       });
       expect(publish.body.code).toBe(0);
@@ -383,7 +370,7 @@ describeServer('compliance: AIGC labels on every generated image (GB 45438-2025)
     });
 
     it('labels a work painted before labels existed on its way out', async () => {
-      const [old] = await seedWorks(app, owner.userId, [{ prompt: 'painted last year' }]);
+      const [old] = await seedWorks(ctx.app, ctx.owner.userId, [{ prompt: 'painted last year' }]);
       const download = await ownerDownload(old);
       expect(await aigcOf(download)).toMatchObject({
         Label: '1',
@@ -394,9 +381,9 @@ describeServer('compliance: AIGC labels on every generated image (GB 45438-2025)
     });
 
     it.runIf(SCALE_OUT)('another API process labels with the new settings at once', async () => {
-      const other = await app.sibling();
+      const other = await ctx.app.sibling();
       try {
-        const detail = await other.call('GET', `/api/works/profile/detail?id=${workId}`, { token: owner.token });
+        const detail = await other.call('GET', `/api/works/profile/detail?id=${workId}`, { token: ctx.owner.token });
         const before = (await other.app.inject({ method: 'GET', url: detail.body.data.url })).rawPayload;
         expect((await changedBox(stored, before)).box).not.toBeNull();
         await setUp({ markEnabled: false, producer: 'HF-OPERATOR-0002' });
@@ -412,43 +399,40 @@ describeServer('compliance: AIGC labels on every generated image (GB 45438-2025)
 
 describeServer('compliance: every file a user can see or save carries both labels, naming AIGC_PRODUCER', () => {
   const PRODUCER = 'HF-ENV-91110000MA01';
-  let app: TestApp;
-  let admin: string;
-  let owner: TestUser;
+  const ctx = useTestApp({ config: { aigcProducer: PRODUCER }, admin: true, users: ['owner'] });
   let generateId: string;
   let image: { workId: string; url: string; thumbUrl: string };
   let previewUrl: string;
 
-  const bytes = (url: string, token?: string) => fetched(app, url, token);
-  const stored = async (key: string) => readBytes((await app.services.storage.read(key))!);
+  const bytes = (url: string, token?: string) => fetched(ctx.app, url, token);
+  const stored = async (key: string) => readBytes((await ctx.app.services.storage.read(key))!);
   const setMark = async (markEnabled: boolean) => {
-    const current = (await app.call('GET', '/api/admin/compliance', { token: admin })).body.data;
-    const res = await app.call('POST', '/api/admin/compliance', { token: admin, body: { ...current, markEnabled } });
+    const current = (await ctx.app.call('GET', '/api/admin/compliance', { token: ctx.admin })).body.data;
+    const res = await ctx.app.call('POST', '/api/admin/compliance', {
+      token: ctx.admin,
+      body: { ...current, markEnabled },
+    });
     expect(res.body.code).toBe(0);
   };
 
   beforeAll(async () => {
-    app = await createTestApp({ aigcProducer: PRODUCER });
-    admin = await loginAdmin(app);
-    owner = await registerUser(app);
-    const ink = await demoTemplate(app, owner.token, '水墨山水');
-    const submit = await app.call('POST', '/api/generate/task', {
-      token: owner.token,
+    const ink = await demoTemplate(ctx.app, ctx.owner.token, '水墨山水');
+    const submit = await ctx.app.call('POST', '/api/generate/task', {
+      token: ctx.owner.token,
       body: generateBody(ink, { width: 320, height: 256, steps: 12 }),
     });
     expect(submit.body.code, submit.body.msg).toBe(0);
     generateId = submit.body.data.generateId;
-    const { final } = await waitForEnd(app, owner.token, generateId);
+    const { final } = await waitForEnd(ctx.app, ctx.owner.token, generateId);
     expect(final.status).toBe('succeeded');
     image = final.images[0];
     // The last preview stays readable for late pollers after the end.
     previewUrl = final.previewUrl;
     expect(previewUrl).toMatch(/^\/api\/generate\/task\/preview\//);
   });
-  afterAll(() => app.close());
 
   it('合规设置 shows the producer of AIGC_PRODUCER until an admin saves another', async () => {
-    const res = await app.call('GET', '/api/admin/compliance', { token: admin });
+    const res = await ctx.app.call('GET', '/api/admin/compliance', { token: ctx.admin });
     expect(res.body.data).toMatchObject({ producer: PRODUCER, markEnabled: true });
   });
 
@@ -463,7 +447,7 @@ describeServer('compliance: every file a user can see or save carries both label
       PropagateID: image.workId,
     });
     expect((await changedBox(original, download)).box).not.toBeNull();
-    const zip = (await bytes(`/api/files/downloadZip?ids=${image.workId}`, owner.token)).rawPayload;
+    const zip = (await bytes(`/api/files/downloadZip?ids=${image.workId}`, ctx.owner.token)).rawPayload;
     expect([...(await readZip(zip)).values()]).toEqual([download]);
   });
 
@@ -494,8 +478,8 @@ describeServer('compliance: every file a user can see or save carries both label
     expect(box!.top).toBeGreaterThan(height * 0.75);
     expect(box!.bottom - box!.top + 1).toBeGreaterThanOrEqual(Math.min(width, height) * 0.05);
 
-    const publish = await app.call('POST', '/api/works/publish', {
-      token: owner.token,
+    const publish = await ctx.app.call('POST', '/api/works/publish', {
+      token: ctx.owner.token,
       body: { id: image.workId, public: true, hidePrompt: false },
     });
     expect(publish.body.code).toBe(0);
@@ -540,15 +524,15 @@ describeServer('compliance: every file a user can see or save carries both label
     // setMark saved the whole form, AIGC_PRODUCER's value included: a process started after the operator changed
     // the variable names the new value.
     const restarted = new ComplianceService(
-      createRepositories(app.db, app.config.database.kind),
+      createRepositories(ctx.app.db, ctx.app.config.database.kind),
       new LocalBroadcast(),
       false,
       'HF-ENV-NEXT',
     );
     expect((await restarted.settings()).producer).toBe('HF-ENV-NEXT');
-    const current = (await app.call('GET', '/api/admin/compliance', { token: admin })).body.data;
-    const save = await app.call('POST', '/api/admin/compliance', {
-      token: admin,
+    const current = (await ctx.app.call('GET', '/api/admin/compliance', { token: ctx.admin })).body.data;
+    const save = await ctx.app.call('POST', '/api/admin/compliance', {
+      token: ctx.admin,
       body: { ...current, producer: 'HF-ADMIN-0007' },
     });
     expect(save.body).toMatchObject({ code: 0, data: { producer: 'HF-ADMIN-0007' } });
@@ -559,16 +543,16 @@ describeServer('compliance: every file a user can see or save carries both label
   });
 
   it('a form saved before AIGC_PRODUCER existed (the built-in Huafang stored with it) names the variable', async () => {
-    const current = (await app.call('GET', '/api/admin/compliance', { token: admin })).body.data;
+    const current = (await ctx.app.call('GET', '/api/admin/compliance', { token: ctx.admin })).body.data;
     // Saved as a release without the variable stored it: the whole form, the built-in producer included.
-    await new AppConfigRepository(app.db).upsert(
+    await new AppConfigRepository(ctx.app.db).upsert(
       'compliance',
       '合规设置',
       JSON.stringify({ ...current, producer: DEFAULT_COMPLIANCE_SETTINGS.producer }),
       new Date().toISOString(),
     );
     const upgraded = new ComplianceService(
-      createRepositories(app.db, app.config.database.kind),
+      createRepositories(ctx.app.db, ctx.app.config.database.kind),
       new LocalBroadcast(),
       false,
       'HF-ENV-NEXT',

@@ -1,28 +1,23 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { demoTemplate, generateBody, waitForEnd } from '../generate/generation-helpers.js';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, loginAdmin, registerUser, type TestApp } from '../helpers/test-app.js';
+import { registerUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 describeServer('admin: 数据看板', () => {
-  let app: TestApp;
-  let admin: string;
-  beforeAll(async () => {
-    app = await createTestApp();
-    admin = await loginAdmin(app);
-  });
-  afterAll(() => app.close());
+  const ctx = useTestApp({ admin: true });
 
   it('counts today’s generations, images and active users, with every day of the window', async () => {
-    const users = [await registerUser(app), await registerUser(app)];
+    const users = [await registerUser(ctx.app), await registerUser(ctx.app)];
     for (const [index, user] of users.entries()) {
-      const ink = await demoTemplate(app, user.token, '水墨山水');
-      const submit = await app.call('POST', '/api/generate/task', {
+      const ink = await demoTemplate(ctx.app, user.token, '水墨山水');
+      const submit = await ctx.app.call('POST', '/api/generate/task', {
         token: user.token,
         body: generateBody(ink, { width: 256, height: 256, steps: 6, batchSize: index + 1 }),
       });
-      await waitForEnd(app, user.token, submit.body.data.generateId);
+      await waitForEnd(ctx.app, user.token, submit.body.data.generateId);
     }
-    const res = await app.call('GET', '/api/admin/dashboard?days=7', { token: admin });
+    const res = await ctx.app.call('GET', '/api/admin/dashboard?days=7', { token: ctx.admin });
     expect(res.body.code).toBe(0);
     const { days, totals, queue, backends } = res.body.data;
     expect(days).toHaveLength(7);
@@ -40,9 +35,9 @@ describeServer('admin: 数据看板', () => {
   });
 
   it('is for admins only and checks its window', async () => {
-    const user = await registerUser(app);
-    expect((await app.call('GET', '/api/admin/dashboard', { token: user.token })).status).toBe(403);
-    const tooLong = await app.call('GET', '/api/admin/dashboard?days=400', { token: admin });
+    const user = await registerUser(ctx.app);
+    expect((await ctx.app.call('GET', '/api/admin/dashboard', { token: user.token })).status).toBe(403);
+    const tooLong = await ctx.app.call('GET', '/api/admin/dashboard?days=400', { token: ctx.admin });
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.msg).toContain('天数不能超过 90');
   });

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { readPngText } from '../../src/engines/png-text.js';
-import { failTransport, isTransportFailure, startProviderServer } from './provider-double.js';
+import { playTransportFailure, startProviderServer } from './provider-double.js';
 
 /**
  * A stand-in for an AUTOMATIC1111 stable-diffusion-webui (v1.10, `--api`) with the sd-webui-controlnet extension,
@@ -817,7 +817,7 @@ export async function startA1111Double(options: A1111DoubleOptions = {}): Promis
     const failure = failures.get(url.pathname) ?? (generating ? failures.get('*generate*') : undefined);
     if (failure) {
       failures.delete(failures.has(url.pathname) ? url.pathname : '*generate*');
-      if (isTransportFailure(failure)) return failTransport(req, res, failure);
+      if (playTransportFailure(req, res, failure)) return;
       send(res, 500, {
         error: 'OutOfMemoryError',
         detail: '',

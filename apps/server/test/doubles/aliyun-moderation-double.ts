@@ -1,13 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerAliyun, checkAcs3Signature, Refusal } from './aliyun-acs3.js';
-import {
-  answerQueues,
-  failTransport,
-  header,
-  isTransportFailure,
-  type ModerationDouble,
-  startProviderServer,
-} from './provider-double.js';
+import { header, type ModerationDouble, moderationRecord, playTransportFailure } from './provider-double.js';
 
 /**
  * A stand-in for Aliyun 内容安全增强版 (product Green, API version 2022-03-02) on 127.0.0.1, answering the two calls
@@ -165,9 +158,17 @@ export async function startAliyunModerationDouble(
   account: AliyunModerationAccount,
   words: { blockWords?: string[]; reviewWords?: string[] } = {},
 ): Promise<AliyunModerationDouble> {
-  const requests: AliyunModerationRequest[] = [];
-  const rejections: string[] = [];
-  const queued = answerQueues<AliyunModerationAction, AliyunModerationAnswer>();
+  const {
+    requests,
+    rejections,
+    next: queuedAnswer,
+    serve,
+  } = moderationRecord<
+    AliyunModerationAccount,
+    AliyunModerationRequest,
+    AliyunModerationAction,
+    AliyunModerationAnswer
+  >();
 
   /** The field the action names its message in. */
   const messageField = (action: string) => (action === 'ImageModeration' ? 'Msg' : 'Message');
@@ -223,8 +224,8 @@ export async function startAliyunModerationDouble(
       throw err;
     }
     requests.push(call);
-    const next = queued.next(call.action);
-    if (isTransportFailure(next)) return failTransport(req, res, next);
+    const next = queuedAnswer(call.action);
+    if (playTransportFailure(req, res, next)) return;
     if (next && 'status' in next)
       return answerAliyun(res, next.status, { Code: next.code, Message: MESSAGES[next.code] });
     if (next && 'code' in next) return refuseInBody(res, call.action, next.code);
@@ -238,14 +239,5 @@ export async function startAliyunModerationDouble(
     answerVerdict(res, call, next ?? ownVerdict(call));
   };
 
-  const server = await startProviderServer(handle);
-  return {
-    ...server,
-    account,
-    settings: { ...account, region: 'cn-shanghai', endpoint: server.url },
-    requests,
-    rejections,
-    answerNext: queued.answerNext,
-    reset: queued.reset,
-  };
+  return serve(handle, account, (url) => ({ ...account, region: 'cn-shanghai', endpoint: url }));
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerAliyun, checkAcs3Signature, Refusal } from './aliyun-acs3.js';
-import { failTransport, isTransportFailure, type SmsDouble, startProviderServer } from './provider-double.js';
+import { playTransportFailure, type SmsDouble, startProviderServer } from './provider-double.js';
 
 /**
  * A stand-in for Aliyun 短信服务 (dysmsapi, API version 2017-05-25) on 127.0.0.1, answering SendSms the way the
@@ -114,7 +114,7 @@ export async function startAliyunSmsDouble(account = ALIYUN_SMS_ACCOUNT): Promis
     }
     requests.push(params);
     const failure = failures.shift();
-    if (isTransportFailure(failure)) return failTransport(req, res, failure);
+    if (playTransportFailure(req, res, failure)) return;
     if (failure) {
       refuse(res, 'status' in failure ? failure.status : 200, failure.code);
       return;

@@ -35,10 +35,12 @@ export type SmsDouble<Account, Call, Failure> = ProviderDouble<Account, Call> & 
   failNext(failure: Failure): void;
 };
 
+type ModerationGatewaySettings = Omit<ModerationGatewayConfig, 'timeoutMs'>;
+
 /** A content-safety service's double: the next answer of an action, set by the test. */
 export type ModerationDouble<Account, Call, Action extends string, Answer> = ProviderDouble<Account, Call> & {
   /** The server's moderation settings (but the timeout) that reach this double with its account. */
-  settings: Omit<ModerationGatewayConfig, 'timeoutMs'>;
+  settings: ModerationGatewaySettings;
   answerNext(action: Action, answer: Answer): void;
   /** Forgets queued answers (a test that failed half-way leaves none for the next). */
   reset(): void;
@@ -54,6 +56,30 @@ export function answerQueues<Action extends string, Answer>() {
     },
     reset() {
       queued.clear();
+    },
+  };
+}
+
+/**
+ * What a moderation double keeps apart from its protocol: the calls it took, the calls it refused and the answers a
+ * test queued; `serve` starts it on the double's handler and hands the test the double.
+ */
+export function moderationRecord<Account, Call, Action extends string, Answer>() {
+  const requests: Call[] = [];
+  const rejections: string[] = [];
+  const queued = answerQueues<Action, Answer>();
+  return {
+    requests,
+    rejections,
+    next: queued.next,
+    async serve(
+      handle: ProviderHandler,
+      account: Account,
+      settings: (url: string) => ModerationGatewaySettings,
+    ): Promise<ModerationDouble<Account, Call, Action, Answer>> {
+      const server = await startProviderServer(handle);
+      const { answerNext, reset } = queued;
+      return { ...server, account, settings: settings(server.url), requests, rejections, answerNext, reset };
     },
   };
 }
@@ -101,16 +127,23 @@ const PAGES: Record<Exclude<TransportFailure, 'hang' | 'reset'>, string> = {
   'http-502': '502 Bad Gateway',
 };
 
-export const isTransportFailure = (failure: unknown): failure is TransportFailure =>
+const isTransportFailure = (failure: unknown): failure is TransportFailure =>
   failure === 'hang' || failure === 'reset' || (typeof failure === 'string' && Object.hasOwn(PAGES, failure));
 
-export function failTransport(req: IncomingMessage, res: ServerResponse, failure: TransportFailure): void {
-  if (failure === 'hang') return;
+/** Plays `failure` when it is a transport failure, and says whether it did (the call then has its answer, or none). */
+export function playTransportFailure<Failure>(
+  req: IncomingMessage,
+  res: ServerResponse,
+  failure: Failure,
+): failure is Extract<Failure, TransportFailure> {
+  if (!isTransportFailure(failure)) return false;
+  if (failure === 'hang') return true;
   if (failure === 'reset') {
     req.socket.destroy();
-    return;
+    return true;
   }
   const page = PAGES[failure];
   res.writeHead(Number(page.slice(0, 3)), { 'content-type': 'text/html' });
   res.end(`<html><body><h1>${page}</h1></body></html>`);
+  return true;
 }

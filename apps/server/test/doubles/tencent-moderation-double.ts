@@ -1,13 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  answerQueues,
-  failTransport,
-  header,
-  isTransportFailure,
-  type ModerationDouble,
-  startProviderServer,
-} from './provider-double.js';
-import { acceptedCall, answerTencent, checkTc3Signature, Refusal } from './tencent-tc3.js';
+import { header, type ModerationDouble, moderationRecord, playTransportFailure } from './provider-double.js';
+import { acceptedCall, answerTencent, checkTc3Signature, Refusal, tencentGateway } from './tencent-tc3.js';
 
 /**
  * A stand-in for Tencent Cloud 内容安全 (API 3.0, version 2020-12-29) on 127.0.0.1, answering the two calls the
@@ -120,9 +113,12 @@ export async function startTencentModerationDouble(
   account: TencentModerationAccount,
   words: { blockWords?: string[]; reviewWords?: string[] } = {},
 ): Promise<TencentModerationDouble> {
-  const requests: TencentModerationRequest[] = [];
-  const rejections: string[] = [];
-  const queued = answerQueues<ModerationAction, TencentModerationAnswer>();
+  const {
+    requests,
+    rejections,
+    next: queuedAnswer,
+    serve,
+  } = moderationRecord<TencentModerationAccount, TencentModerationRequest, ModerationAction, TencentModerationAnswer>();
 
   const refuseCall = (res: ServerResponse, code: string) =>
     answerTencent(res, { Error: { Code: code, Message: MESSAGES[code] ?? code } });
@@ -142,8 +138,8 @@ export async function startTencentModerationDouble(
       return { ...params, service: checkTc3Signature(req, body, account) };
     });
     if (!call) return;
-    const next = queued.next(call.action);
-    if (isTransportFailure(next)) return failTransport(req, res, next);
+    const next = queuedAnswer(call.action);
+    if (playTransportFailure(req, res, next)) return;
     if (next && 'error' in next) return refuseCall(res, next.error);
     const verdict = next ?? ownVerdict(call);
     answerTencent(res, {
@@ -158,19 +154,5 @@ export async function startTencentModerationDouble(
     });
   };
 
-  const server = await startProviderServer(handle);
-  return {
-    ...server,
-    account,
-    settings: {
-      accessKeyId: account.secretId,
-      accessKeySecret: account.secretKey,
-      region: 'ap-guangzhou',
-      endpoint: server.url,
-    },
-    requests,
-    rejections,
-    answerNext: queued.answerNext,
-    reset: queued.reset,
-  };
+  return serve(handle, account, (url) => tencentGateway(account, url));
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { failTransport, header, isTransportFailure, type SmsDouble, startProviderServer } from './provider-double.js';
-import { acceptedCall, answerTencent, checkTc3Signature, Refusal } from './tencent-tc3.js';
+import { header, playTransportFailure, type SmsDouble, startProviderServer } from './provider-double.js';
+import { acceptedCall, answerTencent, checkTc3Signature, Refusal, tencentGateway } from './tencent-tc3.js';
 
 /**
  * A stand-in for Tencent Cloud SMS (API 3.0, version 2021-01-11) on 127.0.0.1, answering SendSms the way the
@@ -140,7 +140,7 @@ export async function startTencentSmsDouble(account = TENCENT_SMS_ACCOUNT): Prom
     });
     if (!params) return;
     const failure = failures.shift();
-    if (isTransportFailure(failure)) return failTransport(req, res, failure);
+    if (playTransportFailure(req, res, failure)) return;
     if (failure && 'error' in failure) return refuseCall(res, failure.error);
     if (params.smsSdkAppId !== account.sdkAppId) return refuseCall(res, 'UnauthorizedOperation.SmsSdkAppIdVerifyFail');
     if (params.signName !== account.signName) return refuseCall(res, 'FailedOperation.SignatureIncorrectOrUnapproved');
@@ -167,13 +167,10 @@ export async function startTencentSmsDouble(account = TENCENT_SMS_ACCOUNT): Prom
     ...server,
     account,
     settings: {
-      accessKeyId: account.secretId,
-      accessKeySecret: account.secretKey,
+      ...tencentGateway(account, server.url),
       sdkAppId: account.sdkAppId,
       signName: account.signName,
       templateCode: account.templateId,
-      region: 'ap-guangzhou',
-      endpoint: server.url,
     },
     requests,
     rejections,

@@ -26,6 +26,14 @@ export function answerTencent(res: ServerResponse, response: Record<string, unkn
   res.end(JSON.stringify({ Response: { ...response, RequestId: randomUUID() } }));
 }
 
+/** The server's gateway settings that reach a Tencent double with its account (both doubles take ap-guangzhou). */
+export const tencentGateway = (account: { secretId: string; secretKey: string }, endpoint: string) => ({
+  accessKeyId: account.secretId,
+  accessKeySecret: account.secretKey,
+  region: 'ap-guangzhou',
+  endpoint,
+});
+
 /**
  * Runs the API's checks of a call (`checks` throws a Refusal or returns the call). A refused call is recorded in
  * `rejections`, answered with its Error and gives undefined; an accepted one is recorded in `requests`.

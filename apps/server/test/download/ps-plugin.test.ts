@@ -3,13 +3,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import Fastify from 'fastify';
 import sharp from 'sharp';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { fromBufferPromise } from 'yauzl';
 import { downloadRoutes, PS_PLUGIN_DIR } from '../../src/features/download/download.routes.js';
 import { registerErrorHandler } from '../../src/platform/error-handler.js';
 import { demoTemplate, generateBody, waitForEnd } from '../generate/generation-helpers.js';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 /** apps/ps-plugin/api-client.js as the panel sees it (CommonJS, JSDoc-typed), loaded by Node's own require. */
 type PluginWork = { id: string; url: string; thumbUrl: string; width: number; height: number; createdAt: string };
@@ -51,19 +51,15 @@ function iconPaths(manifest: any): string[] {
 }
 
 describeServer('download: the Photoshop UXP plugin package and its API client', () => {
-  let app: TestApp;
-  let user: TestUser;
+  const ctx = useTestApp({ users: ['user'] });
   let server: string;
   beforeAll(async () => {
-    app = await createTestApp();
-    user = await registerUser(app);
-    await app.app.listen({ port: 0, host: '127.0.0.1' });
-    server = `127.0.0.1:${(app.app.server.address() as AddressInfo).port}/`;
+    await ctx.app.app.listen({ port: 0, host: '127.0.0.1' });
+    server = `127.0.0.1:${(ctx.app.app.server.address() as AddressInfo).port}/`;
   });
-  afterAll(() => app.close());
 
   it('streams apps/ps-plugin as a .ccx zip with a valid manifest v5, without login', async () => {
-    const res = await app.app.inject({ method: 'GET', url: '/api/download/ps/plugins' });
+    const res = await ctx.app.app.inject({ method: 'GET', url: '/api/download/ps/plugins' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/zip');
     expect(res.headers['content-length']).toBeUndefined(); // streamed, not buffered
@@ -116,9 +112,9 @@ describeServer('download: the Photoshop UXP plugin package and its API client', 
     expect(client.server).toBe(`http://${server.slice(0, -1)}`);
     expect(apiClient.createClient().server).toBe(apiClient.DEFAULT_SERVER);
 
-    await expect(client.login(user.account, 'wrong-password')).rejects.toMatchObject({ name: 'HuafangError' });
+    await expect(client.login(ctx.user.account, 'wrong-password')).rejects.toMatchObject({ name: 'HuafangError' });
     await expect(client.uploadImage(new Uint8Array(4))).rejects.toThrow('请先登录');
-    expect(await client.login(user.account, user.password)).toBe(client.token);
+    expect(await client.login(ctx.user.account, ctx.user.password)).toBe(client.token);
     expect(client.token).toEqual(expect.any(String));
 
     const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3a7' } })
@@ -127,7 +123,7 @@ describeServer('download: the Photoshop UXP plugin package and its API client', 
     const handOff = await client.sendToDraw(new Uint8Array(png));
     expect(handOff.url).toBe(`${client.server}/draw?initImage=${encodeURIComponent(handOff.fileId)}`);
     expect(client.drawUrl(handOff.fileId)).toBe(handOff.url);
-    const stored = await app.app.inject({ method: 'GET', url: app.services.files.signedUrlOf(handOff.fileId) });
+    const stored = await ctx.app.app.inject({ method: 'GET', url: ctx.app.services.files.signedUrlOf(handOff.fileId) });
     expect(stored.statusCode).toBe(200);
     expect((await sharp(stored.rawPayload).metadata()).width).toBe(40);
 
@@ -137,17 +133,17 @@ describeServer('download: the Photoshop UXP plugin package and its API client', 
   });
 
   it('api-client: lists the recent works and downloads a thumbnail and an original', async () => {
-    const ink = await demoTemplate(app, user.token, '水墨山水');
-    const submit = await app.call('POST', '/api/generate/task', {
-      token: user.token,
+    const ink = await demoTemplate(ctx.app, ctx.user.token, '水墨山水');
+    const submit = await ctx.app.call('POST', '/api/generate/task', {
+      token: ctx.user.token,
       body: generateBody(ink, { width: 256, height: 256, steps: 6 }),
     });
     expect(submit.body.code).toBe(0);
-    const { final } = await waitForEnd(app, user.token, submit.body.data.generateId);
+    const { final } = await waitForEnd(ctx.app, ctx.user.token, submit.body.data.generateId);
     expect(final.status).toBe('succeeded');
 
     const client = apiClient.createClient({ server });
-    await client.login(user.account, user.password);
+    await client.login(ctx.user.account, ctx.user.password);
     const page = await client.recentWorks(10);
     expect(page.total).toBeGreaterThanOrEqual(1);
     const [first] = page.list;

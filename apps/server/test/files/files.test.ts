@@ -1,8 +1,9 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { multipartBody } from '../helpers/multipart.js';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { registerUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 const png = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 60, b: 60 } } })
@@ -10,20 +11,21 @@ const png = (width: number, height: number) =>
     .toBuffer();
 
 describeServer('files: image upload', () => {
-  let app: TestApp;
-  let user: TestUser;
-  beforeAll(async () => {
-    app = await createTestApp({ uploadMaxBytes: 200 * 1024 });
-    user = await registerUser(app);
-  });
-  afterAll(() => app.close());
+  const ctx = useTestApp({ config: { uploadMaxBytes: 200 * 1024 }, users: ['user'] });
 
   const countFiles = async () =>
-    Number((await app.db.selectFrom('files').select(app.db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (await ctx.app.db.selectFrom('files').select(ctx.app.db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow())
+        .n,
+    );
 
-  async function upload(url: string, files: Parameters<typeof multipartBody>[0], token: string | null = user.token) {
+  async function upload(
+    url: string,
+    files: Parameters<typeof multipartBody>[0],
+    token: string | null = ctx.user.token,
+  ) {
     const body = multipartBody(files);
-    const res = await app.app.inject({
+    const res = await ctx.app.app.inject({
       method: 'POST',
       url,
       payload: body.payload,
@@ -38,7 +40,7 @@ describeServer('files: image upload', () => {
     ]);
     expect(res.body).toMatchObject({ code: 0, data: { fileId: expect.any(String) } });
     expect(res.body.data.url).toMatch(new RegExp(`^/api/files/${res.body.data.fileId}\\?e=`));
-    const image = await app.app.inject({ method: 'GET', url: res.body.data.url });
+    const image = await ctx.app.app.inject({ method: 'GET', url: res.body.data.url });
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toBe('image/webp');
     const meta = await sharp(image.rawPayload).metadata();
@@ -98,21 +100,23 @@ describeServer('files: image upload', () => {
     const mine = await upload('/api/files/upload', [
       { filename: 'me.png', contentType: 'image/png', bytes: await png(32, 32) },
     ]);
-    const set = await app.call('POST', '/api/user/update/avatar', {
-      token: user.token,
+    const set = await ctx.app.call('POST', '/api/user/update/avatar', {
+      token: ctx.user.token,
       body: { avatar: mine.body.data.fileId },
     });
     const avatar = `/api/files/${mine.body.data.fileId}`;
     expect(set.body).toMatchObject({ code: 0, msg: '设置成功', data: { avatar } });
-    expect((await app.call('GET', '/api/user/currentUser', { token: user.token })).body.data.avatar).toBe(avatar);
+    expect((await ctx.app.call('GET', '/api/user/currentUser', { token: ctx.user.token })).body.data.avatar).toBe(
+      avatar,
+    );
 
-    const other = await registerUser(app);
-    const stolen = await app.call('POST', '/api/user/update/avatar', {
+    const other = await registerUser(ctx.app);
+    const stolen = await ctx.app.call('POST', '/api/user/update/avatar', {
       token: other.token,
       body: { avatar: mine.body.data.fileId },
     });
     expect(stolen.body).toMatchObject({ code: -1, msg: '头像文件不存在，请重新上传' });
-    const viaProfile = await app.call('POST', '/api/user/perfectInfo', {
+    const viaProfile = await ctx.app.call('POST', '/api/user/perfectInfo', {
       token: other.token,
       body: { nickname: '别人', avatar: mine.body.data.fileId },
     });
@@ -120,7 +124,7 @@ describeServer('files: image upload', () => {
   });
 
   it('answers 404 with its own message for a missing file', async () => {
-    const res = await app.call('GET', '/api/files/doesnotexist');
+    const res = await ctx.app.call('GET', '/api/files/doesnotexist');
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: 404, msg: '文件不存在' });
   });

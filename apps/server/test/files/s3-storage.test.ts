@@ -4,7 +4,8 @@ import { demoTemplate, generateBody, waitForEnd } from '../generate/generation-h
 import { uploadPng } from '../helpers/multipart.js';
 import { startS3Server, type TestS3Server } from '../helpers/s3-server.js';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { loginAdmin } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { readZip } from '../helpers/zip.js';
 import { seedWorks } from '../works/work-fixtures.js';
 
@@ -12,20 +13,14 @@ const SMALL = { width: 256, height: 256, steps: 8 };
 
 describeServer('files: a user’s uploads and works kept in S3-compatible storage', () => {
   let s3: TestS3Server;
-  let app: TestApp;
-  let user: TestUser;
   beforeAll(async () => {
     s3 = await startS3Server();
-    app = await createTestApp({ storage: s3.storageConfig });
-    user = await registerUser(app);
   });
-  afterAll(async () => {
-    await app?.close();
-    await s3?.close();
-  });
+  afterAll(() => s3?.close());
+  const ctx = useTestApp({ config: () => ({ storage: s3.storageConfig }), users: ['user'] });
 
   const get = async (url: string, token?: string) => {
-    const res = await app.app.inject({
+    const res = await ctx.app.app.inject({
       method: 'GET',
       url,
       headers: token ? { authorization: `Bearer ${token}` } : {},
@@ -37,7 +32,7 @@ describeServer('files: a user’s uploads and works kept in S3-compatible storag
   let work: { workId: string; url: string; thumbUrl: string };
 
   it('keeps an upload in the bucket and shows it to its owner through the signed link', async () => {
-    const uploaded = await uploadPng(app, user.token, { width: 64, height: 80 });
+    const uploaded = await uploadPng(ctx.app, ctx.user.token, { width: 64, height: 80 });
     expect(uploaded).toMatchObject({ code: 0, data: { fileId: expect.any(String) } });
     photo = uploaded.data;
     expect(await s3.keys('uploads/')).toEqual([`uploads/${photo.fileId}.webp`]);
@@ -49,13 +44,13 @@ describeServer('files: a user’s uploads and works kept in S3-compatible storag
   });
 
   it('paints over the uploaded photo on the built-in engine and serves the work from the bucket', async () => {
-    const idPhoto = await demoTemplate(app, user.token, '蓝底证件照');
-    const submit = await app.call('POST', '/api/generate/task', {
-      token: user.token,
+    const idPhoto = await demoTemplate(ctx.app, ctx.user.token, '蓝底证件照');
+    const submit = await ctx.app.call('POST', '/api/generate/task', {
+      token: ctx.user.token,
       body: generateBody(idPhoto, { ...SMALL, initImageFileId: photo.fileId }),
     });
     expect(submit.body.code, submit.body.msg).toBe(0);
-    const { final } = await waitForEnd(app, user.token, submit.body.data.generateId);
+    const { final } = await waitForEnd(ctx.app, ctx.user.token, submit.body.data.generateId);
     expect(final.status).toBe('succeeded');
     work = final.images[0];
     expect(await s3.keys(`works/${work.workId}`)).toEqual([
@@ -76,14 +71,14 @@ describeServer('files: a user’s uploads and works kept in S3-compatible storag
   });
 
   it('downloads a zip of works, each original streamed from the bucket as stored', async () => {
-    const [seeded] = await seedWorks(app, user.userId, [{ prompt: 'seeded on S3' }]);
-    const zip = await get(`/api/files/downloadZip?ids=${work.workId},${seeded}`, user.token);
+    const [seeded] = await seedWorks(ctx.app, ctx.user.userId, [{ prompt: 'seeded on S3' }]);
+    const zip = await get(`/api/files/downloadZip?ids=${work.workId},${seeded}`, ctx.user.token);
     expect(zip.status).toBe(200);
     expect(zip.type).toBe('application/zip');
     const entries = await readZip(zip.bytes);
     expect(entries.size).toBe(2);
     for (const id of [work.workId, seeded]) {
-      const detail = await app.call('GET', `/api/works/profile/detail?id=${id}`, { token: user.token });
+      const detail = await ctx.app.call('GET', `/api/works/profile/detail?id=${id}`, { token: ctx.user.token });
       const entry = [...entries].find(([name]) => name.endsWith(`_${id}.png`));
       expect(entry?.[1].equals((await get(detail.body.data.url)).bytes)).toBe(true);
     }
@@ -91,7 +86,7 @@ describeServer('files: a user’s uploads and works kept in S3-compatible storag
 
   it('deletes a work and its objects leave the bucket; the other works stay', async () => {
     const before = await s3.keys('works/');
-    const del = await app.call('DELETE', '/api/works', { token: user.token, body: { ids: [work.workId] } });
+    const del = await ctx.app.call('DELETE', '/api/works', { token: ctx.user.token, body: { ids: [work.workId] } });
     expect(del.body).toMatchObject({ code: 0, msg: '删除成功' });
     expect(await s3.keys(`works/${work.workId}`)).toEqual([]);
     expect(await s3.keys('works/')).toEqual(before.filter((key) => !key.startsWith(`works/${work.workId}.`)));
@@ -101,7 +96,7 @@ describeServer('files: a user’s uploads and works kept in S3-compatible storag
   });
 
   it('reports the bucket healthy to an admin and leaves no probe object behind', async () => {
-    const health = await app.call('GET', '/api/health', { token: await loginAdmin(app) });
+    const health = await ctx.app.call('GET', '/api/health', { token: await loginAdmin(ctx.app) });
     expect(health.body.data).toMatchObject({ status: 'ok', checks: { storage: 'ok' } });
     expect(await s3.keys('health/')).toEqual([]);
   });
@@ -111,7 +106,7 @@ describeServer('files: a user’s uploads and works kept in S3-compatible storag
     expect(s3.changes.some((change) => change.startsWith('ObjectCreated:'))).toBe(true);
     const before = s3.changes.length;
     for (let i = 0; i < 20; i++) {
-      expect(await app.call('GET', '/api/health')).toMatchObject({ status: 200, body: { data: { status: 'ok' } } });
+      expect(await ctx.app.call('GET', '/api/health')).toMatchObject({ status: 200, body: { data: { status: 'ok' } } });
     }
     expect(s3.changes.slice(before)).toEqual([]);
     expect(await s3.keys('health/')).toEqual([]);

@@ -1,8 +1,9 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { multipartBody } from '../helpers/multipart.js';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { registerUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 /** A white square on black: its canny map has edges on the square's border and nothing inside. */
 async function squareImage(): Promise<Buffer> {
@@ -16,25 +17,21 @@ async function squareImage(): Promise<Buffer> {
 }
 
 describeServer('generate: ControlNet preprocessor preview', () => {
-  let app: TestApp;
-  let user: TestUser;
+  const ctx = useTestApp({ users: ['user'] });
   let fileId: string;
   beforeAll(async () => {
-    app = await createTestApp();
-    user = await registerUser(app);
     const body = multipartBody([{ filename: 'square.png', contentType: 'image/png', bytes: await squareImage() }]);
-    const res = await app.app.inject({
+    const res = await ctx.app.app.inject({
       method: 'POST',
       url: '/api/files/upload',
       payload: body.payload,
-      headers: { ...body.headers, authorization: `Bearer ${user.token}` },
+      headers: { ...body.headers, authorization: `Bearer ${ctx.user.token}` },
     });
     fileId = res.json().data.fileId;
   });
-  afterAll(() => app.close());
 
-  const preview = (body: object, token = user.token) =>
-    app.call('POST', '/api/generate/task/controlnet/preview', { token, body });
+  const preview = (body: object, token = ctx.user.token) =>
+    ctx.app.call('POST', '/api/generate/task/controlnet/preview', { token, body });
 
   it('draws the canny edges of the reference image and keeps the map as the user’s file', async () => {
     const res = await preview({
@@ -45,7 +42,7 @@ describeServer('generate: ControlNet preprocessor preview', () => {
       thresholdB: 150,
     });
     expect(res.body).toMatchObject({ code: 0, data: { url: expect.stringMatching(/^\/api\/files\//) } });
-    const image = await app.app.inject({ method: 'GET', url: res.body.data.url });
+    const image = await ctx.app.app.inject({ method: 'GET', url: res.body.data.url });
     const { data, info } = await sharp(image.rawPayload).greyscale().raw().toBuffer({ resolveWithObject: true });
     const at = (x: number, y: number) =>
       data[Math.round((y / 160) * info.height) * info.width + Math.round((x / 160) * info.width)] ?? 0;
@@ -60,7 +57,7 @@ describeServer('generate: ControlNet preprocessor preview', () => {
       code: -1,
       msg: '不支持的预处理器：openpose_full',
     });
-    const other = await registerUser(app);
+    const other = await registerUser(ctx.app);
     expect((await preview({ fileId, controlnetModule: 'canny' }, other.token)).body).toMatchObject({
       code: -1,
       msg: '参考图文件不存在，请重新上传',
@@ -69,8 +66,11 @@ describeServer('generate: ControlNet preprocessor preview', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.msg).toBe('低阈值须在 1–255 之间');
     expect(
-      (await app.call('POST', '/api/generate/task/controlnet/preview', { body: { fileId, controlnetModule: 'canny' } }))
-        .status,
+      (
+        await ctx.app.call('POST', '/api/generate/task/controlnet/preview', {
+          body: { fileId, controlnetModule: 'canny' },
+        })
+      ).status,
     ).toBe(401);
   });
 });

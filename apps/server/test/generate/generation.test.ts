@@ -1,29 +1,24 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { readPngText } from '../../src/engines/png-text.js';
 import { multipartBody } from '../helpers/multipart.js';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { loginAdmin, registerUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { creditsOf, demoTemplate, generateBody, waitForEnd, waitForStatus } from './generation-helpers.js';
 
 const SMALL = { width: 256, height: 256, steps: 8 };
 
 describeServer('generate: from submit to works on the built-in engine', () => {
-  let app: TestApp;
-  let user: TestUser;
-  let other: TestUser;
+  const ctx = useTestApp({ users: ['user', 'other'] });
   let ink: Awaited<ReturnType<typeof demoTemplate>>;
   let twoStep: Awaited<ReturnType<typeof demoTemplate>>;
   beforeAll(async () => {
-    app = await createTestApp();
-    user = await registerUser(app);
-    other = await registerUser(app);
-    ink = await demoTemplate(app, user.token, '水墨山水');
-    twoStep = await demoTemplate(app, user.token, '场景化主图');
+    ink = await demoTemplate(ctx.app, ctx.user.token, '水墨山水');
+    twoStep = await demoTemplate(ctx.app, ctx.user.token, '场景化主图');
   });
-  afterAll(() => app.close());
 
-  const post = (url: string, body: object, token = user.token) => app.call('POST', url, { token, body });
+  const post = (url: string, body: object, token = ctx.user.token) => ctx.app.call('POST', url, { token, body });
 
   it('predicts the cost, the place in line and the time before submitting', async () => {
     const res = await post('/api/generate/task/predict', generateBody(ink, { ...SMALL, batchSize: 2 }));
@@ -32,13 +27,13 @@ describeServer('generate: from submit to works on the built-in engine', () => {
   });
 
   it('runs a generation to works: progress with a preview, images with thumbnails and parameters text', async () => {
-    const before = await creditsOf(app, user.token);
+    const before = await creditsOf(ctx.app, ctx.user.token);
     const submit = await post('/api/generate/task', generateBody(ink, { ...SMALL, batchSize: 2, seed: 1234 }));
     expect(submit.body).toMatchObject({ code: 0, data: { currentStepNum: 1 } });
     const { generateId, currentStepId } = submit.body.data;
-    expect(await creditsOf(app, user.token)).toBe(before - 2);
+    expect(await creditsOf(ctx.app, ctx.user.token)).toBe(before - 2);
 
-    const { final, seen } = await waitForEnd(app, user.token, generateId);
+    const { final, seen } = await waitForEnd(ctx.app, ctx.user.token, generateId);
     expect(final).toMatchObject({ status: 'succeeded', progress: 100, currentStepId, currentStepNum: 1 });
     expect(final.images).toHaveLength(2);
     expect(final.images.map((i: any) => i.seed)).toEqual([1234, 1235]);
@@ -48,7 +43,7 @@ describeServer('generate: from submit to works on the built-in engine', () => {
     expect(withPreview?.previewUrl).toMatch(/^\/api\/generate\/task\/preview\//);
 
     const [first] = final.images;
-    const original = await app.app.inject({ method: 'GET', url: first.url });
+    const original = await ctx.app.app.inject({ method: 'GET', url: first.url });
     expect(original.headers['content-type']).toBe('image/png');
     const meta = await sharp(original.rawPayload).metadata();
     expect([meta.width, meta.height]).toEqual([256, 256]);
@@ -56,16 +51,20 @@ describeServer('generate: from submit to works on the built-in engine', () => {
     expect(text).toContain('Seed: 1234');
     expect(text).toContain('Steps: 8');
     expect(text).toMatch(/^[^\n]*ink wash/i);
-    const thumb = await app.app.inject({ method: 'GET', url: first.thumbUrl });
+    const thumb = await ctx.app.app.inject({ method: 'GET', url: first.thumbUrl });
     expect(thumb.headers['content-type']).toBe('image/webp');
     expect(thumb.rawPayload.length).toBeLessThan(original.rawPayload.length);
-    expect(await creditsOf(app, user.token)).toBe(before - 2);
+    expect(await creditsOf(ctx.app, ctx.user.token)).toBe(before - 2);
 
-    const work = await app.db.selectFrom('works').selectAll().where('id', '=', first.workId).executeTakeFirstOrThrow();
-    expect(work).toMatchObject({ user_id: user.userId, generation_id: generateId, template_id: ink.templateId });
+    const work = await ctx.app.db
+      .selectFrom('works')
+      .selectAll()
+      .where('id', '=', first.workId)
+      .executeTakeFirstOrThrow();
+    expect(work).toMatchObject({ user_id: ctx.user.userId, generation_id: generateId, template_id: ink.templateId });
     expect(Number(work.seed)).toBe(1234);
     expect(JSON.parse(work.parameters)).toMatchObject({ steps: 8, width: 256, seed: 1234 });
-    const history = await app.db
+    const history = await ctx.app.db
       .selectFrom('prompt_history')
       .selectAll()
       .where('generation_id', '=', generateId)
@@ -77,9 +76,9 @@ describeServer('generate: from submit to works on the built-in engine', () => {
   it('is the same picture for the same prompt, seed and parameters', async () => {
     const run = async () => {
       const submit = await post('/api/generate/task', generateBody(ink, { ...SMALL, seed: 77 }));
-      const { final } = await waitForEnd(app, user.token, submit.body.data.generateId);
+      const { final } = await waitForEnd(ctx.app, ctx.user.token, submit.body.data.generateId);
       // Pixels, not bytes: each work's file carries its own AIGC label (ProduceID is the work's id).
-      return sharp((await app.app.inject({ method: 'GET', url: final.images[0].url })).rawPayload)
+      return sharp((await ctx.app.app.inject({ method: 'GET', url: final.images[0].url })).rawPayload)
         .raw()
         .toBuffer();
     };
@@ -89,12 +88,12 @@ describeServer('generate: from submit to works on the built-in engine', () => {
   it('runs the next template step on a chosen result (next-draw) in the same generation', async () => {
     const submit = await post('/api/generate/task', generateBody(twoStep, { ...SMALL, batchSize: 2 }));
     const { generateId } = submit.body.data;
-    const { final } = await waitForEnd(app, user.token, generateId);
+    const { final } = await waitForEnd(ctx.app, ctx.user.token, generateId);
     const chosen = final.images[1];
 
     const step = await post('/api/generate/task/step', { generateId, imageWorkId: chosen.workId, stepIndex: 1 });
     expect(step.body).toMatchObject({ code: 0, data: { generateId, currentStepNum: 2 } });
-    const next = await waitForEnd(app, user.token, generateId);
+    const next = await waitForEnd(ctx.app, ctx.user.token, generateId);
     expect(next.final).toMatchObject({ status: 'succeeded', currentStepNum: 2, stepIndex: 1 });
     expect(next.final.images).toHaveLength(1);
     expect(next.final.images[0]).toMatchObject({ width: 512, height: 512 });
@@ -103,67 +102,67 @@ describeServer('generate: from submit to works on the built-in engine', () => {
     const foreign = await post(
       '/api/generate/task/step',
       { generateId, imageWorkId: chosen.workId, stepIndex: 1 },
-      other.token,
+      ctx.other.token,
     );
     expect(foreign.body).toMatchObject({ code: 404, msg: '生成任务不存在' });
   });
 
   it('interrupts a running generation: finished images are kept, the rest is refunded', async () => {
-    const before = await creditsOf(app, user.token);
+    const before = await creditsOf(ctx.app, ctx.user.token);
     const submit = await post(
       '/api/generate/task',
       generateBody(ink, { width: 512, height: 512, steps: 40, batchSize: 4, seed: 5 }),
     );
     const { generateId } = submit.body.data;
-    expect(await creditsOf(app, user.token)).toBe(before - 4);
+    expect(await creditsOf(ctx.app, ctx.user.token)).toBe(before - 4);
     // Past the first image (a quarter of the batch) but well before the last.
-    await waitForStatus(app, user.token, generateId, 'running', 30);
+    await waitForStatus(ctx.app, ctx.user.token, generateId, 'running', 30);
     const stop = await post('/api/generate/task/interrupt', { generateId });
     expect(stop.body).toMatchObject({ code: 0, msg: '已中断' });
-    const { final } = await waitForEnd(app, user.token, generateId);
+    const { final } = await waitForEnd(ctx.app, ctx.user.token, generateId);
     expect(final.status).toBe('interrupted');
     const kept = final.images.length;
     expect(kept).toBeGreaterThanOrEqual(1);
     expect(kept).toBeLessThan(4);
-    expect(await creditsOf(app, user.token)).toBe(before - kept);
-    const stored = await app.db.selectFrom('works').select('id').where('generation_id', '=', generateId).execute();
+    expect(await creditsOf(ctx.app, ctx.user.token)).toBe(before - kept);
+    const stored = await ctx.app.db.selectFrom('works').select('id').where('generation_id', '=', generateId).execute();
     expect(stored).toHaveLength(kept);
     // The CPU engine paints a third of four 512² images slower on a busy machine than the default 30 s allows.
   }, 90_000);
 
   it('cancels a queued generation with every credit back, and resumes the unfinished one after a reload', async () => {
-    const before = await creditsOf(app, user.token);
+    const before = await creditsOf(ctx.app, ctx.user.token);
     const first = await post('/api/generate/task', generateBody(ink, { ...SMALL, steps: 40 }));
     const second = await post('/api/generate/task', generateBody(ink, SMALL));
-    const queued = await app.call('POST', '/api/generate/task/progress', {
-      token: user.token,
+    const queued = await ctx.app.call('POST', '/api/generate/task/progress', {
+      token: ctx.user.token,
       body: { generateId: second.body.data.generateId },
     });
     expect(queued.body.data).toMatchObject({ status: 'queued', queuePosition: 1 });
 
-    const unfinished = await app.call('GET', '/api/generate/task/unfinish/task', { token: user.token });
+    const unfinished = await ctx.app.call('GET', '/api/generate/task/unfinish/task', { token: ctx.user.token });
     expect(unfinished.body.data).toMatchObject({ templateId: ink.templateId, stepIndex: 0 });
     expect([first.body.data.generateId, second.body.data.generateId]).toContain(unfinished.body.data.generateId);
 
     await post('/api/generate/task/interrupt', { generateId: second.body.data.generateId });
-    const cancelled = await waitForEnd(app, user.token, second.body.data.generateId);
+    const cancelled = await waitForEnd(ctx.app, ctx.user.token, second.body.data.generateId);
     expect(cancelled.final).toMatchObject({ status: 'interrupted', images: [] });
-    await waitForEnd(app, user.token, first.body.data.generateId);
-    expect(await creditsOf(app, user.token)).toBe(before - 1);
-    const none = await app.call('GET', '/api/generate/task/unfinish/task', { token: user.token });
+    await waitForEnd(ctx.app, ctx.user.token, first.body.data.generateId);
+    expect(await creditsOf(ctx.app, ctx.user.token)).toBe(before - 1);
+    const none = await ctx.app.call('GET', '/api/generate/task/unfinish/task', { token: ctx.user.token });
     expect(none.body).toMatchObject({ code: 0, data: null });
   });
 
   it('no longer lists a work in the progress answer once the user deleted it', async () => {
     const submit = await post('/api/generate/task', generateBody(ink, { ...SMALL, batchSize: 2 }));
     const { generateId } = submit.body.data;
-    const { final } = await waitForEnd(app, user.token, generateId);
+    const { final } = await waitForEnd(ctx.app, ctx.user.token, generateId);
     const [gone, kept] = final.images;
-    const removed = await app.call('DELETE', '/api/works', { token: user.token, body: { ids: [gone.workId] } });
+    const removed = await ctx.app.call('DELETE', '/api/works', { token: ctx.user.token, body: { ids: [gone.workId] } });
     expect(removed.body.code).toBe(0);
     const after = await post('/api/generate/task/progress', { generateId });
     expect(after.body.data.images.map((image: any) => image.workId)).toEqual([kept.workId]);
-    await app.call('DELETE', '/api/works', { token: user.token, body: { ids: [kept.workId] } });
+    await ctx.app.call('DELETE', '/api/works', { token: ctx.user.token, body: { ids: [kept.workId] } });
     expect((await post('/api/generate/task/progress', { generateId })).body.data).toMatchObject({
       status: 'succeeded',
       images: [],
@@ -174,11 +173,11 @@ describeServer('generate: from submit to works on the built-in engine', () => {
     const submit = await post('/api/generate/task', generateBody(ink, SMALL));
     const { generateId } = submit.body.data;
     for (const url of ['/api/generate/task/progress', '/api/generate/task/interrupt']) {
-      expect((await post(url, { generateId }, other.token)).body).toMatchObject({ code: 404 });
+      expect((await post(url, { generateId }, ctx.other.token)).body).toMatchObject({ code: 404 });
     }
-    await waitForEnd(app, user.token, generateId);
+    await waitForEnd(ctx.app, ctx.user.token, generateId);
     expect((await post('/api/generate/task/progress', { generateId: 'nope' })).body).toMatchObject({ code: 404 });
-    expect((await app.call('POST', '/api/generate/task/progress', { body: { generateId } })).status).toBe(401);
+    expect((await ctx.app.call('POST', '/api/generate/task/progress', { body: { generateId } })).status).toBe(401);
   });
 
   it('rejects out-of-range values, unknown choices and another user’s files, queuing nothing', async () => {
@@ -191,15 +190,15 @@ describeServer('generate: from submit to works on the built-in engine', () => {
           .toBuffer(),
       },
     ]);
-    const uploaded = await app.app.inject({
+    const uploaded = await ctx.app.app.inject({
       method: 'POST',
       url: '/api/files/upload',
       payload: upload.payload,
-      headers: { ...upload.headers, authorization: `Bearer ${other.token}` },
+      headers: { ...upload.headers, authorization: `Bearer ${ctx.other.token}` },
     });
     const othersFile = uploaded.json().data.fileId;
-    const jobsBefore = await app.db.selectFrom('generation_jobs').select('id').execute();
-    const credits = await creditsOf(app, user.token);
+    const jobsBefore = await ctx.app.db.selectFrom('generation_jobs').select('id').execute();
+    const credits = await creditsOf(ctx.app, ctx.user.token);
 
     const cases: [object, string][] = [
       [{ steps: 51 }, '采样步数不能大于 50'],
@@ -214,7 +213,7 @@ describeServer('generate: from submit to works on the built-in engine', () => {
       const res = await post('/api/generate/task', generateBody(ink, parameters));
       expect(res.body, JSON.stringify(parameters)).toMatchObject({ code: -1, msg });
     }
-    const lineart = await demoTemplate(app, user.token, '线稿上色');
+    const lineart = await demoTemplate(ctx.app, ctx.user.token, '线稿上色');
     const step = lineart.taskStepList[0];
     const unit = { ...step.parameters.controlNets?.[0], inputImageFileId: othersFile };
     const foreign = await post('/api/generate/task', generateBody(lineart, { controlNets: [unit] }));
@@ -224,21 +223,21 @@ describeServer('generate: from submit to works on the built-in engine', () => {
     expect(emptyPrompt.body).toMatchObject({ code: -1, msg: '请至少添加一个提示词' });
     const badStep = await post('/api/generate/task', generateBody(ink, SMALL, 0));
     expect(badStep.body.code).toBe(0);
-    await waitForEnd(app, user.token, badStep.body.data.generateId);
+    await waitForEnd(ctx.app, ctx.user.token, badStep.body.data.generateId);
     const noStep = await post('/api/generate/task', { ...generateBody(ink, SMALL), stepIndex: 3 });
     expect(noStep.body).toMatchObject({ code: -1, msg: '模板「水墨山水」没有第 4 步' });
     const schema = await post('/api/generate/task', { ...generateBody(ink, SMALL), stepIndex: -1 });
     expect(schema.status).toBe(400);
 
-    const jobsAfter = await app.db.selectFrom('generation_jobs').select('id').execute();
+    const jobsAfter = await ctx.app.db.selectFrom('generation_jobs').select('id').execute();
     expect(jobsAfter.length).toBe(jobsBefore.length + 1);
-    expect(await creditsOf(app, user.token)).toBe(credits - 1);
+    expect(await creditsOf(ctx.app, ctx.user.token)).toBe(credits - 1);
   });
 
   it('answers 10004 with the quota message when credits run out, and admins can grant more', async () => {
-    const poor = await registerUser(app);
-    const admin = await loginAdmin(app);
-    const take = await app.call('POST', '/api/admin/users/credits', {
+    const poor = await registerUser(ctx.app);
+    const admin = await loginAdmin(ctx.app);
+    const take = await ctx.app.call('POST', '/api/admin/users/credits', {
       token: admin,
       body: { userId: poor.userId, amount: -99, remark: '测试' },
     });
@@ -246,18 +245,18 @@ describeServer('generate: from submit to works on the built-in engine', () => {
     const big = await post('/api/generate/task', generateBody(ink, { ...SMALL, batchSize: 2 }), poor.token);
     expect(big.body.code).toBe(10004);
     expect(big.body.msg).toContain('算力不足');
-    expect(await creditsOf(app, poor.token)).toBe(1);
+    expect(await creditsOf(ctx.app, poor.token)).toBe(1);
 
-    const store = await app.call('GET', '/api/account/combo/store', { token: poor.token });
+    const store = await ctx.app.call('GET', '/api/account/combo/store', { token: poor.token });
     expect(store.body).toMatchObject({ code: 0, data: { credits: 1 } });
     expect(store.body.data.plans.length).toBeGreaterThan(0);
 
-    await app.call('POST', '/api/admin/users/credits', { token: admin, body: { userId: poor.userId, amount: 5 } });
+    await ctx.app.call('POST', '/api/admin/users/credits', { token: admin, body: { userId: poor.userId, amount: 5 } });
     const ok = await post('/api/generate/task', generateBody(ink, { ...SMALL, batchSize: 2 }), poor.token);
     expect(ok.body.code).toBe(0);
-    await waitForEnd(app, poor.token, ok.body.data.generateId);
-    expect(await creditsOf(app, poor.token)).toBe(4);
-    const refused = await app.call('POST', '/api/admin/users/credits', {
+    await waitForEnd(ctx.app, poor.token, ok.body.data.generateId);
+    expect(await creditsOf(ctx.app, poor.token)).toBe(4);
+    const refused = await ctx.app.call('POST', '/api/admin/users/credits', {
       token: poor.token,
       body: { userId: poor.userId, amount: 100 },
     });

@@ -2,30 +2,27 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type A1111Double, startA1111Double } from '../doubles/a1111-double.js';
 import { type ComfyUiDouble, startComfyUiDouble } from '../doubles/comfyui-double.js';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, loginAdmin, registerUser, type TestApp } from '../helpers/test-app.js';
+import { registerUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 const SD15 = 'v1-5-pruned-emaonly.safetensors [6ce0161689]';
 const ANYTHING = 'anything-v5.safetensors [7f96a1a9ca]';
 
 describeServer('models: admin management and import from registered backends', () => {
-  let app: TestApp;
-  let admin: string;
+  const ctx = useTestApp({ admin: true });
   let a1111: A1111Double;
   let comfy: ComfyUiDouble;
   beforeAll(async () => {
-    app = await createTestApp();
-    admin = await loginAdmin(app);
     a1111 = await startA1111Double();
     comfy = await startComfyUiDouble();
   });
   afterAll(async () => {
-    await app.close();
     await a1111.close();
     await comfy.close();
   });
 
   const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: object) =>
-    app.call(method, url, { token: admin, ...(body ? { body } : {}) });
+    ctx.app.call(method, url, { token: ctx.admin, ...(body ? { body } : {}) });
   const register = async (name: string, kind: 'sdwebui' | 'comfyui', baseUrl: string, models: string[] = []) => {
     const res = await call('POST', '/api/admin/backends', { name, kind, baseUrl, models, enabled: true });
     expect(res.body.code, res.body.msg).toBe(0);
@@ -140,10 +137,10 @@ describeServer('models: admin management and import from registered backends', (
   });
 
   it('keeps the import and the group routes to admins', async () => {
-    const user = await registerUser(app);
-    const asUser = await app.call('GET', '/api/admin/backends/builtin/checkpoints', { token: user.token });
+    const user = await registerUser(ctx.app);
+    const asUser = await ctx.app.call('GET', '/api/admin/backends/builtin/checkpoints', { token: user.token });
     expect(asUser.status).toBe(403);
-    const importAsUser = await app.call('POST', '/api/admin/models/import', {
+    const importAsUser = await ctx.app.call('POST', '/api/admin/models/import', {
       token: user.token,
       body: { backendId: 'builtin', checkpoints: ['builtin-ink'], groupId: 'x', baseModel: 'SD 1.5' },
     });

@@ -5,7 +5,7 @@ import { readBytes } from '../../src/platform/storage/storage.js';
 import { startTencentModerationDouble, type TencentModerationDouble } from '../doubles/tencent-moderation-double.js';
 import { demoTemplate, generateBody, waitForEnd } from '../generate/generation-helpers.js';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { seedWorks } from '../works/work-fixtures.js';
 
 const BLOCK_WORD = 'forbidden-scene';
@@ -13,46 +13,43 @@ const REVIEW_WORD = 'scan-my-qrcode';
 
 describeServer('content moderation before publication (Tencent TMS/IMS double): flags, fail closed, decisions', () => {
   let double: TencentModerationDouble;
-  let app: TestApp;
-  let admin: string;
-  let author: TestUser;
-
   beforeAll(async () => {
     double = await startTencentModerationDouble(
       { secretId: 'AKIDHuafangModeration', secretKey: 'moderation-secret-for-the-double' },
       { blockWords: [BLOCK_WORD], reviewWords: [REVIEW_WORD] },
     );
-    app = await createTestApp({
-      moderation: { kind: 'tencent', ...double.settings, region: 'ap-shanghai', timeoutMs: 1000 },
-    });
-    admin = await loginAdmin(app);
-    author = await registerUser(app, { nickname: '画师甲' });
+  });
+  afterAll(() => double.close());
+  const ctx = useTestApp({
+    config: () => ({ moderation: { kind: 'tencent', ...double.settings, region: 'ap-shanghai', timeoutMs: 1000 } }),
+    admin: true,
+    users: { author: { nickname: '画师甲' } },
   });
   afterEach(() => double.reset());
-  afterAll(async () => {
-    await app.close();
-    await double.close();
-  });
 
   const publish = (id: string, makePublic = true, hidePrompt = false) =>
-    app.call('POST', '/api/works/publish', { token: author.token, body: { id, public: makePublic, hidePrompt } });
-  const workRow = (id: string) => app.db.selectFrom('works').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    ctx.app.call('POST', '/api/works/publish', {
+      token: ctx.author.token,
+      body: { id, public: makePublic, hidePrompt },
+    });
+  const workRow = (id: string) =>
+    ctx.app.db.selectFrom('works').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const publicIds = async () =>
-    (await app.call('GET', '/api/works/public?pageSize=50')).body.data.list.map((work: { id: string }) => work.id);
+    (await ctx.app.call('GET', '/api/works/public?pageSize=50')).body.data.list.map((work: { id: string }) => work.id);
   const queue = async (kind = 'all') =>
-    (await app.call('GET', `/api/admin/works/moderation?kind=${kind}`, { token: admin })).body.data;
+    (await ctx.app.call('GET', `/api/admin/works/moderation?kind=${kind}`, { token: ctx.admin })).body.data;
   const decide = (id: string, decision: 'approve' | 'remove', note?: string) =>
-    app.call('POST', '/api/admin/works/moderation/decide', { token: admin, body: { id, decision, note } });
+    ctx.app.call('POST', '/api/admin/works/moderation/decide', { token: ctx.admin, body: { id, decision, note } });
   const callsFor = (workId: string) => double.requests.filter((call) => call.dataId === workId);
 
   it('checks the original image and the prompts, then publishes a clean work', async () => {
-    const [id] = await seedWorks(app, author.userId, [{ prompt: 'a quiet lake at dawn' }]);
+    const [id] = await seedWorks(ctx.app, ctx.author.userId, [{ prompt: 'a quiet lake at dawn' }]);
     const res = await publish(id!);
     expect(res.body).toMatchObject({ code: 0, msg: '已发布到灵感广场', data: { public: true } });
     expect(double.rejections).toEqual([]);
     const calls = callsFor(id!);
     expect(calls.map((call) => call.action).sort()).toEqual(['ImageModeration', 'TextModeration']);
-    const stored = await readBytes((await app.services.storage.read(`works/${id}.png`))!);
+    const stored = await readBytes((await ctx.app.services.storage.read(`works/${id}.png`))!);
     expect(calls.find((call) => call.action === 'ImageModeration')?.image?.equals(stored)).toBe(true);
     expect(calls.find((call) => call.action === 'TextModeration')?.text).toContain('a quiet lake at dawn');
     expect(calls.every((call) => call.region === 'ap-shanghai')).toBe(true);
@@ -65,15 +62,15 @@ describeServer('content moderation before publication (Tencent TMS/IMS double): 
   });
 
   it('keeps a blocked work private and puts it in the queue with the reason', async () => {
-    const [id] = await seedWorks(app, author.userId, [{ prompt: `a ${BLOCK_WORD} in the rain` }]);
+    const [id] = await seedWorks(ctx.app, ctx.author.userId, [{ prompt: `a ${BLOCK_WORD} in the rain` }]);
     const res = await publish(id!, true, true);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ code: -1, msg: MODERATION_MESSAGES.block('色情') });
     expect(await workRow(id!)).toMatchObject({ public: 0, publish_pending: 1, hide_prompt: 1, published_at: null });
-    const mine = await app.call('GET', `/api/works/profile/detail?id=${id}`, { token: author.token });
+    const mine = await ctx.app.call('GET', `/api/works/profile/detail?id=${id}`, { token: ctx.author.token });
     expect(mine.body.data).toMatchObject({ public: false, hidePrompt: true, moderation: 'pending' });
     expect(await publicIds()).not.toContain(id);
-    const detail = await app.call('GET', `/api/works/public/detail?id=${id}`);
+    const detail = await ctx.app.call('GET', `/api/works/public/detail?id=${id}`);
     expect(detail.status).toBe(404);
 
     const queued = (await queue('flagged')).list.find((entry: any) => entry.work.id === id);
@@ -82,7 +79,7 @@ describeServer('content moderation before publication (Tencent TMS/IMS double): 
         id,
         public: false,
         publishPending: true,
-        authorId: author.userId,
+        authorId: ctx.author.userId,
         author: { nickname: '画师甲' },
         thumbUrl: expect.stringMatching(new RegExp(`^/api/works/thumb/${id}\\?e=\\d+&s=`)),
       },
@@ -90,7 +87,7 @@ describeServer('content moderation before publication (Tencent TMS/IMS double): 
     });
     expect(queued.items[0].detail).toContain(BLOCK_WORD);
     // The admin's signed link opens the private original.
-    expect((await app.app.inject({ method: 'GET', url: queued.work.url })).statusCode).toBe(200);
+    expect((await ctx.app.app.inject({ method: 'GET', url: queued.work.url })).statusCode).toBe(200);
     expect((await queue('reported')).list.map((entry: any) => entry.work.id)).not.toContain(id);
 
     // Asking again while it waits does not call the provider again.
@@ -101,7 +98,7 @@ describeServer('content moderation before publication (Tencent TMS/IMS double): 
   });
 
   it('holds an image the provider wants reviewed; 通过 publishes it and later publications skip the provider', async () => {
-    const [id] = await seedWorks(app, author.userId, [{ prompt: 'portrait' }]);
+    const [id] = await seedWorks(ctx.app, ctx.author.userId, [{ prompt: 'portrait' }]);
     double.answerNext('ImageModeration', { Suggestion: 'Review', Label: 'Sexy', SubLabel: 'Cleavage' });
     expect((await publish(id!)).body).toMatchObject({ code: -1, msg: MODERATION_MESSAGES.review('性感低俗') });
     const queued = (await queue()).list.find((entry: any) => entry.work.id === id);
@@ -115,8 +112,8 @@ describeServer('content moderation before publication (Tencent TMS/IMS double): 
     ]);
 
     // Not an admin: refused.
-    const byUser = await app.call('POST', '/api/admin/works/moderation/decide', {
-      token: author.token,
+    const byUser = await ctx.app.call('POST', '/api/admin/works/moderation/decide', {
+      token: ctx.author.token,
       body: { id, decision: 'approve' },
     });
     expect(byUser.status).toBe(403);
@@ -128,7 +125,7 @@ describeServer('content moderation before publication (Tencent TMS/IMS double): 
     expect((await queue()).list.map((entry: any) => entry.work.id)).not.toContain(id);
     expect((await decide(id!, 'approve')).body).toMatchObject({ code: -1, msg: DECISION_MESSAGES.nothingOpen });
 
-    const history = await app.call('GET', `/api/admin/works/moderation/history?workId=${id}`, { token: admin });
+    const history = await ctx.app.call('GET', `/api/admin/works/moderation/history?workId=${id}`, { token: ctx.admin });
     expect(history.body.data).toMatchObject({ total: 1 });
     expect(history.body.data.list[0]).toMatchObject({
       workId: id,
@@ -138,7 +135,7 @@ describeServer('content moderation before publication (Tencent TMS/IMS double): 
       reasons: [{ kind: 'image', label: '性感低俗', count: 1 }],
       work: { id, public: true },
     });
-    const adminId = (await app.call('GET', '/api/user/currentUser', { token: admin })).body.data.userId;
+    const adminId = (await ctx.app.call('GET', '/api/user/currentUser', { token: ctx.admin })).body.data.userId;
     expect(history.body.data.list[0].adminId).toBe(adminId);
 
     // Withdrawn and published again: an admin passed it, the provider is not asked.
@@ -149,7 +146,7 @@ describeServer('content moderation before publication (Tencent TMS/IMS double): 
   });
 
   it('下架 keeps a flagged work private for good; 通过 after the author withdrew leaves it private', async () => {
-    const [removed, withdrawn] = await seedWorks(app, author.userId, [
+    const [removed, withdrawn] = await seedWorks(ctx.app, ctx.author.userId, [
       { prompt: `${BLOCK_WORD} one` },
       { prompt: `${REVIEW_WORD} two` },
     ]);
@@ -158,7 +155,7 @@ describeServer('content moderation before publication (Tencent TMS/IMS double): 
     expect(await workRow(removed!)).toMatchObject({ public: 0, hidden: 1, moderation: 'removed', publish_pending: 0 });
     expect((await publish(removed!)).body).toMatchObject({ code: -1, msg: MODERATION_MESSAGES.removed });
     // The author still has it.
-    const mine = await app.call('GET', `/api/works/profile/detail?id=${removed}`, { token: author.token });
+    const mine = await ctx.app.call('GET', `/api/works/profile/detail?id=${removed}`, { token: ctx.author.token });
     expect(mine.body.data).toMatchObject({ id: removed, public: false, moderation: 'removed' });
 
     expect((await publish(withdrawn!)).body).toMatchObject({ code: -1, msg: MODERATION_MESSAGES.review('广告引流') });
@@ -167,7 +164,7 @@ describeServer('content moderation before publication (Tencent TMS/IMS double): 
     expect((await decide(withdrawn!, 'approve')).body).toMatchObject({ code: 0, msg: DECISION_MESSAGES.approved });
     expect(await workRow(withdrawn!)).toMatchObject({ public: 0, moderation: 'approved' });
 
-    const history = (await app.call('GET', '/api/admin/works/moderation/history', { token: admin })).body.data;
+    const history = (await ctx.app.call('GET', '/api/admin/works/moderation/history', { token: ctx.admin })).body.data;
     const decisions = history.list.map((entry: any) => [entry.workId, entry.decision]);
     expect(decisions).toEqual(
       expect.arrayContaining([
@@ -183,7 +180,7 @@ describeServer('content moderation before publication (Tencent TMS/IMS double): 
   });
 
   it('refuses publication when the provider does not answer in time or fails: fail closed, nothing queued', async () => {
-    const [slow, broken, down] = await seedWorks(app, author.userId, [
+    const [slow, broken, down] = await seedWorks(ctx.app, ctx.author.userId, [
       { prompt: 'slow' },
       { prompt: 'broken' },
       { prompt: 'down' },
@@ -201,27 +198,27 @@ describeServer('content moderation before publication (Tencent TMS/IMS double): 
     }
     const queued = (await queue()).list.map((entry: any) => entry.work.id);
     for (const id of [slow, broken, down]) expect(queued).not.toContain(id);
-    expect(app.logLines.some((line) => line.includes('"failure":"timeout"'))).toBe(true);
+    expect(ctx.app.logLines.some((line) => line.includes('"failure":"timeout"'))).toBe(true);
 
     // Once the provider answers again, the same work goes out.
     expect((await publish(slow!)).body).toMatchObject({ code: 0, msg: '已发布到灵感广场' });
   });
 
   it('does not check private generation: it paints and keeps the work even while the provider is down', async () => {
-    const ink = await demoTemplate(app, author.token, '水墨山水');
+    const ink = await demoTemplate(ctx.app, ctx.author.token, '水墨山水');
     const calls = double.requests.length;
     double.answerNext('ImageModeration', 'hang');
     double.answerNext('TextModeration', 'hang');
-    const submit = await app.call('POST', '/api/generate/task', {
-      token: author.token,
+    const submit = await ctx.app.call('POST', '/api/generate/task', {
+      token: ctx.author.token,
       body: generateBody(ink, { width: 256, height: 256, steps: 4 }),
     });
     expect(submit.body.code, submit.body.msg).toBe(0);
-    const { final } = await waitForEnd(app, author.token, submit.body.data.generateId);
+    const { final } = await waitForEnd(ctx.app, ctx.author.token, submit.body.data.generateId);
     expect(final.status).toBe('succeeded');
     expect(double.requests).toHaveLength(calls);
     // The owner's signed link serves it: private works are never checked.
-    const image = await app.app.inject({ method: 'GET', url: final.images[0].url });
+    const image = await ctx.app.app.inject({ method: 'GET', url: final.images[0].url });
     expect(image.statusCode).toBe(200);
   });
 });

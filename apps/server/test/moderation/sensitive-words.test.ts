@@ -1,37 +1,30 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { DEMO_SENSITIVE_WORDS } from '../../src/features/moderation/sensitive-word.service.js';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 type Word = { id: string; word: string; category: string; createdAt: string };
 
 describeServer('敏感词库: the admin word list (list, add, delete, import, export)', () => {
-  let app: TestApp;
-  let admin: string;
-  let user: TestUser;
-  beforeAll(async () => {
-    app = await createTestApp();
-    admin = await loginAdmin(app);
-    user = await registerUser(app);
-  });
-  afterAll(() => app.close());
+  const ctx = useTestApp({ admin: true, users: ['user'] });
 
-  const call = (method: string, url: string, body?: unknown) => app.call(method, url, { token: admin, body });
+  const call = (method: string, url: string, body?: unknown) => ctx.app.call(method, url, { token: ctx.admin, body });
   const list = async (query = '') =>
     (await call('GET', `/api/admin/sensitive-words?pageSize=100${query}`)).body.data as {
       list: Word[];
       total: number;
     };
   const exported = async (query = '') => {
-    const res = await app.app.inject({
+    const res = await ctx.app.app.inject({
       method: 'GET',
       url: `/api/admin/sensitive-words/export${query}`,
-      headers: { authorization: `Bearer ${admin}` },
+      headers: { authorization: `Bearer ${ctx.admin}` },
     });
     return res;
   };
   const nicknameAllowed = async (nickname: string) =>
-    (await app.call('POST', '/api/user/update/nickname', { token: user.token, body: { nickname } })).body.code === 0;
+    (await ctx.app.call('POST', '/api/user/update/nickname', { token: ctx.user.token, body: { nickname } })).body
+      .code === 0;
 
   it('starts from the demo list in three categories', async () => {
     const demo = Object.values(DEMO_SENSITIVE_WORDS).flat();
@@ -65,7 +58,12 @@ describeServer('敏感词库: the admin word list (list, add, delete, import, ex
     expect(one.body).toMatchObject({ code: 0, msg: '添加成功', data: { added: 1, skipped: 0 } });
     // Refused at once, in this process, with the field's message.
     expect(
-      (await app.call('POST', '/api/user/update/nickname', { token: user.token, body: { nickname: '蓝莓果酱' } })).body,
+      (
+        await ctx.app.call('POST', '/api/user/update/nickname', {
+          token: ctx.user.token,
+          body: { nickname: '蓝莓果酱' },
+        })
+      ).body,
     ).toEqual({ code: -1, msg: '昵称包含不当内容，请修改后再试', data: null });
     const added = (await list(`&keyword=${encodeURIComponent('蓝莓')}`)).list[0];
     expect(added).toMatchObject({ word: '蓝莓果酱', category: '其他' });
@@ -164,7 +162,7 @@ describeServer('敏感词库: the admin word list (list, add, delete, import, ex
   });
 
   it('is in the OpenAPI document, under 管理后台', async () => {
-    const doc = (await app.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    const doc = (await ctx.app.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
     for (const path of ['', '/categories', '/import', '/export']) {
       expect(Object.keys(doc.paths)).toContain(`/api/admin/sensitive-words${path}`);
     }
@@ -180,10 +178,10 @@ describeServer('敏感词库: the admin word list (list, add, delete, import, ex
       ['POST', '/api/admin/sensitive-words/import', { text: '词' }],
       ['DELETE', '/api/admin/sensitive-words', { ids: ['x'] }],
     ] as const) {
-      const asUser = await app.call(method, url, { token: user.token, body });
+      const asUser = await ctx.app.call(method, url, { token: ctx.user.token, body });
       expect(asUser.status, `${method} ${url}`).toBe(403);
       expect(asUser.body).toMatchObject({ code: -1, msg: '没有权限执行此操作' });
-      expect((await app.call(method, url, { body })).status, `${method} ${url}`).toBe(401);
+      expect((await ctx.app.call(method, url, { body })).status, `${method} ${url}`).toBe(401);
     }
   });
 });

@@ -1,25 +1,21 @@
 import { WORK_REPORT_REASON_LABELS } from '@huafang/contracts';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { MODERATION_MESSAGES } from '../../src/features/moderation/publication-gate.js';
 import { DECISION_MESSAGES, REPORT_MESSAGES } from '../../src/features/moderation/work-moderation.service.js';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { registerUser, type TestUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { seedWorks } from '../works/work-fixtures.js';
 
 describeServer('举报 and 作品审核 › 待审核 (moderation provider off): reports, decisions, history', () => {
-  let app: TestApp;
-  let admin: string;
-  let author: TestUser;
+  const ctx = useTestApp({ admin: true, users: { author: { nickname: '作者乙' } } });
   let readers: TestUser[];
   let works: string[];
 
   beforeAll(async () => {
-    app = await createTestApp();
-    admin = await loginAdmin(app);
-    author = await registerUser(app, { nickname: '作者乙' });
     readers = [];
-    for (const nickname of ['读者一', '读者二', '读者三']) readers.push(await registerUser(app, { nickname }));
-    works = await seedWorks(app, author.userId, [
+    for (const nickname of ['读者一', '读者二', '读者三']) readers.push(await registerUser(ctx.app, { nickname }));
+    works = await seedWorks(ctx.app, ctx.author.userId, [
       { prompt: 'reported once', public: true },
       { prompt: 'raced', public: true },
       { prompt: 'taken down', public: true },
@@ -27,16 +23,16 @@ describeServer('举报 and 作品审核 › 待审核 (moderation provider off):
       { prompt: 'deleted later', public: true },
     ]);
   });
-  afterAll(() => app.close());
 
   const report = (user: TestUser | undefined, body: object) =>
-    app.call('POST', '/api/works/report', { ...(user ? { token: user.token } : {}), body });
+    ctx.app.call('POST', '/api/works/report', { ...(user ? { token: user.token } : {}), body });
   const queue = async (kind = 'all') =>
-    (await app.call('GET', `/api/admin/works/moderation?kind=${kind}&pageSize=100`, { token: admin })).body.data;
-  const decide = (id: string, decision: 'approve' | 'remove', token = admin) =>
-    app.call('POST', '/api/admin/works/moderation/decide', { token, body: { id, decision } });
+    (await ctx.app.call('GET', `/api/admin/works/moderation?kind=${kind}&pageSize=100`, { token: ctx.admin })).body
+      .data;
+  const decide = (id: string, decision: 'approve' | 'remove', token = ctx.admin) =>
+    ctx.app.call('POST', '/api/admin/works/moderation/decide', { token, body: { id, decision } });
   const openReports = (workId: string) =>
-    app.db
+    ctx.app.db
       .selectFrom('moderation_items')
       .selectAll()
       .where('work_id', '=', workId)
@@ -44,9 +40,9 @@ describeServer('举报 and 作品审核 › 待审核 (moderation provider off):
       .execute();
 
   it('publishes without any check while moderation is off', async () => {
-    const [id] = await seedWorks(app, author.userId, [{ prompt: 'unchecked' }]);
-    const res = await app.call('POST', '/api/works/publish', {
-      token: author.token,
+    const [id] = await seedWorks(ctx.app, ctx.author.userId, [{ prompt: 'unchecked' }]);
+    const res = await ctx.app.call('POST', '/api/works/publish', {
+      token: ctx.author.token,
       body: { id, public: true, hidePrompt: false },
     });
     expect(res.body).toMatchObject({ code: 0, msg: '已发布到灵感广场' });
@@ -71,7 +67,7 @@ describeServer('举报 and 作品审核 › 待审核 (moderation provider off):
       }),
     ]);
     // The work stays public while it waits.
-    const detail = await app.call('GET', `/api/works/public/detail?id=${first}`);
+    const detail = await ctx.app.call('GET', `/api/works/public/detail?id=${first}`);
     expect(detail.body.code).toBe(0);
   });
 
@@ -90,7 +86,7 @@ describeServer('举报 and 作品审核 › 待审核 (moderation provider off):
       msg: REPORT_MESSAGES.gone,
     });
     expect((await report(readers[1], { id: 'no-such-work', reason: 'spam' })).status).toBe(404);
-    expect((await report(author, { id: first, reason: 'spam' })).body).toMatchObject({
+    expect((await report(ctx.author, { id: first, reason: 'spam' })).body).toMatchObject({
       code: -1,
       msg: REPORT_MESSAGES.own,
     });
@@ -111,8 +107,8 @@ describeServer('举报 and 作品审核 › 待审核 (moderation provider off):
   });
 
   it('lists reported works with every reason in the admin queue; admins only', async () => {
-    expect((await app.call('GET', '/api/admin/works/moderation', { token: readers[0]!.token })).status).toBe(403);
-    expect((await app.call('GET', '/api/admin/works/moderation')).status).toBe(401);
+    expect((await ctx.app.call('GET', '/api/admin/works/moderation', { token: readers[0]!.token })).status).toBe(403);
+    expect((await ctx.app.call('GET', '/api/admin/works/moderation')).status).toBe(401);
     const reported = await queue('reported');
     expect(reported.total).toBe(2);
     // The longest-waiting first.
@@ -139,7 +135,7 @@ describeServer('举报 and 作品审核 › 待审核 (moderation provider off):
     expect(reported.list[0].since).toBe(reported.list[0].items[0].createdAt);
     expect((await queue('flagged')).total).toBe(0);
     expect((await queue()).total).toBe(2);
-    const bad = await app.call('GET', '/api/admin/works/moderation?kind=mine', { token: admin });
+    const bad = await ctx.app.call('GET', '/api/admin/works/moderation?kind=mine', { token: ctx.admin });
     expect(bad.body.msg).toContain('筛选条件不正确');
   });
 
@@ -147,7 +143,7 @@ describeServer('举报 and 作品审核 › 待审核 (moderation provider off):
     const [first] = works;
     expect((await decide(first!, 'approve')).body).toMatchObject({ code: 0, msg: DECISION_MESSAGES.approved });
     expect((await queue()).list.map((entry: any) => entry.work.id)).not.toContain(first);
-    expect((await app.call('GET', `/api/works/public/detail?id=${first}`)).body.code).toBe(0);
+    expect((await ctx.app.call('GET', `/api/works/public/detail?id=${first}`)).body.code).toBe(0);
     // The same users cannot report it again; another one can.
     expect((await report(readers[0], { id: first, reason: 'porn' })).body.msg).toBe(REPORT_MESSAGES.again);
     expect((await report(readers[2], { id: first, reason: 'minors' })).body.code).toBe(0);
@@ -158,9 +154,9 @@ describeServer('举报 and 作品审核 › 待审核 (moderation provider off):
   it('下架 takes a reported work off 灵感广场 for good; two admins deciding at once make one decision', async () => {
     const taken = works[2]!;
     await report(readers[0], { id: taken, reason: 'violence' });
-    const secondAdmin = await registerUser(app, { nickname: '管理员丙' });
-    await app.db.updateTable('users').set({ is_admin: 1 }).where('id', '=', secondAdmin.userId).execute();
-    const login = await app.call('POST', '/api/auth/account', {
+    const secondAdmin = await registerUser(ctx.app, { nickname: '管理员丙' });
+    await ctx.app.db.updateTable('users').set({ is_admin: 1 }).where('id', '=', secondAdmin.userId).execute();
+    const login = await ctx.app.call('POST', '/api/auth/account', {
       body: { account: secondAdmin.account, password: secondAdmin.password },
     });
     const [a, b] = await Promise.all([decide(taken, 'remove'), decide(taken, 'approve', login.body.data.token)]);
@@ -168,7 +164,7 @@ describeServer('举报 and 作品审核 › 待审核 (moderation provider off):
     expect([a.status, b.status], JSON.stringify(answers)).toEqual([200, 200]);
     expect(answers.filter((body) => body.code === 0)).toHaveLength(1);
     expect(answers.filter((body) => body.msg === DECISION_MESSAGES.nothingOpen)).toHaveLength(1);
-    const decisions = await app.db
+    const decisions = await ctx.app.db
       .selectFrom('moderation_decisions')
       .selectAll()
       .where('work_id', '=', taken)
@@ -180,20 +176,20 @@ describeServer('举报 and 作品审核 › 待审核 (moderation provider off):
       await report(readers[1], { id: taken, reason: 'violence' });
       expect((await decide(taken, 'remove')).body.msg).toBe(DECISION_MESSAGES.removed);
     }
-    const gone = await app.call('GET', `/api/works/public/detail?id=${taken}`);
+    const gone = await ctx.app.call('GET', `/api/works/public/detail?id=${taken}`);
     expect(gone.status).toBe(404);
-    const list = (await app.call('GET', '/api/works/public?pageSize=50')).body.data.list;
+    const list = (await ctx.app.call('GET', '/api/works/public?pageSize=50')).body.data.list;
     expect(list.map((work: any) => work.id)).not.toContain(taken);
     // The author keeps it but cannot publish it again.
     const publish = (makePublic: boolean) =>
-      app.call('POST', '/api/works/publish', {
-        token: author.token,
+      ctx.app.call('POST', '/api/works/publish', {
+        token: ctx.author.token,
         body: { id: taken, public: makePublic, hidePrompt: false },
       });
     expect((await publish(false)).body.code).toBe(0);
     expect((await publish(true)).body).toMatchObject({ code: -1, msg: MODERATION_MESSAGES.removed });
     // The older 作品审核 list shows it hidden.
-    const hidden = await app.call('GET', '/api/admin/works/review?status=hidden', { token: admin });
+    const hidden = await ctx.app.call('GET', '/api/admin/works/review?status=hidden', { token: ctx.admin });
     expect(hidden.body.code).toBe(0);
   });
 
@@ -202,12 +198,13 @@ describeServer('举报 and 作品审核 › 待审核 (moderation provider off):
     await report(readers[1], { id: doomed, reason: 'spam' });
     await report(readers[2], { id: doomed, reason: 'spam' });
     expect((await decide(doomed, 'approve')).body.code).toBe(0);
-    const del = await app.call('DELETE', '/api/works', { token: author.token, body: { ids: [doomed] } });
+    const del = await ctx.app.call('DELETE', '/api/works', { token: ctx.author.token, body: { ids: [doomed] } });
     expect(del.body.code).toBe(0);
     expect((await decide(doomed, 'remove')).body).toMatchObject({ code: 404 });
 
-    const history = (await app.call('GET', '/api/admin/works/moderation/history?pageSize=100', { token: admin })).body
-      .data;
+    const history = (
+      await ctx.app.call('GET', '/api/admin/works/moderation/history?pageSize=100', { token: ctx.admin })
+    ).body.data;
     expect(history.list[0]).toMatchObject({
       workId: doomed,
       work: null,
@@ -217,7 +214,9 @@ describeServer('举报 and 作品审核 › 待审核 (moderation provider off):
     expect(history.total).toBeGreaterThanOrEqual(3);
     const times = history.list.map((entry: any) => entry.createdAt);
     expect([...times].sort().reverse()).toEqual(times);
-    expect((await app.call('GET', '/api/admin/works/moderation/history', { token: author.token })).status).toBe(403);
+    expect((await ctx.app.call('GET', '/api/admin/works/moderation/history', { token: ctx.author.token })).status).toBe(
+      403,
+    );
     // Its open reasons went with it.
     expect(await openReports(doomed)).toEqual([]);
   });

@@ -1,22 +1,18 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { readWhile, terminateConnections } from '../helpers/connection-killer.js';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 const LOST = { code: -1, msg: '数据库连接中断，请稍后重试', data: null };
 
 /** SQLite is a file in this process with no server connection to lose: vitest.config.ts runs this file on PostgreSQL only. */
 describeServer('db: PostgreSQL connections ended under load', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await createTestApp();
-  });
-  afterAll(() => app.close());
+  const ctx = useTestApp();
 
-  const readGallery = () => app.call('GET', '/api/works/public/list?current=1&pageSize=10');
+  const readGallery = () => ctx.app.call('GET', '/api/works/public/list?current=1&pageSize=10');
 
   it('answers every reader with the gallery or a clean 503, and keeps serving afterwards', async () => {
-    const config = app.config.database;
+    const config = ctx.app.config.database;
     if (config.kind !== 'postgres') throw new Error('this suite runs on PostgreSQL');
     const database = new URL(config.url).pathname.slice(1);
 
@@ -30,7 +26,7 @@ describeServer('db: PostgreSQL connections ended under load', () => {
       expect(answer.body).toEqual(LOST);
     }
     expect(answers.length - lost.length).toBeGreaterThan(0);
-    const logged = app.logLines.filter((line) => line.includes('database connection lost'));
+    const logged = ctx.app.logLines.filter((line) => line.includes('database connection lost'));
     expect(logged.length).toBeGreaterThanOrEqual(lost.length);
     const after = await readGallery();
     expect(after.body.code).toBe(0);

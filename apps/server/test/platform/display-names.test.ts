@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, loginAdmin, registerUser, type TestApp } from '../helpers/test-app.js';
+import { registerUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 describeServer('admin names: only visible characters', () => {
-  let app: TestApp;
-  let admin: string;
-  beforeAll(async () => {
-    app = await createTestApp();
-    admin = await loginAdmin(app);
-  });
-  afterAll(() => app.close());
+  const ctx = useTestApp({ admin: true });
 
   it('refuses NUL, a right-to-left override or only zero-width characters in names others see', async () => {
     const attempts = [
@@ -28,16 +23,19 @@ describeServer('admin names: only visible characters', () => {
       ],
     ] as const;
     for (const [url, body, msg] of attempts) {
-      const res = await app.call('POST', url, { token: admin, body });
+      const res = await ctx.app.call('POST', url, { token: ctx.admin, body });
       expect(res.status, url).toBe(400);
       expect(res.body, url).toEqual({ code: -1, msg, data: null });
     }
-    const groups = await app.call('POST', '/api/admin/model-groups', { token: admin, body: { name: ' 显卡模型 ' } });
+    const groups = await ctx.app.call('POST', '/api/admin/model-groups', {
+      token: ctx.admin,
+      body: { name: ' 显卡模型 ' },
+    });
     expect(groups.body.code, groups.body.msg).toBe(0);
   });
 
   it('refuses names with no visible character in every name field: nickname, API key, group, plan, backend', async () => {
-    const user = await registerUser(app);
+    const user = await registerUser(ctx.app);
     // Hangul fillers, the combining grapheme joiner, the blank Braille pattern, variation selectors, tags.
     const blanks = [
       '\uffa0\uffa0\uffa0',
@@ -52,30 +50,30 @@ describeServer('admin names: only visible characters', () => {
     const fields = [
       ['昵称', '/api/user/update/nickname', user.token, (name: string) => ({ nickname: name })],
       ['密钥名称', '/api/user/apiKeys', user.token, (name: string) => ({ name, scopes: ['generate'] })],
-      ['分组名称', '/api/admin/model-groups', admin, (name: string) => ({ name })],
-      ['套餐名称', '/api/admin/combos', admin, (name: string) => ({ name, credits: 100, priceLabel: '￥10' })],
+      ['分组名称', '/api/admin/model-groups', ctx.admin, (name: string) => ({ name })],
+      ['套餐名称', '/api/admin/combos', ctx.admin, (name: string) => ({ name, credits: 100, priceLabel: '￥10' })],
       [
         '后端名称',
         '/api/admin/backends',
-        admin,
+        ctx.admin,
         (name: string) => ({ name, kind: 'sdwebui', baseUrl: 'http://127.0.0.1:9', enabled: false }),
       ],
     ] as const;
     for (const [label, url, token, body] of fields) {
       for (const blank of blanks) {
-        const res = await app.call('POST', url, { token, body: body(blank) });
+        const res = await ctx.app.call('POST', url, { token, body: body(blank) });
         const what = `${url} ${JSON.stringify(blank)}`;
         expect(res.status, what).toBe(400);
         expect(res.body.code, what).toBe(-1);
         expect(res.body.msg, what).toMatch(new RegExp(`^${label}不能(包含控制字符或不可见字符|只由不可见字符组成)$`));
       }
     }
-    const me = await app.call('GET', '/api/user/currentUser', { token: user.token });
+    const me = await ctx.app.call('GET', '/api/user/currentUser', { token: user.token });
     expect(me.body.data.nickname).toBe('测试用户');
-    expect((await app.call('GET', '/api/user/apiKeys', { token: user.token })).body.data).toEqual([]);
+    expect((await ctx.app.call('GET', '/api/user/apiKeys', { token: user.token })).body.data).toEqual([]);
     // A visible name with an emoji variation selector is still a name.
-    const plan = await app.call('POST', '/api/admin/combos', {
-      token: admin,
+    const plan = await ctx.app.call('POST', '/api/admin/combos', {
+      token: ctx.admin,
       body: { name: '❤️ 月卡', credits: 100, priceLabel: '￥10' },
     });
     expect(plan.body.code, plan.body.msg).toBe(0);

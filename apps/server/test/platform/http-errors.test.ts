@@ -1,9 +1,9 @@
 import net from 'node:net';
 import sharp from 'sharp';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { multipartBody, uploadPng } from '../helpers/multipart.js';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 type RawAnswer = { status: number; body: string; closed: boolean };
 
@@ -32,17 +32,13 @@ function rawRequest(port: number, bytes: string, waitMs: number): Promise<RawAns
 const envelopeOf = (body: string) => JSON.parse(body) as { code: number; msg: string; data: unknown };
 
 describeServer('platform: slow and malformed requests answer the envelope', () => {
-  let app: TestApp;
+  const ctx = useTestApp({ config: { requestTimeoutMs: 1_000 }, users: ['user'] });
   let port: number;
-  let user: TestUser;
   beforeAll(async () => {
-    app = await createTestApp({ requestTimeoutMs: 1_000 });
-    await app.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.app.server.address();
+    await ctx.app.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = ctx.app.app.server.address();
     port = typeof address === 'object' && address ? address.port : 0;
-    user = await registerUser(app);
   });
-  afterAll(() => app.close());
 
   it('closes a connection whose body never finishes, with 408 请求超时', async () => {
     const request =
@@ -75,19 +71,19 @@ describeServer('platform: slow and malformed requests answer the envelope', () =
   });
 
   it('answers a malformed or over-long address with a Chinese envelope', async () => {
-    const bad = await app.app.inject({ method: 'GET', url: '/api/admin/backends/%E0%A4%A' });
+    const bad = await ctx.app.app.inject({ method: 'GET', url: '/api/admin/backends/%E0%A4%A' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({ code: -1, msg: '请求地址无效', data: null });
-    const long = await app.app.inject({ method: 'PUT', url: `/api/admin/backends/${'x'.repeat(300)}` });
+    const long = await ctx.app.app.inject({ method: 'PUT', url: `/api/admin/backends/${'x'.repeat(300)}` });
     expect(long.statusCode).toBe(414);
     expect(long.json()).toEqual({ code: -1, msg: '请求地址过长', data: null });
   });
 
   it('answers a multipart upload without a boundary with 400 and a Chinese message', async () => {
-    const res = await app.app.inject({
+    const res = await ctx.app.app.inject({
       method: 'POST',
       url: '/api/files/upload',
-      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'multipart/form-data' },
+      headers: { authorization: `Bearer ${ctx.user.token}`, 'content-type': 'multipart/form-data' },
       payload: 'not really multipart',
     });
     expect(res.statusCode).toBe(400);
@@ -102,10 +98,10 @@ describeServer('platform: slow and malformed requests answer the envelope', () =
     const closing = body.payload.lastIndexOf('\r\n--');
     for (const url of ['/api/files/upload', '/api/files/uploads']) {
       for (const payload of [body.payload.subarray(0, closing), body.payload.subarray(0, closing - 20)]) {
-        const res = await app.app.inject({
+        const res = await ctx.app.app.inject({
           method: 'POST',
           url,
-          headers: { ...body.headers, authorization: `Bearer ${user.token}` },
+          headers: { ...body.headers, authorization: `Bearer ${ctx.user.token}` },
           payload,
         });
         expect(res.statusCode, url).toBe(400);
@@ -113,6 +109,6 @@ describeServer('platform: slow and malformed requests answer the envelope', () =
       }
     }
     // The whole body still uploads.
-    expect((await uploadPng(app, user.token)).code).toBe(0);
+    expect((await uploadPng(ctx.app, ctx.user.token)).code).toBe(0);
   });
 });

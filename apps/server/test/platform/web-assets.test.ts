@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 /** The real build (`npm run build -w apps/web`): the precompressed files are part of what is under test. */
 const WEB_DIST = path.resolve(import.meta.dirname, '../../../web/dist');
@@ -23,20 +23,16 @@ function largestPageScript(): string {
 }
 
 describeServer('platform: caching and compression of the web app', () => {
-  let app: TestApp;
+  const ctx = useTestApp({ config: { webDistDir: WEB_DIST } });
   let entry: string;
   let entryBody: Buffer;
-  beforeAll(async () => {
+  beforeAll(() => {
     entry = largestPageScript();
     entryBody = readFileSync(path.join(WEB_DIST, entry));
-    app = await createTestApp({ webDistDir: WEB_DIST });
-  });
-  afterAll(async () => {
-    await app.close();
   });
 
   const get = (url: string, acceptEncoding?: string) =>
-    app.app.inject({ method: 'GET', url, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
+    ctx.app.app.inject({ method: 'GET', url, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
 
   it('lets browsers keep hashed assets for a year without asking again', async () => {
     const res = await get(entry);

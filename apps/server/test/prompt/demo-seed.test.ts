@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 type Word = { label: string; text: string };
 
 describeServer('demo seed: animal words and honestly labelled demo models', () => {
-  let app: TestApp;
-  let admin: string;
-  let user: TestUser;
-  beforeAll(async () => {
-    app = await createTestApp();
-    admin = await loginAdmin(app);
-    user = await registerUser(app);
-  });
-  afterAll(() => app.close());
+  const ctx = useTestApp({ admin: true, users: ['user'] });
 
   const search = async (keyword: string): Promise<Word[]> =>
     (
-      await app.call('GET', `/api/prompt/list?helpUrlFlag=02&pageSize=50&keyword=${encodeURIComponent(keyword)}`, {
-        token: user.token,
+      await ctx.app.call('GET', `/api/prompt/list?helpUrlFlag=02&pageSize=50&keyword=${encodeURIComponent(keyword)}`, {
+        token: ctx.user.token,
       })
     ).body.data.list;
 
@@ -29,7 +21,7 @@ describeServer('demo seed: animal words and honestly labelled demo models', () =
     expect((await search('熊猫')).map((word) => word.text)).toContain('giant panda');
     expect((await search('rabbit')).map((word) => word.label)).toContain('兔子');
 
-    const tree = (await app.call('GET', '/api/prompt/tree?helpUrlFlag=02', { token: user.token })).body.data;
+    const tree = (await ctx.app.call('GET', '/api/prompt/tree?helpUrlFlag=02', { token: ctx.user.token })).body.data;
     const animals = tree.find((category: { name: string }) => category.name === '动物');
     expect(animals?.children.map((child: { name: string }) => child.name)).toEqual([
       '宠物',
@@ -41,13 +33,13 @@ describeServer('demo seed: animal words and honestly labelled demo models', () =
     ]);
     // The everyday list (helpUrlFlag 01) offers the common animals too.
     const featured = (
-      await app.call('GET', `/api/prompt/list?keyword=${encodeURIComponent('猫')}`, { token: user.token })
+      await ctx.app.call('GET', `/api/prompt/list?keyword=${encodeURIComponent('猫')}`, { token: ctx.user.token })
     ).body.data.list as Word[];
     expect(featured.map((word) => word.text)).toContain('cat');
   });
 
   it('labels the built-in demo models by their engine, not as Stable Diffusion checkpoints', async () => {
-    const menu = (await app.call('GET', '/api/art/model/menu?scope=all', { token: admin })).body.data;
+    const menu = (await ctx.app.call('GET', '/api/art/model/menu?scope=all', { token: ctx.admin })).body.data;
     const models = menu.flatMap((group: { models: { engine: string; baseModel: string }[] }) => group.models);
     expect(models.length).toBe(6);
     for (const model of models) expect(model).toMatchObject({ engine: 'builtin', baseModel: '内置演示引擎' });

@@ -1,35 +1,32 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { describeServer } from '../helpers/suite.js';
 import { validStep } from '../helpers/template-steps.js';
-import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 describeServer('featured templates: 设为精选 by an admin, listed publicly on the home page', () => {
-  let app: TestApp;
-  let admin: string;
-  let user: TestUser;
+  const ctx = useTestApp({ admin: true, users: ['user'] });
   let taskId: string;
   let hiddenTaskId: string;
   beforeAll(async () => {
-    app = await createTestApp();
-    admin = await loginAdmin(app);
-    user = await registerUser(app);
-    const category = await app.call('POST', '/api/task', { token: admin, body: { name: '精选测试', published: true } });
-    const task = await app.call('POST', '/api/task', {
-      token: admin,
+    const category = await ctx.app.call('POST', '/api/task', {
+      token: ctx.admin,
+      body: { name: '精选测试', published: true },
+    });
+    const task = await ctx.app.call('POST', '/api/task', {
+      token: ctx.admin,
       body: { parentId: category.body.data.id, name: '精选任务', published: true },
     });
     taskId = task.body.data.id;
-    const hidden = await app.call('POST', '/api/task', {
-      token: admin,
+    const hidden = await ctx.app.call('POST', '/api/task', {
+      token: ctx.admin,
       body: { parentId: category.body.data.id, name: '未发布任务', published: false },
     });
     hiddenTaskId = hidden.body.data.id;
   });
-  afterAll(() => app.close());
 
   const publish = async (name: string, extra: object = {}, kind: 'publish' | 'draft' = 'publish') => {
-    const saved = await app.call('POST', `/api/task/template/save/${kind}`, {
-      token: admin,
+    const saved = await ctx.app.call('POST', `/api/task/template/save/${kind}`, {
+      token: ctx.admin,
       body: {
         taskId,
         name,
@@ -42,10 +39,10 @@ describeServer('featured templates: 设为精选 by an admin, listed publicly on
     expect(saved.body.code).toBe(0);
     return saved.body.data.templateId as string;
   };
-  const feature = (templateId: string, featured: boolean, featuredSort = 0, token = admin) =>
-    app.call('POST', '/api/task/template/featured', { token, body: { templateId, featured, featuredSort } });
+  const feature = (templateId: string, featured: boolean, featuredSort = 0, token = ctx.admin) =>
+    ctx.app.call('POST', '/api/task/template/featured', { token, body: { templateId, featured, featuredSort } });
   const featuredList = async () => {
-    const answer = await app.call('GET', '/api/task/template/featured');
+    const answer = await ctx.app.call('GET', '/api/task/template/featured');
     expect(answer.status).toBe(200);
     expect(answer.body.code).toBe(0);
     return answer.body.data as {
@@ -82,12 +79,12 @@ describeServer('featured templates: 设为精选 by an admin, listed publicly on
     expect((await feature(privateOne, true, 0)).body.code).toBe(0);
 
     expect((await featuredList()).map((t) => t.name)).toEqual(['精选乙', '精选甲']);
-    const detail = await app.call('GET', `/api/task/template/detail/${second}`, { token: admin });
+    const detail = await ctx.app.call('GET', `/api/task/template/detail/${second}`, { token: ctx.admin });
     expect(detail.body.data).toMatchObject({ featured: true, featuredSort: 1 });
 
     // A template moved into an unpublished task leaves the list.
-    await app.call('POST', '/api/task/template/move', {
-      token: admin,
+    await ctx.app.call('POST', '/api/task/template/move', {
+      token: ctx.admin,
       body: { templateId: second, taskId: hiddenTaskId },
     });
     expect((await featuredList()).map((t) => t.name)).toEqual(['精选甲']);
@@ -101,18 +98,18 @@ describeServer('featured templates: 设为精选 by an admin, listed publicly on
 
   it('refuses users, and templates that are not official', async () => {
     const id = await publish('用户想精选');
-    expect((await feature(id, true, 0, user.token)).status).toBe(403);
-    const copy = await app.call('POST', '/api/task/copy_to_mine', { token: user.token, body: { taskId } });
+    expect((await feature(id, true, 0, ctx.user.token)).status).toBe(403);
+    const copy = await ctx.app.call('POST', '/api/task/copy_to_mine', { token: ctx.user.token, body: { taskId } });
     expect(copy.body.code).toBe(0);
-    const mine = (await app.call('GET', '/api/task/tree/mine', { token: user.token })).body.data;
+    const mine = (await ctx.app.call('GET', '/api/task/tree/mine', { token: ctx.user.token })).body.data;
     const ownTemplate = mine.flatMap((c: any) => c.children ?? []).flatMap((t: any) => t.children ?? [])[0];
     expect(ownTemplate).toBeDefined();
     const answer = await feature(ownTemplate.id, true);
     expect(answer.body).toMatchObject({ code: -1, msg: '只有官方模板可以设为精选' });
     const missing = await feature('no-such-template', true);
     expect(missing.status).toBe(404);
-    const bad = await app.call('POST', '/api/task/template/featured', {
-      token: admin,
+    const bad = await ctx.app.call('POST', '/api/task/template/featured', {
+      token: ctx.admin,
       body: { templateId: id, featured: true, featuredSort: -1 },
     });
     expect(bad.body).toMatchObject({ code: -1, msg: '精选排序不能为负数' });

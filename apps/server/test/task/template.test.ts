@@ -1,49 +1,46 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { describeServer } from '../helpers/suite.js';
 import { selectField, validStep } from '../helpers/template-steps.js';
-import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 describeServer('templates: drafts, publishing rules, steps, copies and moves', () => {
-  let app: TestApp;
-  let admin: string;
-  let user: TestUser;
+  const ctx = useTestApp({ admin: true, users: ['user'] });
   let taskId: string;
   let categoryId: string;
   beforeAll(async () => {
-    app = await createTestApp();
-    admin = await loginAdmin(app);
-    user = await registerUser(app);
-    const category = await app.call('POST', '/api/task', { token: admin, body: { name: '模板测试', published: true } });
+    const category = await ctx.app.call('POST', '/api/task', {
+      token: ctx.admin,
+      body: { name: '模板测试', published: true },
+    });
     categoryId = category.body.data.id;
-    const task = await app.call('POST', '/api/task', {
-      token: admin,
+    const task = await ctx.app.call('POST', '/api/task', {
+      token: ctx.admin,
       body: { parentId: categoryId, name: '模板任务', published: true },
     });
     taskId = task.body.data.id;
   });
-  afterAll(() => app.close());
 
-  const save = (kind: 'draft' | 'publish', body: object, token = admin) =>
-    app.call('POST', `/api/task/template/save/${kind}`, { token, body: { taskId, name: '测试模板', ...body } });
+  const save = (kind: 'draft' | 'publish', body: object, token = ctx.admin) =>
+    ctx.app.call('POST', `/api/task/template/save/${kind}`, { token, body: { taskId, name: '测试模板', ...body } });
 
   it('hides drafts from users and shows them once published, with a version', async () => {
     const draft = await save('draft', { taskStepList: [validStep()] });
     expect(draft.body).toMatchObject({ code: 0, data: { status: 'draft', version: 0 } });
     const id = draft.body.data.templateId;
-    expect((await app.call('GET', `/api/task/template/detail/${id}`, { token: user.token })).status).toBe(404);
-    const list = await app.call('GET', `/api/task/template/list?taskId=${taskId}`, { token: user.token });
+    expect((await ctx.app.call('GET', `/api/task/template/detail/${id}`, { token: ctx.user.token })).status).toBe(404);
+    const list = await ctx.app.call('GET', `/api/task/template/list?taskId=${taskId}`, { token: ctx.user.token });
     expect(list.body.data[0].visTemplateList).toEqual([]);
 
     const published = await save('publish', { templateId: id, taskStepList: [validStep()] });
     expect(published.body).toMatchObject({ code: 0, msg: '发布成功', data: { status: 'published', version: 1 } });
-    const detail = await app.call('GET', `/api/task/template/detail/${id}`, { token: user.token });
+    const detail = await ctx.app.call('GET', `/api/task/template/detail/${id}`, { token: ctx.user.token });
     expect(detail.body.data).toMatchObject({ name: '测试模板', status: 'published', taskId });
     expect(detail.body.data.taskStepList[0]).toMatchObject({
       stepIndex: 0,
       generateMode: 'txt2img',
       useParentImage: false,
     });
-    const visible = await app.call('GET', `/api/task/template/list?taskId=${taskId}`, { token: user.token });
+    const visible = await ctx.app.call('GET', `/api/task/template/list?taskId=${taskId}`, { token: ctx.user.token });
     expect(visible.body.data[0].visTemplateList[0]).toMatchObject({
       templateId: id,
       stepCount: 1,
@@ -63,38 +60,41 @@ describeServer('templates: drafts, publishing rules, steps, copies and moves', (
     });
     expect(draft.body.data).toMatchObject({ status: 'draft', version: 1 });
 
-    const seen = (await app.call('GET', `/api/task/template/detail/${id}`, { token: user.token })).body.data;
+    const seen = (await ctx.app.call('GET', `/api/task/template/detail/${id}`, { token: ctx.user.token })).body.data;
     expect(seen).toMatchObject({ name: '线上版', status: 'published', version: 1 });
     expect(seen.taskStepList.map((s: any) => s.name)).toEqual(['旧步骤']);
-    const cfg = await app.call('GET', `/api/task/template/task/cfg/${seen.taskStepList[0].id}`, { token: user.token });
+    const cfg = await ctx.app.call('GET', `/api/task/template/task/cfg/${seen.taskStepList[0].id}`, {
+      token: ctx.user.token,
+    });
     expect(cfg.body.code).toBe(0);
-    const tree = (await app.call('GET', '/api/task/tree', { token: user.token })).body.data;
+    const tree = (await ctx.app.call('GET', '/api/task/tree', { token: ctx.user.token })).body.data;
     const node = tree.flatMap((c: any) => c.children.flatMap((t: any) => t.children)).find((t: any) => t.id === id);
     expect(node).toMatchObject({ name: '线上版', published: true });
-    const list = (await app.call('GET', `/api/task/template/list?taskId=${taskId}`, { token: user.token })).body.data;
+    const list = (await ctx.app.call('GET', `/api/task/template/list?taskId=${taskId}`, { token: ctx.user.token })).body
+      .data;
     expect(list[0].visTemplateList.find((t: any) => t.templateId === id)).toMatchObject({
       name: '线上版',
       stepCount: 1,
     });
 
-    const editing = (await app.call('GET', `/api/task/template/detail/${id}`, { token: admin })).body.data;
+    const editing = (await ctx.app.call('GET', `/api/task/template/detail/${id}`, { token: ctx.admin })).body.data;
     expect(editing).toMatchObject({ name: '草稿版', status: 'draft' });
     expect(editing.taskStepList).toHaveLength(2);
-    const adminTree = (await app.call('GET', '/api/task/tree/all', { token: admin })).body.data;
+    const adminTree = (await ctx.app.call('GET', '/api/task/tree/all', { token: ctx.admin })).body.data;
     const adminNode = adminTree
       .flatMap((c: any) => c.children.flatMap((t: any) => t.children))
       .find((t: any) => t.id === id);
     expect(adminNode).toMatchObject({ name: '草稿版', status: 'draft', published: true });
 
     // A user's copy takes the published version, not the admin's draft.
-    const mine = await app.call('POST', '/api/task/copy_to_mine', { token: user.token, body: { taskId } });
-    const myTree = (await app.call('GET', '/api/task/tree/mine', { token: user.token })).body.data;
+    const mine = await ctx.app.call('POST', '/api/task/copy_to_mine', { token: ctx.user.token, body: { taskId } });
+    const myTree = (await ctx.app.call('GET', '/api/task/tree/mine', { token: ctx.user.token })).body.data;
     const myTask = myTree[0].children.find((t: any) => t.id === mine.body.data.id);
     expect(myTask.children.map((t: any) => t.name)).toContain('线上版');
     expect(myTask.children.map((t: any) => t.name)).not.toContain('草稿版');
 
     await save('publish', { templateId: id, name: '草稿版', taskStepList: editing.taskStepList });
-    const after = (await app.call('GET', `/api/task/template/detail/${id}`, { token: user.token })).body.data;
+    const after = (await ctx.app.call('GET', `/api/task/template/detail/${id}`, { token: ctx.user.token })).body.data;
     expect(after).toMatchObject({ name: '草稿版', version: 2 });
     expect(after.taskStepList).toHaveLength(2);
   });
@@ -174,15 +174,17 @@ describeServer('templates: drafts, publishing rules, steps, copies and moves', (
   });
 
   it('refuses templates placed directly under a category, and user writes to official content', async () => {
-    const under = await app.call('POST', '/api/task/template/save/draft', {
-      token: admin,
+    const under = await ctx.app.call('POST', '/api/task/template/save/draft', {
+      token: ctx.admin,
       body: { taskId: categoryId, name: '放错了', taskStepList: [validStep()] },
     });
     expect(under.body).toMatchObject({ code: -1, msg: '模板只能放在任务下，不能直接放在分类下' });
-    const byUser = await save('publish', { taskStepList: [validStep()] }, user.token);
+    const byUser = await save('publish', { taskStepList: [validStep()] }, ctx.user.token);
     expect(byUser.status).toBe(403);
     const published = await save('publish', { taskStepList: [validStep()] });
-    const del = await app.call('DELETE', `/api/task/template/${published.body.data.templateId}`, { token: user.token });
+    const del = await ctx.app.call('DELETE', `/api/task/template/${published.body.data.templateId}`, {
+      token: ctx.user.token,
+    });
     expect(del.status).toBe(403);
   });
 
@@ -191,20 +193,24 @@ describeServer('templates: drafts, publishing rules, steps, copies and moves', (
       taskStepList: [validStep(), validStep({ name: '放大', generateMode: 'upscale', useParentImage: true })],
     });
     const id = saved.body.data.templateId;
-    const detail = await app.call('GET', `/api/task/template/detail/${id}`, { token: user.token });
+    const detail = await ctx.app.call('GET', `/api/task/template/detail/${id}`, { token: ctx.user.token });
     const stepId = detail.body.data.taskStepList[1].id;
-    const cfg = await app.call('GET', `/api/task/template/task/cfg/${stepId}`, { token: user.token });
+    const cfg = await ctx.app.call('GET', `/api/task/template/task/cfg/${stepId}`, { token: ctx.user.token });
     expect(cfg.body.data).toMatchObject({ stepId, templateId: id, generateMode: 'upscale' });
     expect(cfg.body.data.formConfig[0]).toMatchObject({ name: 'sampler', url: '/api/options/samplers' });
-    const owner = await app.call('GET', `/api/task/template/task/${id}`, { token: user.token });
+    const owner = await ctx.app.call('GET', `/api/task/template/task/${id}`, { token: ctx.user.token });
     expect(owner.body.data).toMatchObject({ task: { id: taskId }, category: { id: categoryId } });
-    const works = await app.call('GET', `/api/task/template/related/work?templateId=${id}`, { token: user.token });
+    const works = await ctx.app.call('GET', `/api/task/template/related/work?templateId=${id}`, {
+      token: ctx.user.token,
+    });
     expect(works.body.data).toEqual({ list: [], current: 1, pageSize: 10, total: 0 });
-    expect((await app.call('GET', '/api/task/template/task/cfg/nope', { token: user.token })).body).toMatchObject({
+    expect(
+      (await ctx.app.call('GET', '/api/task/template/task/cfg/nope', { token: ctx.user.token })).body,
+    ).toMatchObject({
       code: 404,
       msg: '步骤不存在',
     });
-    expect((await app.call('GET', '/api/task/template/detail/nope', { token: user.token })).body.msg).toBe(
+    expect((await ctx.app.call('GET', '/api/task/template/detail/nope', { token: ctx.user.token })).body.msg).toBe(
       '模板不存在',
     );
   });
@@ -214,60 +220,64 @@ describeServer('templates: drafts, publishing rules, steps, copies and moves', (
       taskStepList: [validStep({ name: '一' }), validStep({ name: '二' }), validStep({ name: '三' })],
     });
     const id = saved.body.data.templateId;
-    const steps = (await app.call('GET', `/api/task/template/detail/${id}`, { token: admin })).body.data.taskStepList;
-    expect((await app.call('DELETE', `/api/task/template/step/${steps[0].id}`, { token: admin })).body.msg).toBe(
-      '删除成功',
-    );
-    const after = (await app.call('GET', `/api/task/template/detail/${id}`, { token: admin })).body.data.taskStepList;
+    const steps = (await ctx.app.call('GET', `/api/task/template/detail/${id}`, { token: ctx.admin })).body.data
+      .taskStepList;
+    expect(
+      (await ctx.app.call('DELETE', `/api/task/template/step/${steps[0].id}`, { token: ctx.admin })).body.msg,
+    ).toBe('删除成功');
+    const after = (await ctx.app.call('GET', `/api/task/template/detail/${id}`, { token: ctx.admin })).body.data
+      .taskStepList;
     expect(after.map((s: any) => [s.name, s.stepIndex])).toEqual([
       ['二', 0],
       ['三', 1],
     ]);
-    await app.call('DELETE', `/api/task/template/step/${after[0].id}`, { token: admin });
-    const last = await app.call('DELETE', `/api/task/template/step/${after[1].id}`, { token: admin });
+    await ctx.app.call('DELETE', `/api/task/template/step/${after[0].id}`, { token: ctx.admin });
+    const last = await ctx.app.call('DELETE', `/api/task/template/step/${after[1].id}`, { token: ctx.admin });
     expect(last.body).toMatchObject({ code: -1, msg: '模板至少保留一个步骤' });
   });
 
   it('copies a template as a draft and moves it to another task', async () => {
     const saved = await save('publish', { name: '可复制', taskStepList: [validStep()] });
-    const copy = await app.call('POST', '/api/task/template/copy', {
-      token: admin,
+    const copy = await ctx.app.call('POST', '/api/task/template/copy', {
+      token: ctx.admin,
       body: { templateId: saved.body.data.templateId },
     });
-    const copied = (await app.call('GET', `/api/task/template/detail/${copy.body.data.templateId}`, { token: admin }))
-      .body.data;
+    const copied = (
+      await ctx.app.call('GET', `/api/task/template/detail/${copy.body.data.templateId}`, { token: ctx.admin })
+    ).body.data;
     expect(copied).toMatchObject({ name: '可复制（副本）', status: 'draft' });
 
-    const other = await app.call('POST', '/api/task', {
-      token: admin,
+    const other = await ctx.app.call('POST', '/api/task', {
+      token: ctx.admin,
       body: { parentId: categoryId, name: '另一个任务' },
     });
-    const moved = await app.call('POST', '/api/task/template/move', {
-      token: admin,
+    const moved = await ctx.app.call('POST', '/api/task/template/move', {
+      token: ctx.admin,
       body: { templateId: copied.templateId, taskId: other.body.data.id },
     });
     expect(moved.body.msg).toBe('移动成功');
     expect(
-      (await app.call('GET', `/api/task/template/task/${copied.templateId}`, { token: admin })).body.data.task.id,
+      (await ctx.app.call('GET', `/api/task/template/task/${copied.templateId}`, { token: ctx.admin })).body.data.task
+        .id,
     ).toBe(other.body.data.id);
-    const toCategory = await app.call('POST', '/api/task/template/move', {
-      token: admin,
+    const toCategory = await ctx.app.call('POST', '/api/task/template/move', {
+      token: ctx.admin,
       body: { templateId: copied.templateId, taskId: categoryId },
     });
     expect(toCategory.body.msg).toBe('模板只能放在任务下，不能直接放在分类下');
   });
 
   it('publishes the demo templates as they are: multi-step and ControlNet ones included', async () => {
-    const tree = (await app.call('GET', '/api/task/tree', { token: user.token })).body.data;
+    const tree = (await ctx.app.call('GET', '/api/task/tree', { token: ctx.user.token })).body.data;
     const templateIds = tree.flatMap((c: any) => c.children.flatMap((t: any) => t.children.map((x: any) => x.id)));
     let multiStep = 0;
     let controlNet = 0;
     for (const id of templateIds) {
-      const detail = (await app.call('GET', `/api/task/template/detail/${id}`, { token: admin })).body.data;
+      const detail = (await ctx.app.call('GET', `/api/task/template/detail/${id}`, { token: ctx.admin })).body.data;
       if (detail.taskStepList.length > 1) multiStep++;
       if (detail.taskStepList.some((s: any) => s.formConfig.some((f: any) => f.name === 'controlNets'))) controlNet++;
-      const republish = await app.call('POST', '/api/task/template/save/publish', {
-        token: admin,
+      const republish = await ctx.app.call('POST', '/api/task/template/save/publish', {
+        token: ctx.admin,
         body: { templateId: id, taskId: detail.taskId, name: detail.name, taskStepList: detail.taskStepList },
       });
       expect(republish.body, detail.name).toMatchObject({ code: 0 });

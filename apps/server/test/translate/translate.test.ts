@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { PromptLibraryCache } from '../../src/features/translate/prompt-library.js';
 import { TranslateService } from '../../src/features/translate/translate.service.js';
 import { LocalBroadcast } from '../../src/platform/broadcast/broadcast.js';
 import { createRepositories } from '../../src/repositories.js';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { loginAdmin, registerUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 const LIMIT = 50;
 
@@ -54,16 +55,12 @@ const PROMPTS: [string, (string | RegExp)[]][] = [
 ];
 
 describeServer('prompt translation zh → en (offline dictionary)', () => {
-  let app: TestApp;
-  let user: TestUser;
-  const translate = (text: unknown, token = user.token) =>
-    app.call('POST', '/api/translate/zh2en', { token, body: { text } });
-
-  beforeAll(async () => {
-    app = await createTestApp({ translate: { provider: { kind: 'dictionary' }, perUserPerMinute: LIMIT } });
-    user = await registerUser(app);
+  const ctx = useTestApp({
+    config: { translate: { provider: { kind: 'dictionary' }, perUserPerMinute: LIMIT } },
+    users: ['user'],
   });
-  afterAll(() => app?.close());
+  const translate = (text: unknown, token = ctx.user.token) =>
+    ctx.app.call('POST', '/api/translate/zh2en', { token, body: { text } });
 
   it(`translates ${PROMPTS.length} typical prompts into the expected English words, with no Chinese left`, async () => {
     const misses: string[] = [];
@@ -81,7 +78,7 @@ describeServer('prompt translation zh → en (offline dictionary)', () => {
   });
 
   it('keeps prompt syntax: commas, weights, brackets, LoRA blocks and numbers', async () => {
-    user = await registerUser(app);
+    ctx.user = await registerUser(ctx.app);
     const cases: [string, string][] = [
       ['水墨山水，(月亮:1.2), masterpiece', 'ink wash landscape, (moon:1.2), masterpiece'],
       ['<lora:国风:0.8>，[蝴蝶]，（花朵：1.3）', '<lora:国风:0.8>, [butterfly], (flowers:1.3)'],
@@ -115,27 +112,27 @@ describeServer('prompt translation zh → en (offline dictionary)', () => {
   });
 
   it('requires login', async () => {
-    const res = await app.call('POST', '/api/translate/zh2en', { body: { text: '月亮' } });
+    const res = await ctx.app.call('POST', '/api/translate/zh2en', { body: { text: '月亮' } });
     expect(res.status).toBe(401);
     expect(res.body.code).toBe(401);
   });
 
   it(`limits each user to ${LIMIT} requests a minute (429 with the envelope), other users unaffected`, async () => {
-    const busy = await registerUser(app);
+    const busy = await registerUser(ctx.app);
     for (let i = 0; i < LIMIT; i++) expect((await translate(`月亮${i}`, busy.token)).status).toBe(200);
     const over = await translate('月亮', busy.token);
     expect(over.status).toBe(429);
     expect(over.body).toMatchObject({ code: -1, data: null });
     expect(over.body.msg).toMatch(/^操作过于频繁，请 \d+ 秒后再试$/);
     // Same client address, another account: its own budget.
-    const other = await registerUser(app);
+    const other = await registerUser(ctx.app);
     expect((await translate('月亮', other.token)).status).toBe(200);
   });
 
   it("uses an admin's new library word once the library is read again", async () => {
-    user = await registerUser(app);
-    const admin = await loginAdmin(app);
-    const tree = await app.call('GET', '/api/prompt/tree?helpUrlFlag=02', { token: admin });
+    ctx.user = await registerUser(ctx.app);
+    const admin = await loginAdmin(ctx.app);
+    const tree = await ctx.app.call('GET', '/api/prompt/tree?helpUrlFlag=02', { token: admin });
     const categoryId = tree.body.data[0].children[0].id;
     const before = (await translate('琉璃灯，月亮')).body.data.text;
     expect(before).not.toContain('glazed glass lamp');
@@ -143,12 +140,12 @@ describeServer('prompt translation zh → en (offline dictionary)', () => {
     // A cache with a clock the test moves, on the same database: the library is re-read after 60 s.
     let now = 0;
     const cache = new PromptLibraryCache(
-      createRepositories(app.db, app.config.database.kind).prompts,
+      createRepositories(ctx.app.db, ctx.app.config.database.kind).prompts,
       60_000,
       () => now,
     );
     expect((await cache.get()).get('琉璃灯')).toBeUndefined();
-    const created = await app.call('POST', '/api/admin/prompt/words', {
+    const created = await ctx.app.call('POST', '/api/admin/prompt/words', {
       token: admin,
       body: { categoryId, label: '琉璃灯', text: 'glazed glass lamp' },
     });
@@ -161,7 +158,7 @@ describeServer('prompt translation zh → en (offline dictionary)', () => {
     // The app's own service hears of the edit at once: no waiting for the window.
     expect((await translate('琉璃灯，月亮')).body.data.text).toBe('glazed glass lamp, moon');
     // The result cache follows library edits too.
-    await app.call('PUT', `/api/admin/prompt/words/${created.body.data.id}`, {
+    await ctx.app.call('PUT', `/api/admin/prompt/words/${created.body.data.id}`, {
       token: admin,
       body: { label: '琉璃灯', text: 'liuli lamp' },
     });
@@ -171,14 +168,14 @@ describeServer('prompt translation zh → en (offline dictionary)', () => {
   it('falls back to the dictionary, with a warning, when the provider cannot be reached', async () => {
     // A real LibreTranslate adapter pointed at a closed local port: the connection is refused.
     const service = new TranslateService({
-      repos: createRepositories(app.db, app.config.database.kind),
+      repos: createRepositories(ctx.app.db, ctx.app.config.database.kind),
       provider: { kind: 'libretranslate', url: 'http://127.0.0.1:9', apiKey: undefined },
-      log: app.app.log,
+      log: ctx.app.app.log,
       bus: new LocalBroadcast(),
-      words: app.services.wordFilter,
+      words: ctx.app.services.wordFilter,
     });
     expect(await service.zh2en('夕阳下的城市，(月亮:1.2)')).toBe('city under sunset, (moon:1.2)');
-    expect(app.logLines.some((l) => l.includes('translation provider failed'))).toBe(true);
+    expect(ctx.app.logLines.some((l) => l.includes('translation provider failed'))).toBe(true);
     // Library phrases never reach the provider.
     expect(await service.zh2en('杰作')).toBe('masterpiece');
   });

@@ -1,36 +1,32 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, loginAdmin, PASSWORD, registerUser, SCALE_OUT, type TestApp } from '../helpers/test-app.js';
+import { PASSWORD, registerUser, SCALE_OUT } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 describeServer('user: 停用与启用账号', () => {
-  let app: TestApp;
-  let adminToken: string;
-  beforeAll(async () => {
-    app = await createTestApp();
-    adminToken = await loginAdmin(app);
-  });
-  afterAll(() => app.close());
+  const ctx = useTestApp({ admin: true });
 
-  const setDisabled = (userId: string, disabled: unknown, token = adminToken) =>
-    app.call('POST', '/api/admin/users/disabled', { token, body: { userId, disabled } });
-  const logIn = (account: string) => app.call('POST', '/api/auth/account', { body: { account, password: PASSWORD } });
+  const setDisabled = (userId: string, disabled: unknown, token = ctx.admin) =>
+    ctx.app.call('POST', '/api/admin/users/disabled', { token, body: { userId, disabled } });
+  const logIn = (account: string) =>
+    ctx.app.call('POST', '/api/auth/account', { body: { account, password: PASSWORD } });
 
   it('signs a stopped user out at once, in every API process, and refuses their login until 启用', async () => {
-    const user = await registerUser(app);
+    const user = await registerUser(ctx.app);
     // Scale-out: another API process of the deployment, which has the token in its cache.
-    const other = SCALE_OUT ? await app.sibling() : app;
+    const other = SCALE_OUT ? await ctx.app.sibling() : ctx.app;
     try {
       expect((await other.call('GET', '/api/user/currentUser', { token: user.token })).status).toBe(200);
 
       const stop = await setDisabled(user.userId, true);
       expect(stop.body).toEqual({ code: 0, msg: '设置成功', data: { userId: user.userId, disabled: true } });
-      for (const api of new Set([app, other])) {
+      for (const api of new Set([ctx.app, other])) {
         const me = await api.call('GET', '/api/user/currentUser', { token: user.token });
         expect(me.status).toBe(401);
         expect(me.body).toMatchObject({ code: 401, msg: '登录已失效，请重新登录' });
       }
       expect((await logIn(user.account)).body).toMatchObject({ code: -1, msg: '账号已被禁用，请联系客服' });
-      const listed = await app.call('GET', `/api/admin/users?keyword=${user.account}`, { token: adminToken });
+      const listed = await ctx.app.call('GET', `/api/admin/users?keyword=${user.account}`, { token: ctx.admin });
       expect(listed.body.data.list).toEqual([expect.objectContaining({ userId: user.userId, disabled: true })]);
 
       expect((await setDisabled(user.userId, false)).body).toMatchObject({ code: 0, msg: '设置成功' });
@@ -38,23 +34,23 @@ describeServer('user: 停用与启用账号', () => {
       expect(back.body).toMatchObject({ code: 0, msg: '登录成功' });
       expect((await other.call('GET', '/api/user/currentUser', { token: back.body.data.token })).status).toBe(200);
     } finally {
-      if (other !== app) await other.close();
+      if (other !== ctx.app) await other.close();
     }
   });
 
   it('keeps the admin able to sign in: an admin cannot stop their own account', async () => {
-    const me = await app.call('GET', '/api/user/currentUser', { token: adminToken });
+    const me = await ctx.app.call('GET', '/api/user/currentUser', { token: ctx.admin });
     const res = await setDisabled(me.body.data.userId, true);
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ code: -1, msg: '不能停用自己的账号' });
-    expect((await app.call('GET', '/api/user/currentUser', { token: adminToken })).status).toBe(200);
+    expect((await ctx.app.call('GET', '/api/user/currentUser', { token: ctx.admin })).status).toBe(200);
   });
 
   it('is for admins only, checks its input and names an unknown user', async () => {
-    const user = await registerUser(app);
+    const user = await registerUser(ctx.app);
     const asUser = await setDisabled(user.userId, true, user.token);
     expect(asUser.body).toMatchObject({ code: -1, msg: '没有权限执行此操作' });
-    expect((await app.call('GET', '/api/user/currentUser', { token: user.token })).status).toBe(200);
+    expect((await ctx.app.call('GET', '/api/user/currentUser', { token: user.token })).status).toBe(200);
 
     const bad = await setDisabled('', 'yes');
     expect(bad.body.code).toBe(-1);

@@ -4,53 +4,44 @@ import { WebhookRepository } from '../../src/features/webhooks/webhook.repositor
 import { isoIn, nowIso } from '../../src/platform/ids.js';
 import { waitForEnd } from '../generate/generation-helpers.js';
 import { describeServer } from '../helpers/suite.js';
-import {
-  createTestApp,
-  loginAdmin,
-  registerUser,
-  SCALE_OUT,
-  type TestApp,
-  type TestUser,
-} from '../helpers/test-app.js';
+import { loginAdmin, registerUser, SCALE_OUT } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { startReceiver } from './webhook-receiver.js';
 
 const SMALL = { width: 256, height: 256, steps: 4 };
 const POLL = { timeout: 20_000, interval: 50 };
 
 describeServer('webhooks', () => {
-  let app: TestApp;
-  let user: TestUser;
-  let other: TestUser;
+  const ctx = useTestApp({
+    config: {
+      // The receivers listen on 127.0.0.1 over plain http; retries 0.2 s then 1.2 s apart.
+      webhooks: { allowHttp: true, allowPrivate: true, timeoutMs: 3000, maxAttempts: 3, retryBaseMs: 200 },
+    },
+    users: ['user', 'other'],
+  });
   let good: Awaited<ReturnType<typeof startReceiver>>;
   let broken: Awaited<ReturnType<typeof startReceiver>>;
   beforeAll(async () => {
-    app = await createTestApp({
-      // The receivers listen on 127.0.0.1 over plain http; retries 0.2 s then 1.2 s apart.
-      webhooks: { allowHttp: true, allowPrivate: true, timeoutMs: 3000, maxAttempts: 3, retryBaseMs: 200 },
-    });
-    user = await registerUser(app);
-    other = await registerUser(app);
     good = await startReceiver();
     broken = await startReceiver();
   });
   afterAll(async () => {
-    await app.close();
     await good.close();
     await broken.close();
   });
 
   const addEndpoint = async (token: string, body: object) => {
-    const res = await app.call('POST', '/api/user/webhooks', { token, body });
+    const res = await ctx.app.call('POST', '/api/user/webhooks', { token, body });
     expect(res.body.code, res.body.msg).toBe(0);
     return res.body.data as { id: string; secret: string };
   };
-  const deliveries = async (endpointId: string, token = user.token) => {
-    const res = await app.call('GET', `/api/user/webhooks/${endpointId}/deliveries?pageSize=50`, { token });
+  const deliveries = async (endpointId: string, token = ctx.user.token) => {
+    const res = await ctx.app.call('GET', `/api/user/webhooks/${endpointId}/deliveries?pageSize=50`, { token });
     expect(res.body.code, res.body.msg).toBe(0);
     return res.body.data as { total: number; list: any[] };
   };
   const generate = async (token: string) => {
-    const submit = await app.call('POST', '/api/generate/task', {
+    const submit = await ctx.app.call('POST', '/api/generate/task', {
       token,
       body: {
         templateId: null,
@@ -59,14 +50,14 @@ describeServer('webhooks', () => {
       },
     });
     expect(submit.body.code, submit.body.msg).toBe(0);
-    const { final } = await waitForEnd(app, token, submit.body.data.generateId);
+    const { final } = await waitForEnd(ctx.app, token, submit.body.data.generateId);
     expect(final.status).toBe('succeeded');
     return final as { generateId: string; images: { workId: string }[] };
   };
 
   it('refuses bad endpoints with a Chinese message', async () => {
     const bad = async (body: object, msg: string, status = 400) => {
-      const res = await app.call('POST', '/api/user/webhooks', { token: user.token, body });
+      const res = await ctx.app.call('POST', '/api/user/webhooks', { token: ctx.user.token, body });
       expect(res.status, msg).toBe(status);
       expect(res.body).toMatchObject({ code: -1, msg });
     };
@@ -85,15 +76,19 @@ describeServer('webhooks', () => {
   });
 
   it('answers 测试发送 at once with a signed webhook.test, and logs it', async () => {
-    const endpoint = await addEndpoint(user.token, { url: good.url, events: ['work.published'], description: '测试' });
+    const endpoint = await addEndpoint(ctx.user.token, {
+      url: good.url,
+      events: ['work.published'],
+      description: '测试',
+    });
     expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    const list = await app.call('GET', '/api/user/webhooks', { token: user.token });
+    const list = await ctx.app.call('GET', '/api/user/webhooks', { token: ctx.user.token });
     expect(list.body.data).toEqual([
       expect.objectContaining({ id: endpoint.id, url: good.url, events: ['work.published'], enabled: true }),
     ]);
     expect(JSON.stringify(list.body)).not.toContain(endpoint.secret);
 
-    const res = await app.call('POST', `/api/user/webhooks/${endpoint.id}/test`, { token: user.token });
+    const res = await ctx.app.call('POST', `/api/user/webhooks/${endpoint.id}/test`, { token: ctx.user.token });
     expect(res.body).toMatchObject({
       code: 0,
       msg: '测试发送成功',
@@ -102,7 +97,7 @@ describeServer('webhooks', () => {
     const [request] = good.of('webhook.test');
     expect(request).toBeDefined();
     const event = new Webhook(endpoint.secret).verify(request!.body, request!.headers as Record<string, string>);
-    expect(event).toMatchObject({ type: 'webhook.test', userId: user.userId, data: { endpointId: endpoint.id } });
+    expect(event).toMatchObject({ type: 'webhook.test', userId: ctx.user.userId, data: { endpointId: endpoint.id } });
     expect(() =>
       new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(
         request!.body,
@@ -119,8 +114,8 @@ describeServer('webhooks', () => {
     });
 
     broken.answer([500]);
-    const failing = await addEndpoint(user.token, { url: broken.url, events: ['work.published'] });
-    const failed = await app.call('POST', `/api/user/webhooks/${failing.id}/test`, { token: user.token });
+    const failing = await addEndpoint(ctx.user.token, { url: broken.url, events: ['work.published'] });
+    const failed = await ctx.app.call('POST', `/api/user/webhooks/${failing.id}/test`, { token: ctx.user.token });
     expect(failed.body).toMatchObject({
       code: 0,
       msg: '测试发送失败：接收地址应答 HTTP 500',
@@ -130,22 +125,24 @@ describeServer('webhooks', () => {
     expect(failedLog.list[0]).toMatchObject({ status: 'failed', nextAttemptAt: null, attempts: 1 });
     // Only the first characters of the answer are kept.
     expect(failedLog.list[0].attemptLog[0].responseExcerpt).toHaveLength(200);
-    await app.call('DELETE', `/api/user/webhooks/${failing.id}`, { token: user.token });
-    await app.call('DELETE', `/api/user/webhooks/${endpoint.id}`, { token: user.token });
+    await ctx.app.call('DELETE', `/api/user/webhooks/${failing.id}`, { token: ctx.user.token });
+    await ctx.app.call('DELETE', `/api/user/webhooks/${endpoint.id}`, { token: ctx.user.token });
   });
 
   it('lets one user 测试发送 5 times a minute, over every API process, and refuses the rest with a Chinese 429', async () => {
     good.answer([200]);
-    const tester = await registerUser(app);
+    const tester = await registerUser(ctx.app);
     const endpoint = await addEndpoint(tester.token, { url: good.url, events: ['work.published'] });
-    const othersEndpoint = await addEndpoint(other.token, { url: good.url, events: ['work.published'] });
+    const othersEndpoint = await addEndpoint(ctx.other.token, { url: good.url, events: ['work.published'] });
     const sent = good.of('webhook.test').length;
     // Scale-out: half the requests go through another API process; the count is kept in Redis for both.
-    const second = SCALE_OUT ? await app.sibling() : app;
+    const second = SCALE_OUT ? await ctx.app.sibling() : ctx.app;
     try {
       const answers = await Promise.all(
         Array.from({ length: 8 }, (_, i) =>
-          (i % 2 === 0 ? app : second).call('POST', `/api/user/webhooks/${endpoint.id}/test`, { token: tester.token }),
+          (i % 2 === 0 ? ctx.app : second).call('POST', `/api/user/webhooks/${endpoint.id}/test`, {
+            token: tester.token,
+          }),
         ),
       );
       const sentOk = answers.filter((res) => res.status === 200);
@@ -162,18 +159,20 @@ describeServer('webhooks', () => {
       expect(good.of('webhook.test').length - sent).toBe(5);
       expect((await deliveries(endpoint.id, tester.token)).total).toBe(5);
       // Another user has an allowance of their own.
-      const others = await second.call('POST', `/api/user/webhooks/${othersEndpoint.id}/test`, { token: other.token });
+      const others = await second.call('POST', `/api/user/webhooks/${othersEndpoint.id}/test`, {
+        token: ctx.other.token,
+      });
       expect(others.body).toMatchObject({ code: 0, msg: '测试发送成功' });
     } finally {
-      if (second !== app) await second.close();
+      if (second !== ctx.app) await second.close();
     }
-    await app.call('DELETE', `/api/user/webhooks/${endpoint.id}`, { token: tester.token });
-    await app.call('DELETE', `/api/user/webhooks/${othersEndpoint.id}`, { token: other.token });
+    await ctx.app.call('DELETE', `/api/user/webhooks/${endpoint.id}`, { token: tester.token });
+    await ctx.app.call('DELETE', `/api/user/webhooks/${othersEndpoint.id}`, { token: ctx.other.token });
   });
 
   it('refuses, when saved, a port that fetch will not connect to', async () => {
-    const res = await app.call('POST', '/api/user/webhooks', {
-      token: user.token,
+    const res = await ctx.app.call('POST', '/api/user/webhooks', {
+      token: ctx.user.token,
       body: { url: 'http://127.0.0.1:6000/hook', events: ['work.published'] },
     });
     expect(res.body).toEqual({
@@ -186,14 +185,14 @@ describeServer('webhooks', () => {
   it('retries an endpoint that answers 500 then 200, and gives up on one that always fails', async () => {
     good.answer([500, 200]);
     broken.answer([503]);
-    const flaky = await addEndpoint(user.token, {
+    const flaky = await addEndpoint(ctx.user.token, {
       url: good.url,
       events: ['generation.succeeded', 'generation.failed'],
     });
-    const down = await addEndpoint(user.token, { url: broken.url, events: ['generation.succeeded'] });
+    const down = await addEndpoint(ctx.user.token, { url: broken.url, events: ['generation.succeeded'] });
     // Another user's generations are not this user's events.
-    await generate(other.token);
-    const final = await generate(user.token);
+    await generate(ctx.other.token);
+    const final = await generate(ctx.user.token);
 
     await expect.poll(() => good.of('generation.succeeded').length, POLL).toBe(2);
     const [first, second] = good.of('generation.succeeded');
@@ -202,13 +201,13 @@ describeServer('webhooks', () => {
       const event = new Webhook(flaky.secret).verify(request.body, request.headers as Record<string, string>);
       expect(event).toMatchObject({
         type: 'generation.succeeded',
-        userId: user.userId,
+        userId: ctx.user.userId,
         data: { generateId: final.generateId, status: 'succeeded', message: null, stepIndex: 0 },
       });
       const images = (event as { data: { images: { workId: string; url: string }[] } }).data.images;
       expect(images.map((i) => i.workId)).toEqual(final.images.map((i) => i.workId));
       // The signed link opens the original.
-      const original = await app.app.inject({ method: 'GET', url: images[0]!.url });
+      const original = await ctx.app.app.inject({ method: 'GET', url: images[0]!.url });
       expect(original.headers['content-type']).toBe('image/png');
     }
     await expect.poll(async () => (await deliveries(flaky.id)).list[0]?.status, POLL).toBe('succeeded');
@@ -225,20 +224,23 @@ describeServer('webhooks', () => {
     const downLog = await deliveries(down.id);
     expect(downLog.list[0].attemptLog.map((a: any) => a.statusCode)).toEqual([503, 503, 503]);
     expect(broken.of('generation.succeeded')).toHaveLength(3);
-    await app.call('DELETE', `/api/user/webhooks/${flaky.id}`, { token: user.token });
-    await app.call('DELETE', `/api/user/webhooks/${down.id}`, { token: user.token });
+    await ctx.app.call('DELETE', `/api/user/webhooks/${flaky.id}`, { token: ctx.user.token });
+    await ctx.app.call('DELETE', `/api/user/webhooks/${down.id}`, { token: ctx.user.token });
   });
 
   it('sends work.published once per publication, also to an admin endpoint for all users', async () => {
     good.answer([200]);
-    const mine = await addEndpoint(user.token, { url: good.url, events: ['work.published'] });
-    const admin = await loginAdmin(app);
+    const mine = await addEndpoint(ctx.user.token, { url: good.url, events: ['work.published'] });
+    const admin = await loginAdmin(ctx.app);
     const everyone = await addEndpoint(admin, { url: broken.url, events: ['work.published'], allUsers: true });
     broken.answer([200]);
-    const final = await generate(user.token);
+    const final = await generate(ctx.user.token);
     const workId = final.images[0]!.workId;
     const publish = (hidePrompt: boolean) =>
-      app.call('POST', '/api/works/publish', { token: user.token, body: { id: workId, public: true, hidePrompt } });
+      ctx.app.call('POST', '/api/works/publish', {
+        token: ctx.user.token,
+        body: { id: workId, public: true, hidePrompt },
+      });
     expect((await publish(false)).body.code).toBe(0);
     // Changing 隐藏提示词 on a public work is not a new publication.
     expect((await publish(true)).body.code).toBe(0);
@@ -251,7 +253,7 @@ describeServer('webhooks', () => {
     );
     expect(event).toMatchObject({
       type: 'work.published',
-      userId: user.userId,
+      userId: ctx.user.userId,
       data: { workId, url: `/api/works/image/${workId}`, thumbUrl: `/api/works/thumb/${workId}` },
     });
     const request = broken.of('work.published')[0]!;
@@ -261,18 +263,18 @@ describeServer('webhooks', () => {
     // Nothing more arrives.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(good.of('work.published')).toHaveLength(1);
-    await app.call('DELETE', `/api/user/webhooks/${mine.id}`, { token: user.token });
-    await app.call('DELETE', `/api/user/webhooks/${everyone.id}`, { token: admin });
+    await ctx.app.call('DELETE', `/api/user/webhooks/${mine.id}`, { token: ctx.user.token });
+    await ctx.app.call('DELETE', `/api/user/webhooks/${everyone.id}`, { token: admin });
   });
 
   it('records one work.published when parallel requests publish the same work', async () => {
-    const endpoint = await addEndpoint(user.token, { url: good.url, events: ['work.published'] });
-    const final = await generate(user.token);
+    const endpoint = await addEndpoint(ctx.user.token, { url: good.url, events: ['work.published'] });
+    const final = await generate(ctx.user.token);
     const workId = final.images[0]!.workId;
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        app.call('POST', '/api/works/publish', {
-          token: user.token,
+        ctx.app.call('POST', '/api/works/publish', {
+          token: ctx.user.token,
           body: { id: workId, public: true, hidePrompt: i % 2 === 0 },
         }),
       ),
@@ -281,13 +283,13 @@ describeServer('webhooks', () => {
     const log = await deliveries(endpoint.id);
     expect(log.list.filter((delivery) => delivery.eventType === 'work.published')).toHaveLength(1);
     await expect.poll(() => good.of('work.published').filter((r) => r.body.includes(workId)).length, POLL).toBe(1);
-    await app.call('DELETE', `/api/user/webhooks/${endpoint.id}`, { token: user.token });
+    await ctx.app.call('DELETE', `/api/user/webhooks/${endpoint.id}`, { token: ctx.user.token });
   });
 
   it('changes and disables an endpoint; a disabled endpoint gets nothing', async () => {
-    const endpoint = await addEndpoint(user.token, { url: 'https://example.com/hook', events: ['work.published'] });
-    const changed = await app.call('PUT', `/api/user/webhooks/${endpoint.id}`, {
-      token: user.token,
+    const endpoint = await addEndpoint(ctx.user.token, { url: 'https://example.com/hook', events: ['work.published'] });
+    const changed = await ctx.app.call('PUT', `/api/user/webhooks/${endpoint.id}`, {
+      token: ctx.user.token,
       body: { url: good.url, events: ['generation.failed', 'work.published'], enabled: false, description: '停用' },
     });
     expect(changed.body).toMatchObject({
@@ -295,26 +297,26 @@ describeServer('webhooks', () => {
       msg: '修改成功',
       data: { url: good.url, events: ['generation.failed', 'work.published'], enabled: false, description: '停用' },
     });
-    const badUrl = await app.call('PUT', `/api/user/webhooks/${endpoint.id}`, {
-      token: user.token,
+    const badUrl = await ctx.app.call('PUT', `/api/user/webhooks/${endpoint.id}`, {
+      token: ctx.user.token,
       body: { url: 'ftp://example.com' },
     });
     expect(badUrl.body).toMatchObject({ code: -1, msg: '接收地址须以 https:// 开头' });
     const before = good.received.length;
-    const final = await generate(user.token);
-    await app.call('POST', '/api/works/publish', {
-      token: user.token,
+    const final = await generate(ctx.user.token);
+    await ctx.app.call('POST', '/api/works/publish', {
+      token: ctx.user.token,
       body: { id: final.images[0]!.workId, public: true, hidePrompt: false },
     });
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(good.received.length).toBe(before);
     expect((await deliveries(endpoint.id)).total).toBe(0);
-    await app.call('DELETE', `/api/user/webhooks/${endpoint.id}`, { token: user.token });
+    await ctx.app.call('DELETE', `/api/user/webhooks/${endpoint.id}`, { token: ctx.user.token });
   });
 
   it('resets the signing secret: the new one is shown once and signs from then on, the old one no longer verifies', async () => {
-    const endpoint = await addEndpoint(user.token, { url: good.url, events: ['work.published'] });
-    const res = await app.call('POST', `/api/user/webhooks/${endpoint.id}/secret`, { token: user.token });
+    const endpoint = await addEndpoint(ctx.user.token, { url: good.url, events: ['work.published'] });
+    const res = await ctx.app.call('POST', `/api/user/webhooks/${endpoint.id}/secret`, { token: ctx.user.token });
     expect(res.body).toMatchObject({
       code: 0,
       msg: '签名密钥已重置，请立即复制保存',
@@ -323,23 +325,23 @@ describeServer('webhooks', () => {
     const secret = res.body.data.secret as string;
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(secret).not.toBe(endpoint.secret);
-    expect(JSON.stringify((await app.call('GET', '/api/user/webhooks', { token: user.token })).body)).not.toContain(
-      secret,
-    );
+    expect(
+      JSON.stringify((await ctx.app.call('GET', '/api/user/webhooks', { token: ctx.user.token })).body),
+    ).not.toContain(secret);
 
     const sent = good.of('webhook.test').length;
-    const test = await app.call('POST', `/api/user/webhooks/${endpoint.id}/test`, { token: user.token });
+    const test = await ctx.app.call('POST', `/api/user/webhooks/${endpoint.id}/test`, { token: ctx.user.token });
     expect(test.body).toMatchObject({ code: 0, data: { success: true } });
     const request = good.of('webhook.test')[sent]!;
     const headers = request.headers as Record<string, string>;
     expect(new Webhook(secret).verify(request.body, headers)).toMatchObject({ data: { endpointId: endpoint.id } });
     expect(() => new Webhook(endpoint.secret).verify(request.body, headers)).toThrow();
-    await app.call('DELETE', `/api/user/webhooks/${endpoint.id}`, { token: user.token });
+    await ctx.app.call('DELETE', `/api/user/webhooks/${endpoint.id}`, { token: ctx.user.token });
   });
 
   it("keeps another user's endpoints invisible and untouchable (404)", async () => {
-    const endpoint = await addEndpoint(user.token, { url: 'https://example.com/hook', events: ['work.published'] });
-    expect((await app.call('GET', '/api/user/webhooks', { token: other.token })).body.data).toEqual([]);
+    const endpoint = await addEndpoint(ctx.user.token, { url: 'https://example.com/hook', events: ['work.published'] });
+    expect((await ctx.app.call('GET', '/api/user/webhooks', { token: ctx.other.token })).body.data).toEqual([]);
     for (const [method, url, body] of [
       ['PUT', `/api/user/webhooks/${endpoint.id}`, { enabled: false }],
       ['DELETE', `/api/user/webhooks/${endpoint.id}`, undefined],
@@ -347,21 +349,21 @@ describeServer('webhooks', () => {
       ['POST', `/api/user/webhooks/${endpoint.id}/secret`, undefined],
       ['GET', `/api/user/webhooks/${endpoint.id}/deliveries`, undefined],
     ] as const) {
-      const res = await app.call(method, url, { token: other.token, body });
+      const res = await ctx.app.call(method, url, { token: ctx.other.token, body });
       expect(res.status, `${method} ${url}`).toBe(404);
       expect(res.body).toEqual({ code: 404, msg: '接收地址不存在或已删除', data: null });
     }
-    const still = await app.call('GET', '/api/user/webhooks', { token: user.token });
+    const still = await ctx.app.call('GET', '/api/user/webhooks', { token: ctx.user.token });
     expect(still.body.data).toEqual([expect.objectContaining({ id: endpoint.id, enabled: true })]);
-    expect((await app.call('GET', '/api/user/webhooks')).status).toBe(401);
-    await app.call('DELETE', `/api/user/webhooks/${endpoint.id}`, { token: user.token });
+    expect((await ctx.app.call('GET', '/api/user/webhooks')).status).toBe(401);
+    await ctx.app.call('DELETE', `/api/user/webhooks/${endpoint.id}`, { token: ctx.user.token });
   });
 
   it('gives a due delivery to one sender only', async () => {
-    const endpoint = await addEndpoint(user.token, { url: 'https://example.com/hook', events: ['work.published'] });
+    const endpoint = await addEndpoint(ctx.user.token, { url: 'https://example.com/hook', events: ['work.published'] });
     // Due in an hour, so the app's own sender leaves it alone: the claims below are the only ones.
     const due = isoIn(3_600_000);
-    await app.db
+    await ctx.app.db
       .insertInto('webhook_deliveries')
       .values({
         id: 'claim-test',
@@ -375,10 +377,10 @@ describeServer('webhooks', () => {
         created_at: nowIso(),
       })
       .execute();
-    const senders = [1, 2, 3, 4].map(() => new WebhookRepository(app.db, app.config.database.kind));
+    const senders = [1, 2, 3, 4].map(() => new WebhookRepository(ctx.app.db, ctx.app.config.database.kind));
     const claims = await Promise.all(senders.map((repo) => repo.claim('claim-test', due, isoIn(60_000))));
     expect(claims.filter(Boolean)).toHaveLength(1);
     expect(claims.find(Boolean)).toMatchObject({ attempts: 1, url: 'https://example.com/hook' });
-    await app.call('DELETE', `/api/user/webhooks/${endpoint.id}`, { token: user.token });
+    await ctx.app.call('DELETE', `/api/user/webhooks/${endpoint.id}`, { token: ctx.user.token });
   });
 });

@@ -1,12 +1,13 @@
 import { crc32, deflateSync, inflateSync } from 'node:zlib';
 import sharp from 'sharp';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { addPngText, readPngText } from '../../src/engines/png-text.js';
 import { storeWorkFiles } from '../../src/features/works/work-files.js';
 import { newId } from '../../src/platform/ids.js';
 import { demoTemplate, generateBody, waitForEnd } from '../generate/generation-helpers.js';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { loginAdmin } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { readZip } from '../helpers/zip.js';
 
 const KEYS = ['parameters', 'prompt', 'workflow'];
@@ -44,14 +45,11 @@ function withChunk(png: Buffer, type: string, data: Buffer): Buffer {
 }
 
 describeServer('works: the public bytes of a work with 隐藏提示词 carry no prompt', () => {
-  let app: TestApp;
-  let owner: TestUser;
+  const ctx = useTestApp({ users: ['owner'] });
   beforeAll(async () => {
-    app = await createTestApp();
-    owner = await registerUser(app);
     // The visible AIGC mark is another test's matter (test/compliance): here the pictures stay as painted.
-    const compliance = await app.call('POST', '/api/admin/compliance', {
-      token: await loginAdmin(app),
+    const compliance = await ctx.app.call('POST', '/api/admin/compliance', {
+      token: await loginAdmin(ctx.app),
       body: {
         producer: 'Huafang',
         propagator: '',
@@ -62,16 +60,19 @@ describeServer('works: the public bytes of a work with 隐藏提示词 carry no 
     });
     expect(compliance.body.code).toBe(0);
   });
-  afterAll(() => app.close());
 
   const bytes = async (url: string, token?: string) =>
-    (await app.app.inject({ method: 'GET', url, headers: token ? { authorization: `Bearer ${token}` } : {} }))
+    (await ctx.app.app.inject({ method: 'GET', url, headers: token ? { authorization: `Bearer ${token}` } : {} }))
       .rawPayload;
 
   const publish = async (id: string, hidePrompt: boolean) =>
     expect(
-      (await app.call('POST', '/api/works/publish', { token: owner.token, body: { id, public: true, hidePrompt } }))
-        .body.code,
+      (
+        await ctx.app.call('POST', '/api/works/publish', {
+          token: ctx.owner.token,
+          body: { id, public: true, hidePrompt },
+        })
+      ).body.code,
     ).toBe(0);
 
   /** Asserts no chunk of the public original tells the prompt, and that it is still the same picture. */
@@ -96,22 +97,23 @@ describeServer('works: the public bytes of a work with 隐藏提示词 carry no 
 
   /** The owner's own download: the signed link of 我的作品 and the zip keep every chunk (and add the AIGC label). */
   async function expectOwnerKeeps(workId: string, stored: Buffer) {
-    const detail = await app.call('GET', `/api/works/profile/detail?id=${workId}`, { token: owner.token });
+    const detail = await ctx.app.call('GET', `/api/works/profile/detail?id=${workId}`, { token: ctx.owner.token });
     const own = await bytes(detail.body.data.url);
     expect(chunksOf(own)).toEqual(expect.arrayContaining(chunksOf(stored)));
-    const zip = await bytes(`/api/files/downloadZip?ids=${workId}`, owner.token);
+    const zip = await bytes(`/api/files/downloadZip?ids=${workId}`, ctx.owner.token);
     expect([...(await readZip(zip)).values()]).toEqual([own]);
   }
 
   it('strips the A1111 parameters of a work painted on the built-in engine; the owner keeps them', async () => {
-    const ink = await demoTemplate(app, owner.token, '水墨山水');
-    const submit = await app.call('POST', '/api/generate/task', {
-      token: owner.token,
+    const ink = await demoTemplate(ctx.app, ctx.owner.token, '水墨山水');
+    const submit = await ctx.app.call('POST', '/api/generate/task', {
+      token: ctx.owner.token,
       body: generateBody(ink, { width: 256, height: 256, steps: 8 }),
     });
-    const { final } = await waitForEnd(app, owner.token, submit.body.data.generateId);
+    const { final } = await waitForEnd(ctx.app, ctx.owner.token, submit.body.data.generateId);
     const workId = final.images[0].workId as string;
-    const own = (await app.call('GET', `/api/works/profile/detail?id=${workId}`, { token: owner.token })).body.data;
+    const own = (await ctx.app.call('GET', `/api/works/profile/detail?id=${workId}`, { token: ctx.owner.token })).body
+      .data;
     const stored = await bytes(own.url);
     expect(readPngText(stored).parameters).toContain(own.prompt);
 
@@ -141,10 +143,10 @@ describeServer('works: the public bytes of a work with 隐藏提示词 carry no 
     png = withChunk(png, 'eXIf', Buffer.from(`MM\0*\0\0\0\x08UserComment ${negative}`, 'latin1'));
 
     const id = newId();
-    const files = await storeWorkFiles(app.services.storage, id, png);
-    await app.services.workRepo.insert({
+    const files = await storeWorkFiles(ctx.app.services.storage, id, png);
+    await ctx.app.services.workRepo.insert({
       id,
-      user_id: owner.userId,
+      user_id: ctx.owner.userId,
       generation_id: newId(),
       job_id: newId(),
       template_id: null,

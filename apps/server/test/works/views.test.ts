@@ -1,37 +1,36 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { registerUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 import { seedWorks } from './work-fixtures.js';
 
 describeServer('works: a viewer counts once a day, however often and however fast they open a work', () => {
-  let app: TestApp;
-  let author: TestUser;
-  beforeAll(async () => {
-    app = await createTestApp();
-    author = await registerUser(app);
-  });
-  afterAll(() => app.close());
+  const ctx = useTestApp({ users: ['author'] });
 
   const open = (workId: string, headers: Record<string, string>) =>
-    app.app.inject({ method: 'GET', url: `/api/works/public/detail?id=${workId}`, headers });
+    ctx.app.app.inject({ method: 'GET', url: `/api/works/public/detail?id=${workId}`, headers });
 
-  const viewsOf = async (workId: string) => (await app.call('GET', `/api/works/public/detail?id=${workId}`)).body;
+  const viewsOf = async (workId: string) => (await ctx.app.call('GET', `/api/works/public/detail?id=${workId}`)).body;
 
   it('300 anonymous requests at once from one address and browser add one view', async () => {
-    const [workId] = await seedWorks(app, author.userId, [{ public: true }]);
+    const [workId] = await seedWorks(ctx.app, ctx.author.userId, [{ public: true }]);
     const browser = { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0) Chrome/130' };
     const answers = await Promise.all(Array.from({ length: 300 }, () => open(workId!, browser)));
     expect(answers.every((res) => res.json().code === 0)).toBe(true);
     expect(Math.max(...answers.map((res) => res.json().data.views))).toBe(1);
     const again = await open(workId!, browser);
     expect(again.json().data.views).toBe(1);
-    const row = await app.db.selectFrom('works').select('views').where('id', '=', workId!).executeTakeFirstOrThrow();
+    const row = await ctx.app.db
+      .selectFrom('works')
+      .select('views')
+      .where('id', '=', workId!)
+      .executeTakeFirstOrThrow();
     expect(Number(row.views)).toBe(1);
   });
 
   it('two users add two views, each once, whatever their address', async () => {
-    const [workId] = await seedWorks(app, author.userId, [{ public: true }]);
-    const [alice, bob] = [await registerUser(app), await registerUser(app)];
+    const [workId] = await seedWorks(ctx.app, ctx.author.userId, [{ public: true }]);
+    const [alice, bob] = [await registerUser(ctx.app), await registerUser(ctx.app)];
     await Promise.all(
       [alice, bob].flatMap((user) =>
         Array.from({ length: 20 }, (_, i) =>
@@ -41,12 +40,12 @@ describeServer('works: a viewer counts once a day, however often and however fas
     );
     // The call below has no user agent: one more anonymous viewer.
     expect((await viewsOf(workId!)).data.views).toBe(3);
-    const rank = await app.call('GET', '/api/works/public/list?order=hot&pageSize=50');
+    const rank = await ctx.app.call('GET', '/api/works/public/list?order=hot&pageSize=50');
     expect(rank.body.data.list.find((w: { id: string }) => w.id === workId)).toMatchObject({ views: 3 });
   });
 
   it('another browser from the same address is another anonymous viewer; a bad token is one too', async () => {
-    const [workId] = await seedWorks(app, author.userId, [{ public: true }]);
+    const [workId] = await seedWorks(ctx.app, ctx.author.userId, [{ public: true }]);
     await open(workId!, { 'user-agent': 'Safari' });
     await open(workId!, { 'user-agent': 'Firefox' });
     const stale = await open(workId!, { authorization: 'Bearer not-a-token', 'user-agent': 'Firefox' });
