@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
-import pg from 'pg';
+import type pg from 'pg';
 import { newId } from '../src/platform/ids.js';
-import { postgresAdminUrl, redisUrl } from '../test/helpers/services.js';
+import { onPostgresAdmin, postgresAdminUrl, queryRows, redisUrl } from '../test/helpers/services.js';
 
 /**
  * Processes and deployments for scale-out.bench.ts: the real API (`main.ts`) and worker (`worker.ts`) processes on
@@ -165,10 +165,7 @@ export class Deployment {
     const database = `hfbench_${newId()
       .toLowerCase()
       .replace(/[^a-z0-9]/g, '')}`;
-    const admin = new pg.Client({ connectionString: postgresAdminUrl });
-    await admin.connect();
-    await admin.query(`create database ${database}`);
-    await admin.end();
+    await onPostgresAdmin((admin) => admin.query(`create database ${database}`));
     const url = new URL(postgresAdminUrl);
     url.pathname = `/${database}`;
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'huafang-scaleout-bench-'));
@@ -205,21 +202,13 @@ export class Deployment {
   }
 
   /** A query on the deployment's database. */
-  async query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
-    const client = new pg.Client({ connectionString: this.databaseUrl });
-    await client.connect();
-    try {
-      return (await client.query<T>(text, values)).rows;
-    } finally {
-      await client.end();
-    }
+  query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
+    return queryRows<T>(this.databaseUrl, text, values);
   }
 
   async close(): Promise<void> {
     await Promise.allSettled(this.processes.map((proc) => proc.stop()));
-    const admin = new pg.Client({ connectionString: postgresAdminUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists ${this.database} with (force)`).finally(() => admin.end());
+    await onPostgresAdmin((admin) => admin.query(`drop database if exists ${this.database} with (force)`));
     await dropRedisKeys(`${this.prefix}:*`);
     await rm(this.dataDir, { recursive: true, force: true });
   }

@@ -1,43 +1,34 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generateWithApiKey } from '../../examples/generate-with-api-key.js';
+import { freePort } from '../helpers/free-port.js';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/use-test-app.js';
 
 const EXAMPLE = path.join(import.meta.dirname, '../../examples/generate-with-api-key.ts');
 const API_DOC = path.join(import.meta.dirname, '../../../../docs/api.md');
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
 const SMALL = { width: 256, height: 256, steps: 4, batchSize: 2 };
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** docs/api.md's program, run as it is printed there, against the real server on a port. */
 describeServer('the API program of docs/api.md', () => {
-  let app: TestApp;
-  let user: TestUser;
+  const ctx = useTestApp({
+    config: {
+      webhooks: { allowHttp: true, allowPrivate: true, timeoutMs: 3000, maxAttempts: 3, retryBaseMs: 200 },
+    },
+    users: ['user'],
+  });
   let baseUrl: string;
   let outDir: string;
   beforeAll(async () => {
-    app = await createTestApp({
-      webhooks: { allowHttp: true, allowPrivate: true, timeoutMs: 3000, maxAttempts: 3, retryBaseMs: 200 },
-    });
-    await app.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.app.server.address() as { port: number };
+    await ctx.app.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = ctx.app.app.server.address() as { port: number };
     baseUrl = `http://127.0.0.1:${address.port}`;
-    user = await registerUser(app);
     outDir = await mkdtemp(path.join(os.tmpdir(), 'huafang-program-'));
   });
   afterAll(async () => {
-    await app.close();
     await rm(outDir, { recursive: true, force: true });
   });
 
@@ -47,14 +38,14 @@ describeServer('the API program of docs/api.md', () => {
 
   it('submits with a key, waits for the signed webhook, and downloads the images', async () => {
     // The user creates the key and registers the program's receiver (the web page does the same).
-    const created = await app.call('POST', '/api/user/apiKeys', {
-      token: user.token,
+    const created = await ctx.app.call('POST', '/api/user/apiKeys', {
+      token: ctx.user.token,
       body: { name: '示例程序', scopes: ['generate'] },
     });
     expect(created.body.code, created.body.msg).toBe(0);
     const port = await freePort();
-    const endpoint = await app.call('POST', '/api/user/webhooks', {
-      token: user.token,
+    const endpoint = await ctx.app.call('POST', '/api/user/webhooks', {
+      token: ctx.user.token,
       body: { url: `http://127.0.0.1:${port}/`, events: ['generation.succeeded', 'generation.failed'] },
     });
     expect(endpoint.body.code, endpoint.body.msg).toBe(0);
@@ -71,14 +62,16 @@ describeServer('the API program of docs/api.md', () => {
     expect(outcome.event).toMatchObject({ type: 'generation.succeeded', data: { generateId: outcome.generateId } });
     expect(outcome.files).toHaveLength(2);
     for (const file of outcome.files) expect((await readFile(file)).subarray(0, 4)).toEqual(PNG_MAGIC);
-    const log = await app.call('GET', `/api/user/webhooks/${endpoint.body.data.id}/deliveries`, { token: user.token });
+    const log = await ctx.app.call('GET', `/api/user/webhooks/${endpoint.body.data.id}/deliveries`, {
+      token: ctx.user.token,
+    });
     expect(log.body.data.list[0]).toMatchObject({ eventId: outcome.event!.id, status: 'succeeded' });
-    await app.call('DELETE', `/api/user/webhooks/${endpoint.body.data.id}`, { token: user.token });
+    await ctx.app.call('DELETE', `/api/user/webhooks/${endpoint.body.data.id}`, { token: ctx.user.token });
   });
 
   it('polls the progress instead when no webhook is given', async () => {
-    const created = await app.call('POST', '/api/user/apiKeys', {
-      token: user.token,
+    const created = await ctx.app.call('POST', '/api/user/apiKeys', {
+      token: ctx.user.token,
       body: { name: '轮询', scopes: ['generate'] },
     });
     const outcome = await generateWithApiKey({

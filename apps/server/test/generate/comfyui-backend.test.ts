@@ -2,54 +2,42 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readPngText } from '../../src/engines/png-text.js';
 import { type ComfyUiDouble, startComfyUiDouble } from '../doubles/comfyui-double.js';
 import { describeServer } from '../helpers/suite.js';
-import { createTestApp, loginAdmin, registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
-import { waitForEnd } from './generation-helpers.js';
+import { useTestApp } from '../helpers/use-test-app.js';
+import { addModel, waitForEnd } from './generation-helpers.js';
 
 const CHECKPOINT = 'sd15/dreamshaper_8.safetensors';
 
 describeServer('generate: a registered ComfyUI backend behind a token proxy (test double)', () => {
-  let app: TestApp;
-  let admin: string;
-  let user: TestUser;
+  const ctx = useTestApp({ admin: true, users: ['user'] });
   let comfy: ComfyUiDouble;
   let modelId: string;
   beforeAll(async () => {
-    app = await createTestApp();
-    admin = await loginAdmin(app);
-    user = await registerUser(app);
     comfy = await startComfyUiDouble({ stepDelayMs: 3, requireToken: 'proxy-secret' });
-    const group = await app.call('POST', '/api/admin/model-groups', { token: admin, body: { name: 'ComfyUI' } });
-    const model = await app.call('POST', '/api/admin/models', {
-      token: admin,
-      body: {
-        groupId: group.body.data.id,
-        modelName: 'DreamShaper 8',
-        baseModel: 'SD 1.5',
-        engine: 'comfyui',
-        checkpoint: CHECKPOINT,
-      },
+    modelId = await addModel(ctx.app, ctx.admin, {
+      group: 'ComfyUI',
+      modelName: 'DreamShaper 8',
+      engine: 'comfyui',
+      checkpoint: CHECKPOINT,
     });
-    modelId = model.body.data.id;
   });
   afterAll(async () => {
-    await app.close();
     await comfy.close();
   });
 
   it('is down without the proxy token and up with it', async () => {
     const body = { name: '本地 ComfyUI', kind: 'comfyui', baseUrl: comfy.url, models: [], enabled: true };
-    const without = await app.call('POST', '/api/admin/backends', { token: admin, body });
+    const without = await ctx.app.call('POST', '/api/admin/backends', { token: ctx.admin, body });
     expect(without.body.data).toMatchObject({ healthy: false });
-    const fixed = await app.call('PUT', `/api/admin/backends/${without.body.data.id}`, {
-      token: admin,
+    const fixed = await ctx.app.call('PUT', `/api/admin/backends/${without.body.data.id}`, {
+      token: ctx.admin,
       body: { ...body, secret: 'proxy-secret' },
     });
     expect(fixed.body.data).toMatchObject({ healthy: true, hasSecret: true });
   });
 
   it('runs a free-creation job as an API-format graph and keeps the images as works', async () => {
-    const submit = await app.call('POST', '/api/generate/task', {
-      token: user.token,
+    const submit = await ctx.app.call('POST', '/api/generate/task', {
+      token: ctx.user.token,
       body: {
         templateId: null,
         promptGroup: [{ id: 'a', groupName: '灯塔', promptText: 'lighthouse', custom: '1' }],
@@ -58,7 +46,7 @@ describeServer('generate: a registered ComfyUI backend behind a token proxy (tes
       },
     });
     expect(submit.body.code, submit.body.msg).toBe(0);
-    const { final, seen } = await waitForEnd(app, user.token, submit.body.data.generateId);
+    const { final, seen } = await waitForEnd(ctx.app, ctx.user.token, submit.body.data.generateId);
     expect(final).toMatchObject({ status: 'succeeded' });
     expect(final.images.map((i: any) => i.seed)).toEqual([11, 12]);
     expect(seen.some((s) => s.status === 'running')).toBe(true);
@@ -70,9 +58,9 @@ describeServer('generate: a registered ComfyUI backend behind a token proxy (tes
     const texts = graph.filter((n) => n.class_type === 'CLIPTextEncode').map((n) => n.inputs.text);
     expect(texts).toEqual(expect.arrayContaining(['lighthouse', 'blurry']));
 
-    const original = await app.app.inject({ method: 'GET', url: final.images[0].url });
+    const original = await ctx.app.app.inject({ method: 'GET', url: final.images[0].url });
     expect(readPngText(original.rawPayload).parameters).toContain('Seed: 11');
-    const work = await app.db
+    const work = await ctx.app.db
       .selectFrom('works')
       .select('backend')
       .where('id', '=', final.images[0].workId)

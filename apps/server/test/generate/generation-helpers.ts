@@ -69,3 +69,33 @@ export async function creditsOf(app: TestApp, token: string): Promise<number> {
   const me = await app.call('GET', '/api/user/currentUser', { token });
   return me.body.data.credits;
 }
+
+/** What answers API calls as the admin's client: a test app, or a server process the test started. */
+type AdminClient = {
+  call(
+    method: string,
+    url: string,
+    options: { token: string; body: unknown },
+  ): Promise<{ body: { code: number; msg: string; data: any } }>;
+};
+
+/** A new model group and an SD 1.5 model in it on `checkpoint`, made by the admin; the model's id. */
+export async function addModel(
+  api: AdminClient,
+  adminToken: string,
+  model: { group: string; modelName: string; engine: 'sdwebui' | 'comfyui'; checkpoint: string },
+): Promise<string> {
+  const group = await api.call('POST', '/api/admin/model-groups', { token: adminToken, body: { name: model.group } });
+  const created = await api.call('POST', '/api/admin/models', {
+    token: adminToken,
+    body: {
+      groupId: group.body.data.id,
+      modelName: model.modelName,
+      baseModel: 'SD 1.5',
+      engine: model.engine,
+      checkpoint: model.checkpoint,
+    },
+  });
+  expect(created.body.code, created.body.msg).toBe(0);
+  return created.body.data.id;
+}

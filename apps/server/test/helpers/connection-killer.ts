@@ -1,15 +1,12 @@
-import pg from 'pg';
-import { postgresAdminUrl } from './services.js';
+import { onPostgresAdmin } from './services.js';
 
 /**
  * What an administrator or a failover does to a server: `rounds` times, every `intervalMs`, the connections to
  * one database are ended from outside (pg_terminate_backend). Resolves with how many connections were ended.
  */
-export async function terminateConnections(database: string, rounds: number, intervalMs: number): Promise<number> {
-  const admin = new pg.Client({ connectionString: postgresAdminUrl });
-  await admin.connect();
-  let ended = 0;
-  try {
+export function terminateConnections(database: string, rounds: number, intervalMs: number): Promise<number> {
+  return onPostgresAdmin(async (admin) => {
+    let ended = 0;
     for (let round = 0; round < rounds; round++) {
       await new Promise((resolve) => setTimeout(resolve, intervalMs));
       const res = await admin.query(
@@ -18,10 +15,8 @@ export async function terminateConnections(database: string, rounds: number, int
       );
       ended += res.rows.filter((row) => row.ended).length;
     }
-  } finally {
-    await admin.end();
-  }
-  return ended;
+    return ended;
+  });
 }
 
 /** Runs `read` in `readers` loops at once until `until` settles; returns every answer. */

@@ -4,24 +4,16 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import pg from 'pg';
+import type pg from 'pg';
 import { expect } from 'vitest';
+import { freePort } from './free-port.js';
 import { ADMIN_PASSWORD, GeneratingProcess, type Launch, ServerProcess, until } from './server-process.js';
-import { createTestDatabase, dropRedisKeys, onPostgresAdmin, type TestDatabase } from './services.js';
+import { createTestDatabase, dropRedisKeys, onPostgresAdmin, queryRows, type TestDatabase } from './services.js';
+
+// The deploy tests start their stack on free ports too.
+export { freePort };
 
 export const WORKER_SCRIPT = 'apps/server/src/worker.ts';
-
-/** A loopback port nobody listens on now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** An API process (`npm start` in scale-out mode) with the calls of a user who generates. */
 export class ApiProcess extends GeneratingProcess {
@@ -195,14 +187,8 @@ export class ScaleOutCluster {
   }
 
   /** One value of the cluster's database (for checks a user cannot make, e.g. a job's attempts). */
-  async query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
-    const client = new pg.Client({ connectionString: this.db.url });
-    await client.connect();
-    try {
-      return (await client.query<T>(text, values)).rows;
-    } finally {
-      await client.end();
-    }
+  query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
+    return queryRows<T>(this.db.url, text, values);
   }
 
   async close(): Promise<void> {

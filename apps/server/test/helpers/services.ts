@@ -40,16 +40,24 @@ export function redisReachable(): Promise<string | null> {
   });
 }
 
-/** Runs `run` on a connection to the PostgreSQL server's admin database (to create and drop test databases). */
-export async function onPostgresAdmin<T>(run: (admin: pg.Client) => Promise<T>): Promise<T> {
-  const admin = new pg.Client({ connectionString: postgresAdminUrl });
-  await admin.connect();
+/** Runs `run` on a connection of its own to the database at `url`, closed afterwards. */
+export async function onDatabase<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
   try {
-    return await run(admin);
+    return await run(client);
   } finally {
-    await admin.end();
+    await client.end();
   }
 }
+
+/** Runs `run` on a connection to the PostgreSQL server's admin database (to create and drop test databases). */
+export const onPostgresAdmin = <T>(run: (admin: pg.Client) => Promise<T>): Promise<T> =>
+  onDatabase(postgresAdminUrl, run);
+
+/** The rows one query gives on the database at `url` (for checks a user of the API cannot make). */
+export const queryRows = <T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []) =>
+  onDatabase(url, async (client) => (await client.query<T>(text, values)).rows);
 
 /** Where the suites' global setup left the run's migrated and seeded template database (template-database.ts). */
 export const SQLITE_TEMPLATE_ENV = 'HUAFANG_TEST_SQLITE_TEMPLATE';

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { type A1111Double, startA1111Double } from '../doubles/a1111-double.js';
+import { addModel } from '../generate/generation-helpers.js';
 import {
   type ApiProcess,
   FreezingProxy,
@@ -283,23 +284,17 @@ describe.skipIf(problem !== null)(
           expect(res.body, res.body.msg).toMatchObject({ code: 0, data: { healthy: true } });
           backendIds.push(res.body.data.id);
         }
-        const group = await api(0).call('POST', '/api/admin/model-groups', { ...admin, body: { name: 'GPU' } });
-        const model = await api(0).call('POST', '/api/admin/models', {
-          ...admin,
-          body: {
-            groupId: group.body.data.id,
-            modelName: 'SD 1.5 官方',
-            baseModel: 'SD 1.5',
-            engine: 'sdwebui',
-            checkpoint: CHECKPOINT,
-          },
+        const modelId = await addModel(api(0), token, {
+          group: 'GPU',
+          modelName: 'SD 1.5 官方',
+          engine: 'sdwebui',
+          checkpoint: CHECKPOINT,
         });
-        expect(model.body.code, model.body.msg).toBe(0);
 
         const start = await api(1).credits(token);
         const submittedAt = Date.now();
         const generateId = await api(1).submit(token, {
-          modelId: model.body.data.id,
+          modelId,
           width: 256,
           height: 256,
           steps: 10,

@@ -1,5 +1,4 @@
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -20,26 +19,16 @@ import {
   samplerDisplayNames,
   toComfySampler,
 } from '../../../src/engines/comfyui/comfyui-graph.js';
-import { EngineError, type EngineJob, type EngineProgress } from '../../../src/engines/engine.js';
+import type { EngineJob, EngineProgress } from '../../../src/engines/engine.js';
 import { readPngText } from '../../../src/engines/png-text.js';
 import { type ComfyUiDouble, type ComfyUiDoubleOptions, startComfyUiDouble } from '../../doubles/comfyui-double.js';
+import { freePort } from '../../helpers/free-port.js';
+import { engineError, engineJob } from './engine-test-kit.js';
 
 const CHECKPOINT = 'sd15/dreamshaper_8.safetensors';
 
-const job = (overrides: Partial<EngineJob> = {}): EngineJob => ({
-  mode: 'txt2img',
-  prompt: '水墨, 山, 月',
-  negativePrompt: 'low quality',
-  checkpoint: CHECKPOINT,
-  sampler: 'DPM++ 2M Karras',
-  steps: 4,
-  cfgScale: 7,
-  width: 64,
-  height: 64,
-  seed: 1234,
-  batchSize: 1,
-  ...overrides,
-});
+const job = (overrides: Partial<EngineJob> = {}) =>
+  engineJob({ prompt: '水墨, 山, 月', negativePrompt: 'low quality', checkpoint: CHECKPOINT, steps: 4, ...overrides });
 
 const png = (width: number, height: number, r = 200) =>
   sharp({ create: { width, height, channels: 3, background: { r, g: 40, b: 40 } } })
@@ -71,26 +60,11 @@ async function start(options: ComfyUiDoubleOptions = {}) {
   return double;
 }
 
+/** An address on this machine where nothing listens: connecting is refused at once. */
+const refusedUrl = async () => `http://127.0.0.1:${await freePort()}`;
+
 const engineFor = (double: ComfyUiDouble, options: Partial<ComfyUiEngineOptions> = {}) =>
   new ComfyUiEngine({ baseUrl: double.url, pollIntervalMs: 20, requestTimeoutMs: 2_000, ...options });
-
-async function refusedUrl(): Promise<string> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}`;
-}
-
-async function failure(promise: Promise<unknown>): Promise<EngineError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(EngineError);
-  return error as EngineError;
-}
 
 describe('ComfyUI graph builders', () => {
   it('builds txt2img: checkpoint → prompts → empty latent → KSampler → decode → save', () => {
@@ -450,14 +424,14 @@ describe('ComfyUI engine against the double', () => {
 
   it('refuses a preprocessor the server lacks, or an inpaint without mask, before queueing anything', async () => {
     const double = await start();
-    const error = await failure(
+    const error = await engineError(
       engineFor(double).run(
         job({ controlNets: [{ module: 'openpose', model: 'control_v11p_sd15_canny.pth', image: await png(8, 8) }] }),
       ),
     );
     expect(error.retryable).toBe(false);
     expect(error.message).toBe('该后端不支持预处理器：openpose');
-    const noMask = await failure(engineFor(double).run(job({ mode: 'inpaint', initImage: await png(8, 8) })));
+    const noMask = await engineError(engineFor(double).run(job({ mode: 'inpaint', initImage: await png(8, 8) })));
     expect(noMask).toMatchObject({ message: '局部重绘需要一张蒙版', retryable: false });
     expect(double.prompts).toHaveLength(0);
   });
@@ -509,14 +483,14 @@ describe('ComfyUI engine against the double', () => {
   it('turns a 400 with node_errors into a non-retryable Chinese refusal', async () => {
     const double = await start();
     const engine = engineFor(double);
-    const unknownModel = await failure(engine.run(job({ checkpoint: 'missing.safetensors' })));
+    const unknownModel = await engineError(engine.run(job({ checkpoint: 'missing.safetensors' })));
     expect(unknownModel.retryable).toBe(false);
     expect(unknownModel.message).toMatch(/^推理后端拒绝了任务：/);
     expect(unknownModel.message).toContain('CheckpointLoaderSimple');
     expect(unknownModel.message).toContain('Value not in list');
 
     double.rejectNextPrompt();
-    const rejected = await failure(engine.run(job()));
+    const rejected = await engineError(engine.run(job()));
     expect(rejected.retryable).toBe(false);
     expect(rejected.message).toContain('Prompt outputs failed validation');
   });
@@ -548,7 +522,7 @@ describe('ComfyUI engine against the double', () => {
   it('fails non-retryably on execution_error, with the exception message and no traceback', async () => {
     const double = await start();
     double.failNextExecution();
-    const error = await failure(engineFor(double).run(job()));
+    const error = await engineError(engineFor(double).run(job()));
     expect(error.retryable).toBe(false);
     expect(error.message).toBe('推理后端执行任务失败（KSampler）：CUDA out of memory. Tried to allocate 2.00 GiB');
   });
@@ -579,7 +553,7 @@ describe('ComfyUI engine against the double', () => {
     const double = await start({ stepDelayMs: 5 });
     double.dropSocketDuringNextRun(1);
     double.failNextExecution('boom', 'VAEDecode');
-    const error = await failure(engineFor(double).run(job({ steps: 4 })));
+    const error = await engineError(engineFor(double).run(job({ steps: 4 })));
     expect(error.retryable).toBe(false);
     expect(error.message).toBe('推理后端执行任务失败（VAEDecode）：boom');
   });
@@ -587,16 +561,16 @@ describe('ComfyUI engine against the double', () => {
   it('marks 5xx, refused connections and timeouts as retryable', async () => {
     const double = await start();
     double.failRequests('/prompt', 500);
-    const serverError = await failure(engineFor(double).run(job()));
+    const serverError = await engineError(engineFor(double).run(job()));
     expect(serverError.retryable).toBe(true);
     expect(serverError.message).toBe('推理后端暂时不可用：「ComfyUI」服务器错误（HTTP 500）');
 
-    const refused = await failure(new ComfyUiEngine({ baseUrl: await refusedUrl(), label: '机房 A' }).run(job()));
+    const refused = await engineError(new ComfyUiEngine({ baseUrl: await refusedUrl(), label: '机房 A' }).run(job()));
     expect(refused.retryable).toBe(true);
     expect(refused.message).toBe('推理后端暂时不可用：「机房 A」连接被拒绝');
 
     double.hangRequests('/prompt');
-    const timeout = await failure(engineFor(double, { requestTimeoutMs: 150 }).run(job()));
+    const timeout = await engineError(engineFor(double, { requestTimeoutMs: 150 }).run(job()));
     expect(timeout.retryable).toBe(true);
     expect(timeout.message).toContain('请求超时');
   });
@@ -604,7 +578,7 @@ describe('ComfyUI engine against the double', () => {
   it('gives up on a job past its time limit, retryably, and takes it off the queue', async () => {
     const double = await start();
     double.pause();
-    const error = await failure(engineFor(double, { jobTimeoutMs: 300 }).run(job()));
+    const error = await engineError(engineFor(double, { jobTimeoutMs: 300 }).run(job()));
     expect(error.retryable).toBe(true);
     expect(error.message).toContain('任务超时');
     expect(double.deletes).toEqual([double.prompts[0]!.promptId]);
@@ -660,7 +634,7 @@ describe('ComfyUI engine against the double', () => {
     expect((await sharp(passthrough).metadata()).width).toBe(16);
     expect(double.prompts).toHaveLength(2);
 
-    const error = await failure(engine.preprocess('openpose', await png(8, 8)));
+    const error = await engineError(engine.preprocess('openpose', await png(8, 8)));
     expect(error.retryable).toBe(false);
     expect(error.message).toBe('该后端不支持预处理器：openpose');
   });

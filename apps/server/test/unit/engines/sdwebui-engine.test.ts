@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EngineError, type EngineJob, type EngineProgress } from '../../../src/engines/engine.js';
+import type { EngineJob, EngineProgress } from '../../../src/engines/engine.js';
 import { readPngText } from '../../../src/engines/png-text.js';
 import {
   fieldsFromSliders,
@@ -8,25 +8,20 @@ import {
   type SdWebUiEngineOptions,
 } from '../../../src/engines/sdwebui/sdwebui-engine.js';
 import { type A1111Double, type A1111DoubleOptions, startA1111Double } from '../../doubles/a1111-double.js';
+import { engineError, engineJob } from './engine-test-kit.js';
 
 const MODEL = 'anything-v5.safetensors [7f96a1a9ca]';
 const DEFAULT_MODEL = 'v1-5-pruned-emaonly.safetensors [6ce0161689]';
 const UNIT_FIELDS = ['weight', 'guidanceStart', 'guidanceEnd', 'controlMode'];
 
-const job = (overrides: Partial<EngineJob> = {}): EngineJob => ({
-  mode: 'txt2img',
-  prompt: 'masterpiece, 山水, <lora:ink:0.8>',
-  negativePrompt: 'lowres',
-  checkpoint: MODEL,
-  sampler: 'DPM++ 2M Karras',
-  steps: 6,
-  cfgScale: 7,
-  width: 64,
-  height: 64,
-  seed: 1234,
-  batchSize: 1,
-  ...overrides,
-});
+const job = (overrides: Partial<EngineJob> = {}) =>
+  engineJob({
+    prompt: 'masterpiece, 山水, <lora:ink:0.8>',
+    negativePrompt: 'lowres',
+    checkpoint: MODEL,
+    steps: 6,
+    ...overrides,
+  });
 
 const doubles: A1111Double[] = [];
 afterEach(async () => {
@@ -54,15 +49,6 @@ async function pixel(png: Buffer, x = 32, y = 32): Promise<number[]> {
   const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const p = (y * info.width + x) * info.channels;
   return [data[p]!, data[p + 1]!, data[p + 2]!];
-}
-
-async function rejection(promise: Promise<unknown>): Promise<EngineError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(EngineError);
-  return error as EngineError;
 }
 
 describe('SdWebUiEngine.run', () => {
@@ -432,7 +418,7 @@ describe('SdWebUiEngine.preprocess', () => {
 
   it('turns a 422 into a non-retryable Chinese error', async () => {
     const { engine } = await setup();
-    const error = await rejection(engine.preprocess('no_such_module', await solidPng(0, 0, 0)));
+    const error = await engineError(engine.preprocess('no_such_module', await solidPng(0, 0, 0)));
     expect(error.retryable).toBe(false);
     expect(error.message).toBe('预处理器不存在：no_such_module');
   });
@@ -455,18 +441,18 @@ describe('SdWebUiEngine auth and failures', () => {
   it('reports a 401 as a non-retryable authentication failure', async () => {
     const { double } = await setup({ auth });
     const engine = new SdWebUiEngine({ baseUrl: double.url, username: 'painter', password: 'wrong' });
-    const error = await rejection(engine.run(job()));
+    const error = await engineError(engine.run(job()));
     expect(error.retryable).toBe(false);
     expect(error.message).toBe('后端认证失败，请检查用户名和密码');
     const anonymous = new SdWebUiEngine({ baseUrl: double.url });
-    expect((await rejection(anonymous.listModels())).message).toBe('后端认证失败，请检查用户名和密码');
+    expect((await engineError(anonymous.listModels())).message).toBe('后端认证失败，请检查用户名和密码');
     expect(await engine.health()).toEqual({ ok: false, busy: false, message: '认证失败，请检查用户名和密码' });
   });
 
   it('reports a 500 as retryable', async () => {
     const { double, engine } = await setup();
     double.failNext('error');
-    const error = await rejection(engine.run(job()));
+    const error = await engineError(engine.run(job()));
     expect(error.retryable).toBe(true);
     expect(error.message).toMatch(/^推理后端暂时不可用：「测试后端」出错（HTTP 500：CUDA out of memory/);
     expect(error.stack).toBeDefined();
@@ -475,7 +461,7 @@ describe('SdWebUiEngine auth and failures', () => {
 
   it('reports a refused job (4xx) as non-retryable with the server detail', async () => {
     const { engine } = await setup();
-    const error = await rejection(engine.run(job({ sampler: 'No Such Sampler' })));
+    const error = await engineError(engine.run(job({ sampler: 'No Such Sampler' })));
     expect(error.retryable).toBe(false);
     expect(error.message).toBe('推理后端拒绝了任务：Sampler not found');
   });
@@ -484,7 +470,7 @@ describe('SdWebUiEngine auth and failures', () => {
     const { double, engine } = await setup({}, { requestTimeoutMs: 200 });
     double.failNext('hang');
     const started = Date.now();
-    const error = await rejection(engine.run(job()));
+    const error = await engineError(engine.run(job()));
     expect(Date.now() - started).toBeLessThan(2000);
     expect(error.retryable).toBe(true);
     expect(error.message).toBe('推理后端暂时不可用：「测试后端」0.2 秒内没有响应');
@@ -493,7 +479,7 @@ describe('SdWebUiEngine auth and failures', () => {
   it('reports a dropped connection as retryable', async () => {
     const { double, engine } = await setup();
     double.failNext('reset');
-    const error = await rejection(engine.run(job()));
+    const error = await engineError(engine.run(job()));
     expect(error.retryable).toBe(true);
     expect(error.message).toContain('推理后端暂时不可用：无法连接「测试后端」');
   });
@@ -501,7 +487,7 @@ describe('SdWebUiEngine auth and failures', () => {
   it('reports a refused connection as retryable', async () => {
     const { double, engine } = await setup();
     await double.close();
-    const error = await rejection(engine.run(job()));
+    const error = await engineError(engine.run(job()));
     expect(error.retryable).toBe(true);
     expect(error.message).toBe('推理后端暂时不可用：无法连接「测试后端」（连接被拒绝）');
     await expect(engine.listModels()).rejects.toMatchObject({ retryable: true });
