@@ -202,6 +202,19 @@ export function formatInfotext(job: EngineJob, seed: number, extra: Record<strin
   return lines.join('\n');
 }
 
+/** The infotext of an upscaled picture: the job's at the new size, with A1111's keys for the extras upscale. */
+export function upscaleInfotext(
+  job: EngineJob,
+  seed: number,
+  size: { width: number; height: number },
+  upscale: { factor: number; upscaler: string },
+): string {
+  return formatInfotext({ ...job, ...size, batchSize: 1 }, seed, {
+    'Postprocess upscale by': upscale.factor,
+    'Postprocess upscaler': upscale.upscaler,
+  });
+}
+
 /**
  * A failure of an engine, with a Chinese message for the user. `retryable` marks a failure of the backend
  * itself (unreachable, 5xx, timeout, lost socket): the queue then tries the job on another backend. A

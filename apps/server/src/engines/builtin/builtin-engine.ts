@@ -12,6 +12,7 @@ import {
   type InferenceEngine,
   type PreprocessOptions,
   type RunOptions,
+  upscaleInfotext,
 } from '../engine.js';
 import { addPngText } from '../png-text.js';
 import {
@@ -197,10 +198,7 @@ export class BuiltinEngine implements InferenceEngine {
       .sharpen({ sigma: 0.8 })
       .png({ compressionLevel: 6, adaptiveFiltering: false })
       .toBuffer();
-    const infotext = formatInfotext({ ...job, width, height, batchSize: 1 }, seed, {
-      'Postprocess upscale by': factor,
-      'Postprocess upscaler': 'Lanczos',
-    });
+    const infotext = upscaleInfotext(job, seed, { width, height }, { factor, upscaler: 'Lanczos' });
     options.onProgress?.({ step: 1, totalSteps: 1, percent: 100, etaSeconds: 0, imageIndex: 0 });
     const image: EngineImage = {
       png: addPngText(resized, 'parameters', infotext),

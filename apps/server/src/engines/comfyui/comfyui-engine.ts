@@ -15,6 +15,7 @@ import {
   type InferenceEngine,
   type PreprocessOptions,
   type RunOptions,
+  upscaleInfotext,
 } from '../engine.js';
 import { addPngText } from '../png-text.js';
 import { ComfyUiClient, ComfyUnavailableError } from './comfyui-client.js';
@@ -589,10 +590,7 @@ export class ComfyUiEngine implements InferenceEngine {
       const seed = plan.seeds[index] ?? plan.seeds[0] ?? 0;
       const infotext =
         job.mode === 'upscale'
-          ? formatInfotext({ ...job, width, height, batchSize: 1 }, seed, {
-              'Postprocess upscale by': job.upscaleFactor ?? 2,
-              'Postprocess upscaler': 'Lanczos',
-            })
+          ? upscaleInfotext(job, seed, { width, height }, { factor: job.upscaleFactor ?? 2, upscaler: 'Lanczos' })
           : formatInfotext(job, seed, plan.sharedSampler && job.batchSize > 1 ? { 'Batch pos': index } : {});
       images.push({ png: addPngText(png, 'parameters', infotext), seed, width, height, infotext, interrupted: false });
     }

@@ -15,6 +15,7 @@ import {
   type InferenceEngine,
   type PreprocessOptions,
   type RunOptions,
+  upscaleInfotext,
 } from '../engine.js';
 import { addPngText, readPngText } from '../png-text.js';
 import { SdWebUiClient, SdWebUiError } from './sdwebui-client.js';
@@ -409,10 +410,7 @@ export class SdWebUiEngine implements InferenceEngine {
     const recorded = infotext?.match(/(?:^|, )Seed: (\d+)/m)?.[1];
     const seed = recorded ? Number(recorded) : Math.max(0, job.seed);
     if (!infotext) {
-      infotext = formatInfotext({ ...job, width, height, batchSize: 1 }, seed, {
-        'Postprocess upscale by': factor,
-        'Postprocess upscaler': this.upscaler,
-      });
+      infotext = upscaleInfotext(job, seed, { width, height }, { factor, upscaler: this.upscaler });
       png = addPngText(png, 'parameters', infotext);
     }
     options.onProgress?.({ step: 1, totalSteps: 1, percent: 100, etaSeconds: 0, imageIndex: 0 });

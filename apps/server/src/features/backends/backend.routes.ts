@@ -2,11 +2,10 @@ import { backendBodySchema, backendItemSchema } from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { doneAfter, ok } from '../../platform/envelope.js';
-import { reply, replyEmpty } from '../../platform/route-schemas.js';
+import { idParams, reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { BackendAdminService } from './backend-admin.service.js';
 
 const tags = ['管理后台'];
-const params = z.object({ id: z.string().max(64) });
 
 /** 推理后端: register, edit, check and remove the inference servers the queue dispatches to. */
 export const backendRoutes: FastifyPluginAsyncZod<{ backends: BackendAdminService }> = async (app, { backends }) => {
@@ -26,19 +25,27 @@ export const backendRoutes: FastifyPluginAsyncZod<{ backends: BackendAdminServic
 
   app.put(
     '/admin/backends/:id',
-    { schema: { tags, summary: '修改推理后端', params, body: backendBodySchema, response: reply(backendItemSchema) } },
+    {
+      schema: {
+        tags,
+        summary: '修改推理后端',
+        params: idParams,
+        body: backendBodySchema,
+        response: reply(backendItemSchema),
+      },
+    },
     async (req) => ok(await backends.update(req.params.id, req.body), '已保存'),
   );
 
   app.post(
     '/admin/backends/:id/check',
-    { schema: { tags, summary: '立即检测推理后端', params, response: reply(backendItemSchema) } },
+    { schema: { tags, summary: '立即检测推理后端', params: idParams, response: reply(backendItemSchema) } },
     async (req) => ok(await backends.test(req.params.id)),
   );
 
   app.delete(
     '/admin/backends/:id',
-    { schema: { tags, summary: '删除推理后端', params, response: replyEmpty } },
+    { schema: { tags, summary: '删除推理后端', params: idParams, response: replyEmpty } },
     async (req) => doneAfter(backends.remove(req.params.id), '删除成功'),
   );
 };

@@ -12,11 +12,9 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { doneAfter, ok } from '../../platform/envelope.js';
-import { reply, replyEmpty } from '../../platform/route-schemas.js';
+import { idParams, reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { ModelService } from './model.service.js';
 import type { ModelImportService } from './model-import.service.js';
-
-const idParams = z.object({ id: z.string().max(64) });
 
 export const modelRoutes: FastifyPluginAsyncZod<{ models: ModelService; modelImport: ModelImportService }> = async (
   app,

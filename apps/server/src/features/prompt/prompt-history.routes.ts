@@ -1,13 +1,11 @@
 import { promptHistoryDeleteBodySchema, promptHistoryPageSchema, promptHistoryQuerySchema } from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
 import { doneAfter, ok } from '../../platform/envelope.js';
-import { reply, replyEmpty } from '../../platform/route-schemas.js';
+import { idParams, reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { PromptHistoryService } from './prompt-history.service.js';
 
 const tags = ['提示词'];
-const params = z.object({ id: z.string().max(64) });
 
 export const promptHistoryRoutes: FastifyPluginAsyncZod<{ history: PromptHistoryService }> = async (
   app,
@@ -37,7 +35,7 @@ export const promptHistoryRoutes: FastifyPluginAsyncZod<{ history: PromptHistory
   ] as const) {
     app.get(
       `/prompt/history/${action}/:id`,
-      { schema: { tags, summary: pin ? '置顶历史' : '取消置顶', params, response: replyEmpty } },
+      { schema: { tags, summary: pin ? '置顶历史' : '取消置顶', params: idParams, response: replyEmpty } },
       async (req) => doneAfter(history.setPin(currentUser(req).id, req.params.id, pin), pin ? '已置顶' : '已取消置顶'),
     );
   }

@@ -10,7 +10,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { doneAfter, ok } from '../../platform/envelope.js';
-import { reply, replyEmpty } from '../../platform/route-schemas.js';
+import { idParams, reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { PromptService } from './prompt.service.js';
 
 const treeQuery = z.object({ helpUrlFlag: helpUrlFlagSchema });
@@ -62,7 +62,6 @@ export const promptRoutes: FastifyPluginAsyncZod<{ prompts: PromptService }> = a
   );
 
   const admin = { tags: ['管理后台'] };
-  const idParams = z.object({ id: z.string().max(64) });
   app.post(
     '/admin/prompt/words',
     {

@@ -3,10 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
 import { doneAfter, ok } from '../../platform/envelope.js';
-import { reply, replyEmpty } from '../../platform/route-schemas.js';
+import { idParams, reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { ComboService } from './combo.service.js';
-
-const params = z.object({ id: z.string().max(64) });
 
 export const comboRoutes: FastifyPluginAsyncZod<{ combos: ComboService }> = async (app, { combos }) => {
   app.get(
@@ -38,14 +36,20 @@ export const comboRoutes: FastifyPluginAsyncZod<{ combos: ComboService }> = asyn
   app.put(
     '/admin/combos/:id',
     {
-      schema: { ...admin, summary: '修改套餐', params, body: comboPlanBodySchema, response: reply(comboPlanSchema) },
+      schema: {
+        ...admin,
+        summary: '修改套餐',
+        params: idParams,
+        body: comboPlanBodySchema,
+        response: reply(comboPlanSchema),
+      },
       onRequest: app.requireAdmin,
     },
     async (req) => ok(await combos.update(req.params.id, req.body), '已保存'),
   );
   app.delete(
     '/admin/combos/:id',
-    { schema: { ...admin, summary: '删除套餐', params, response: replyEmpty }, onRequest: app.requireAdmin },
+    { schema: { ...admin, summary: '删除套餐', params: idParams, response: replyEmpty }, onRequest: app.requireAdmin },
     async (req) => doneAfter(combos.remove(req.params.id), '删除成功'),
   );
 };

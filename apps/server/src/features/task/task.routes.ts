@@ -13,11 +13,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
 import { doneAfter, ok } from '../../platform/envelope.js';
-import { reply, replyEmpty } from '../../platform/route-schemas.js';
+import { idParams, reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { TaskService } from './task.service.js';
 
 const tags = ['任务'];
-const idParams = z.object({ id: z.string().max(64) });
 const treeReply = reply(z.array(taskTreeNodeSchema));
 
 export const taskRoutes: FastifyPluginAsyncZod<{ tasks: TaskService }> = async (app, { tasks }) => {

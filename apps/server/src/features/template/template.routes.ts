@@ -19,14 +19,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
 import { doneAfter, ok } from '../../platform/envelope.js';
-import { reply, replyEmpty } from '../../platform/route-schemas.js';
+import { idParams, reply, replyEmpty } from '../../platform/route-schemas.js';
 import { toTask } from '../task/task.service.js';
 import type { WorkService } from '../works/work.service.js';
 import type { TemplateService } from './template.service.js';
 
 const tags = ['模板'];
 const templateParams = z.object({ templateId: z.string().max(64) });
-const idParams = z.object({ id: z.string().max(64) });
 
 export const templateRoutes: FastifyPluginAsyncZod<{ templates: TemplateService; works: WorkService }> = async (
   app,
