@@ -6,6 +6,7 @@ import {
   adminToken,
   api,
   downloadedText,
+  invitedUserOnDraw,
   newPage,
   type RegisteredUser,
   registerInvitedUser,
@@ -13,7 +14,7 @@ import {
   screenshot,
   setupJourney,
 } from './harness';
-import { hidden, logInFromHome, press, sidewaysOverflow, toasts, visible } from './ui';
+import { hidden, logInToDraw, openAdminPage, press, sidewaysOverflow, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -42,17 +43,8 @@ async function userLogsIn(user: RegisteredUser): Promise<void> {
 }
 
 /** 审计日志 from the admin menu: in the side menu on a desktop, behind 后台菜单 on a phone. */
-async function openAuditLog(page: Page, screen: ScreenName): Promise<void> {
-  await page.goto(`${journey.server.baseUrl}/admin`);
-  if (screen === 'desktop') {
-    await page.locator('.hf-side-menu').getByText('审计日志', { exact: true }).click();
-  } else {
-    await press(screen, page.getByRole('button', { name: '后台菜单' }));
-    const drawer = page.locator('.ant-drawer').filter({ hasText: '后台菜单' });
-    await press(screen, drawer.getByText('审计日志', { exact: true }));
-  }
-  await page.waitForURL('**/admin/audit-log');
-  await visible(page.getByRole('heading', { name: '审计日志' }));
+function openAuditLog(page: Page, screen: ScreenName): Promise<void> {
+  return openAdminPage(page, journey.server.baseUrl, screen, '审计日志', '/admin/audit-log');
 }
 
 /** Types `value` into a text field until it holds it: on a loaded machine a fill can land while the form redraws. */
@@ -108,9 +100,7 @@ describe('审计日志', () => {
       await userLogsIn(user);
 
       const { context, page } = await newPage(browser, screen);
-      await logInFromHome(page, server.baseUrl, ADMIN.account, ADMIN.password);
-      await page.waitForURL('**/draw');
-      await hidden(toasts(page));
+      await logInToDraw(page, server.baseUrl, ADMIN.account, ADMIN.password);
       await openAuditLog(page, screen);
       // Unfiltered, the newest entries show at once (at least the admin's own login).
       await visible(entries(page, screen));
@@ -189,8 +179,7 @@ describe('审计日志', () => {
   it('narrows by a typed date range from the keyboard', async () => {
     const { server, browser } = journey;
     const { context, page } = await newPage(browser, 'desktop');
-    await logInFromHome(page, server.baseUrl, ADMIN.account, ADMIN.password);
-    await page.waitForURL('**/draw');
+    await logInToDraw(page, server.baseUrl, ADMIN.account, ADMIN.password);
     await openAuditLog(page, 'desktop');
     const today = await page.evaluate(() => {
       const now = new Date();
@@ -220,12 +209,8 @@ describe('审计日志', () => {
   });
 
   it('is for admins only', async () => {
-    const { server, browser } = journey;
-    const user = await registerInvitedUser(server);
-    const { context, page } = await newPage(browser, 'phone');
-    await logInFromHome(page, server.baseUrl, user.account, user.password);
-    await page.waitForURL('**/draw');
-    await page.goto(`${server.baseUrl}/admin/audit-log`);
+    const { context, page } = await invitedUserOnDraw(journey, 'phone');
+    await page.goto(`${journey.server.baseUrl}/admin/audit-log`);
     await visible(page.getByText('抱歉，你无权访问该页面'));
     expect(await page.getByRole('heading', { name: '审计日志' }).count()).toBe(0);
     await context.close();

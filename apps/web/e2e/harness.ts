@@ -5,6 +5,7 @@ import { type Browser, type BrowserContext, chromium, type Download, type Page }
 import { afterAll, beforeAll, expect, inject, onTestFailed } from 'vitest';
 import { CHROMIUM_ARGS } from './lanes';
 import { ADMIN, REPO_ROOT, SMS_RESEND_SECONDS, serverAt, startServer, type TestServer } from './server';
+import { logInFromHome } from './ui';
 
 export { ADMIN, REPO_ROOT, SMS_RESEND_SECONDS, startServer, type TestServer };
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-output', 'screenshots');
@@ -223,6 +224,18 @@ export async function registerUserViaApi(
 /** A registered user who accepted a fresh invite, so a login lands on /draw. */
 export async function registerInvitedUser(server: TestServer): Promise<RegisteredUser> {
   return registerUserViaApi(server, { inviteCode: await createInviteCode(server) });
+}
+
+/** A new user who accepted an invite, logged in from the home page on a fresh page of `screen`: on /draw. */
+export async function invitedUserOnDraw(
+  journey: Journey,
+  screen: ScreenName = 'desktop',
+): Promise<{ user: RegisteredUser; context: BrowserContext; page: Page }> {
+  const user = await registerInvitedUser(journey.server);
+  const { context, page } = await newPage(journey.browser, screen);
+  await logInFromHome(page, journey.server.baseUrl, user.account, user.password);
+  await page.waitForURL('**/draw');
+  return { user, context, page };
 }
 
 /** Waits until the server sends `user`'s mobile another code (one per SMS_RESEND_SECONDS). */

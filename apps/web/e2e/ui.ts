@@ -157,6 +157,47 @@ export async function logInFromHome(page: Page, baseUrl: string, account: string
   await loginWithAccount(page, account, password);
 }
 
+/**
+ * Logs in from the home page as someone who lands on /draw (an admin, or a user who accepted an invite), and waits
+ * for 登录成功 to go: one toast shows at a time (spec §8), so the next one must not be dropped behind it.
+ */
+export async function logInToDraw(page: Page, baseUrl: string, account: string, password: string): Promise<void> {
+  await logInFromHome(page, baseUrl, account, password);
+  await page.waitForURL('**/draw');
+  await hidden(toasts(page));
+}
+
+/** Waits for the toast saying `text`, then for it to go: one toast shows at a time (spec §8). */
+export async function seeToast(page: Page, text: string): Promise<void> {
+  await visible(toast(page, text));
+  await hidden(toasts(page));
+}
+
+/**
+ * Opens the admin page `label` (at `path`) from the admin menu: the side menu on a desktop, the 后台菜单 drawer on
+ * a phone.
+ */
+export async function openAdminPage(
+  page: Page,
+  baseUrl: string,
+  screen: ScreenName,
+  label: string,
+  path: string,
+): Promise<void> {
+  await page.goto(`${baseUrl}/admin`);
+  if (screen === 'desktop') {
+    await page.getByRole('menuitem', { name: label }).click();
+  } else {
+    await press(screen, page.getByRole('button', { name: '后台菜单' }));
+    const drawer = dialog(page, '后台菜单');
+    await press(screen, drawer.getByRole('menuitem', { name: label }));
+    // The choice closes the drawer; until it has gone it covers the page the test goes on with.
+    await hidden(drawer);
+  }
+  await page.waitForURL(`**${path}`);
+  await visible(page.getByRole('heading', { name: label }));
+}
+
 export async function storedToken(page: Page): Promise<string | null> {
   return page.evaluate(() => window.localStorage.getItem('Authorization'));
 }
