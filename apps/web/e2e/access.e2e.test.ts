@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN, createInviteCode, newPage, registerInvitedUser, screenshot, setupJourney } from './harness';
-import { dialog, logInFromHome, visible } from './ui';
+import { ADMIN, createInviteCode, invitedUserOnDraw, loggedInOnDraw, screenshot, setupJourney } from './harness';
+import { dialog, visible } from './ui';
 
 const journey = setupJourney();
 
 describe('model management access (canReadDashboard)', () => {
   it('shows a non-admin the 403 page instead of 模型管理', async () => {
-    const { server, browser } = journey;
-    const user = await registerInvitedUser(server);
-    const { context, page } = await newPage(browser);
-    await logInFromHome(page, server.baseUrl, user.account, user.password);
-    await page.waitForURL('**/draw');
+    const { server } = journey;
+    const { context, page } = await invitedUserOnDraw(journey);
 
     await page.goto(`${server.baseUrl}/model`);
     await visible(page.getByText('抱歉，你无权访问该页面'));
@@ -24,12 +21,10 @@ describe('model management access (canReadDashboard)', () => {
   });
 
   it('shows an admin 模型管理 and the invite codes', async () => {
-    const { server, browser } = journey;
+    const { server } = journey;
     const inviteCode = await createInviteCode(server);
-    const { context, page } = await newPage(browser);
-    await logInFromHome(page, server.baseUrl, ADMIN.account, ADMIN.password);
     // Admins are never asked for an invite code: the login goes straight to /draw.
-    await page.waitForURL('**/draw');
+    const { context, page } = await loggedInOnDraw(journey, ADMIN);
     expect(await dialog(page, '填写邀请码').count()).toBe(0);
 
     await page.goto(`${server.baseUrl}/model`);

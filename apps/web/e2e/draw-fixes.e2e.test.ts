@@ -2,8 +2,8 @@ import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { pickTemplate, setNumber } from './draw-ui';
-import { generateAndWait, newPage, registerInvitedUser, screenshot, setupJourney } from './harness';
-import { chooseOption, confirmation, confirmWith, dialog, hidden, logInFromHome, toast, visible } from './ui';
+import { generateAndWait, invitedUserOnDraw, screenshot, setupJourney } from './harness';
+import { chooseOption, confirmation, confirmWith, dialog, hidden, toast, visible } from './ui';
 
 const journey = setupJourney();
 const PHONE = { width: 390, height: 844 };
@@ -37,11 +37,7 @@ async function openMyGallery(page: Page, baseUrl: string): Promise<void> {
 
 describe('draw fixes', () => {
   it('a ControlNet template waits for its 参考图, shown first with the preprocessor preview', async () => {
-    const { server, browser } = journey;
-    const user = await registerInvitedUser(server);
-    const { context, page } = await newPage(browser);
-    await logInFromHome(page, server.baseUrl, user.account, user.password);
-    await page.waitForURL('**/draw');
+    const { context, page } = await invitedUserOnDraw(journey);
     await pickTemplate(page, '线稿与草图', '线稿上色');
 
     // Without the reference image 生成 waits and says which image is missing.
@@ -85,11 +81,8 @@ describe('draw fixes', () => {
   });
 
   it('做同款 of a step-2 work opens a runnable step; switching step clears; deleting from the detail; 自由创作', async () => {
-    const { server, browser } = journey;
-    const user = await registerInvitedUser(server);
-    const { context, page } = await newPage(browser);
-    await logInFromHome(page, server.baseUrl, user.account, user.password);
-    await page.waitForURL('**/draw');
+    const { server } = journey;
+    const { user, context, page } = await invitedUserOnDraw(journey);
 
     // Step 1, then 下一步 (高清放大) on its result: two works, the newer one from step 2.
     await pickTemplate(page, '国风插画', '国潮插画');

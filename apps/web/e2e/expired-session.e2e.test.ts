@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { api, newPage, registerInvitedUser, setupJourney } from './harness';
-import { logInFromHome, loginDialog, pathname, storedToken, visible } from './ui';
+import { api, invitedUserOnDraw, setupJourney } from './harness';
+import { loginDialog, pathname, storedToken, visible } from './ui';
 
 const journey = setupJourney();
 
 describe('a stored session the server no longer accepts', () => {
   it('lands on the login dialog even when the page chunks arrive after the 401', async () => {
-    const { server, browser } = journey;
-    const user = await registerInvitedUser(server);
-    const { context, page } = await newPage(browser);
-    await logInFromHome(page, server.baseUrl, user.account, user.password);
-    await page.waitForURL('**/draw');
+    const { server } = journey;
+    const { context, page } = await invitedUserOnDraw(journey);
     const token = await storedToken(page);
     expect((await api(server, 'POST', '/api/auth/outLogin', { token: token ?? '' })).status).toBe(200);
     // Only the token is left, as in a tab that kept it while another one signed out.

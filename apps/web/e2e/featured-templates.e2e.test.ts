@@ -1,7 +1,16 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ADMIN, adminToken, api, newPage, registerInvitedUser, screenshot, setupJourney } from './harness';
-import { hidden, logInFromHome, loginDialog, toast, toasts, visible } from './ui';
+import {
+  ADMIN,
+  adminToken,
+  api,
+  loggedInOnDraw,
+  newPage,
+  registerInvitedUser,
+  screenshot,
+  setupJourney,
+} from './harness';
+import { logInFromHome, loginDialog, toast, visible } from './ui';
 
 // A server of its own: it features a template and expects the home page to list exactly that one.
 const journey = setupJourney({ ownServer: true });
@@ -52,11 +61,7 @@ describe('精选模板', () => {
     await visitor.page.keyboard.press('Escape');
 
     // The admin turns on 设为精选 for 线稿上色 in the template editor.
-    const admin = await newPage(browser);
-    await logInFromHome(admin.page, server.baseUrl, ADMIN.account, ADMIN.password);
-    // Admins skip the optional invite step and land on /draw.
-    await admin.page.waitForURL('**/draw');
-    await hidden(toasts(admin.page));
+    const admin = await loggedInOnDraw(journey, ADMIN);
     await admin.page.goto(`${server.baseUrl}/admin?node=${lineart}`);
     await visible(admin.page.getByText('模板：线稿上色'));
     const featured = admin.page.getByRole('switch', { name: '设为精选' });

@@ -1,20 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { pickTemplate, setNumber } from './draw-ui';
-import { ADMIN, newPage, registerInvitedUser, screenshot, setupJourney } from './harness';
-import {
-  chooseOption,
-  confirmation,
-  confirmWith,
-  dialog,
-  hidden,
-  logInFromHome,
-  loginDialog,
-  popconfirm,
-  toast,
-  toasts,
-  visible,
-} from './ui';
+import { ADMIN, invitedUserOnDraw, loggedInOnDraw, newPage, screenshot, setupJourney } from './harness';
+import { chooseOption, confirmation, confirmWith, dialog, hidden, loginDialog, popconfirm, toast, visible } from './ui';
 
 // A server of its own: it counts every card on 灵感广场, which other journeys publish to.
 const journey = setupJourney({ ownServer: true });
@@ -75,10 +63,7 @@ async function openMyGallery(page: Page): Promise<void> {
 describe('galleries', () => {
   it('keeps works in 我的作品, recalls one, publishes it to 灵感广场, zips, deletes, and an admin hides it', async () => {
     const { server, browser } = journey;
-    const user = await registerInvitedUser(server);
-    const { context, page } = await newPage(browser);
-    await logInFromHome(page, server.baseUrl, user.account, user.password);
-    await page.waitForURL('**/draw');
+    const { user, context, page } = await invitedUserOnDraw(journey);
     const chips = await generateTwoSmallImages(page);
     expect(chips).toContain('杰作');
 
@@ -217,10 +202,7 @@ describe('galleries', () => {
     await context.close();
 
     // 作品审核: hiding the work takes it off 灵感广场.
-    const admin = await newPage(browser);
-    await logInFromHome(admin.page, server.baseUrl, ADMIN.account, ADMIN.password);
-    await admin.page.waitForURL('**/draw');
-    await hidden(toasts(admin.page));
+    const admin = await loggedInOnDraw(journey, ADMIN);
     await admin.page.goto(`${server.baseUrl}/admin/review`);
     await visible(admin.page.getByRole('heading', { name: '作品审核' }));
     const row = admin.page.locator('.ant-table-row').filter({ hasText: user.nickname });

@@ -4,20 +4,15 @@ import { pickTemplate, setNumber } from './draw-ui';
 import {
   adminToken,
   api,
-  newPage,
-  type RegisteredUser,
+  invitedUserOnDraw,
+  loggedInOnDraw,
   registerInvitedUser,
   screenshot,
   setupJourney,
 } from './harness';
-import { dialog, hidden, logInFromHome, visible } from './ui';
+import { dialog, hidden, visible } from './ui';
 
 const journey = setupJourney();
-
-async function logIn(page: Page, user: RegisteredUser): Promise<void> {
-  await logInFromHome(page, journey.server.baseUrl, user.account, user.password);
-  await page.waitForURL('**/draw');
-}
 
 async function setParameters(scope: Locator, values: Record<string, number>): Promise<void> {
   for (const [label, value] of Object.entries(values)) await setNumber(scope, label, value);
@@ -42,9 +37,8 @@ async function statusIs(page: Page, label: string, timeout = 30_000): Promise<vo
 
 describe('generation', () => {
   it('generates with a template, runs 下一步 on a result, resumes after a reload and interrupts', async () => {
-    const { server, browser } = journey;
-    const { context, page } = await newPage(browser);
-    await logIn(page, await registerInvitedUser(server));
+    const { server } = journey;
+    const { context, page } = await invitedUserOnDraw(journey);
     const aside = page.locator('.hf-draw-aside');
 
     await pickTemplate(page, '国风插画', '国潮插画');
@@ -152,7 +146,7 @@ describe('generation', () => {
   });
 
   it('opens the quota notice with the server message when the credits are spent', async () => {
-    const { server, browser } = journey;
+    const { server } = journey;
     const user = await registerInvitedUser(server);
     const me = await api<{ userId: string; credits: number }>(server, 'GET', '/api/user/currentUser', {
       token: user.token,
@@ -163,8 +157,7 @@ describe('generation', () => {
     });
     expect(granted.data.credits).toBe(0);
 
-    const { context, page } = await newPage(browser);
-    await logIn(page, user);
+    const { context, page } = await loggedInOnDraw(journey, user);
     await pickTemplate(page, '国风插画', '水墨山水');
     await visible(page.locator('.hf-generate-bar').getByText('剩余 0 点，算力不足'));
     await generateButton(page).click();

@@ -5,7 +5,7 @@ import { type Browser, type BrowserContext, chromium, type Download, type Page }
 import { afterAll, beforeAll, expect, inject, onTestFailed } from 'vitest';
 import { CHROMIUM_ARGS } from './lanes';
 import { ADMIN, REPO_ROOT, SMS_RESEND_SECONDS, serverAt, startServer, type TestServer } from './server';
-import { logInFromHome } from './ui';
+import { logInToDraw } from './ui';
 
 export { ADMIN, REPO_ROOT, SMS_RESEND_SECONDS, startServer, type TestServer };
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-output', 'screenshots');
@@ -226,16 +226,27 @@ export async function registerInvitedUser(server: TestServer): Promise<Registere
   return registerUserViaApi(server, { inviteCode: await createInviteCode(server) });
 }
 
-/** A new user who accepted an invite, logged in from the home page on a fresh page of `screen`: on /draw. */
+/**
+ * A fresh page of `screen` on which `who` (an admin, or a user who accepted an invite) has logged in from the home
+ * page: on /draw, with 登录成功 gone.
+ */
+export async function loggedInOnDraw(
+  journey: Journey,
+  who: { account: string; password: string },
+  screen: ScreenName = 'desktop',
+): Promise<{ context: BrowserContext; page: Page }> {
+  const opened = await newPage(journey.browser, screen);
+  await logInToDraw(opened.page, journey.server.baseUrl, who.account, who.password);
+  return opened;
+}
+
+/** A new user who accepted an invite, logged in on a fresh page of `screen` (see loggedInOnDraw). */
 export async function invitedUserOnDraw(
   journey: Journey,
   screen: ScreenName = 'desktop',
 ): Promise<{ user: RegisteredUser; context: BrowserContext; page: Page }> {
   const user = await registerInvitedUser(journey.server);
-  const { context, page } = await newPage(journey.browser, screen);
-  await logInFromHome(page, journey.server.baseUrl, user.account, user.password);
-  await page.waitForURL('**/draw');
-  return { user, context, page };
+  return { user, ...(await loggedInOnDraw(journey, user, screen)) };
 }
 
 /** Waits until the server sends `user`'s mobile another code (one per SMS_RESEND_SECONDS). */

@@ -2,8 +2,8 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_SECTIONS, adminSectionUrl } from '../src/features/admin/admin-sections';
 import { pickTemplate } from './draw-ui';
-import { ADMIN, newPage, type ScreenName, screenshot, setupJourney } from './harness';
-import { chooseUserMenuItem, dialog, hidden, logInFromHome, sidewaysOverflow, toasts, visible } from './ui';
+import { ADMIN, loggedInOnDraw, screenshot, setupJourney } from './harness';
+import { chooseUserMenuItem, dialog, hidden, sidewaysOverflow, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -39,10 +39,6 @@ const ROUTES: RouteCheck[] = [
   { name: 'not-found', path: '/no-such-page', ready: (page) => page.getByText('404') },
 ];
 
-/**
- * How far the page reaches past the right edge of the screen (0 when nothing scrolls sideways). A mobile
- * browser widens its layout viewport to fit a page that is too wide, so innerWidth is measured too.
- */
 /**
  * Texts squeezed to about one character a line: an element holding two or more characters of its own text
  * drawn narrower than two characters of its font and taller than two lines.
@@ -83,14 +79,26 @@ async function inWindow(locator: Locator): Promise<boolean> {
   });
 }
 
-/** An administrator (who can see every route) logged in on a screen of the given size. */
-async function adminOn(screen: ScreenName): Promise<Page> {
-  const { page } = await newPage(journey.browser, screen);
-  await logInFromHome(page, journey.server.baseUrl, ADMIN.account, ADMIN.password);
-  // Admins skip the optional invite step (docs/accounts.md § 邀请码) and land on /draw.
-  await page.waitForURL('**/draw');
-  await hidden(toasts(page));
-  return page;
+/** Opens every route and checks it draws without sideways scrolling or squeezed text; `also` looks further. */
+async function expectRoutesFit(page: Page, also?: (route: RouteCheck) => Promise<void>): Promise<void> {
+  for (const route of ROUTES) {
+    await page.goto(`${journey.server.baseUrl}${route.path}`);
+    await visible(route.ready(page));
+    expect(await sidewaysOverflow(page), route.path).toBeLessThanOrEqual(0);
+    expect(await squeezedTexts(page), route.path).toEqual([]);
+    await also?.(route);
+  }
+}
+
+/** /draw with a template, stacked: 生成 stays in the bottom bar, in the window while the page is at the top. */
+async function expectStackedDrawFits(page: Page, shot: string): Promise<void> {
+  await page.goto(`${journey.server.baseUrl}/draw`);
+  await pickTemplate(page, '国风插画', '国潮插画');
+  const generate = page.getByRole('button', { name: /^(thunderbolt )?生成$/ });
+  await visible(generate);
+  expect(await inWindow(generate)).toBe(true);
+  expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+  await screenshot(page, shot);
 }
 
 /** The header's own controls: on narrow screens the links fold into 菜单, and credits and the avatar stay. */
@@ -108,24 +116,13 @@ async function expectHeaderReachable(page: Page, route: string): Promise<void> {
 
 describe('layout on phones and tablets', () => {
   it('draws every route at 390×844 without sideways scrolling or squeezed text, with the header controls in reach', async () => {
-    const page = await adminOn('phone');
-    for (const route of ROUTES) {
-      await page.goto(`${journey.server.baseUrl}${route.path}`);
-      await visible(route.ready(page));
-      expect(await sidewaysOverflow(page), route.path).toBeLessThanOrEqual(0);
-      expect(await squeezedTexts(page), route.path).toEqual([]);
+    // An administrator can see every route.
+    const { page } = await loggedInOnDraw(journey, ADMIN, 'phone');
+    await expectRoutesFit(page, async (route) => {
       if (route.framed) await expectHeaderReachable(page, route.path);
       await screenshot(page, `phone-${route.name}`);
-    }
-
-    // /draw with a template: a stacked flow whose 生成 stays in the bottom bar while the page is at the top.
-    await page.goto(`${journey.server.baseUrl}/draw`);
-    await pickTemplate(page, '国风插画', '国潮插画');
-    const generate = page.getByRole('button', { name: /^(thunderbolt )?生成$/ });
-    await visible(generate);
-    expect(await inWindow(generate)).toBe(true);
-    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-    await screenshot(page, 'phone-draw-template');
+    });
+    await expectStackedDrawFits(page, 'phone-draw-template');
 
     // The dialogs and drawers of /draw fit the phone: task selection, 词库 and 历史 across the whole width.
     await page.getByRole('button', { name: /切换/ }).click();
@@ -159,21 +156,10 @@ describe('layout on phones and tablets', () => {
   });
 
   it('draws every route at 768×1024 without sideways scrolling or squeezed text', async () => {
-    const page = await adminOn('tablet');
-    for (const route of ROUTES) {
-      await page.goto(`${journey.server.baseUrl}${route.path}`);
-      await visible(route.ready(page));
-      expect(await sidewaysOverflow(page), route.path).toBeLessThanOrEqual(0);
-      expect(await squeezedTexts(page), route.path).toEqual([]);
-    }
+    const { page } = await loggedInOnDraw(journey, ADMIN, 'tablet');
+    await expectRoutesFit(page);
     // An upright tablet stacks /draw as a phone does, with the wider bottom bar.
-    await page.goto(`${journey.server.baseUrl}/draw`);
-    await pickTemplate(page, '国风插画', '国潮插画');
-    const generate = page.getByRole('button', { name: /^(thunderbolt )?生成$/ });
-    await visible(generate);
-    expect(await inWindow(generate)).toBe(true);
-    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-    await screenshot(page, 'tablet-draw');
+    await expectStackedDrawFits(page, 'tablet-draw');
     await page.goto(`${journey.server.baseUrl}/admin/users`);
     await visible(page.getByRole('heading', { name: '用户管理' }));
     await screenshot(page, 'tablet-admin-users');

@@ -1,4 +1,3 @@
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startTencentModerationDouble,
@@ -8,13 +7,13 @@ import {
   ADMIN,
   api,
   generateAndWait,
-  newPage,
+  loggedInOnDraw,
   type RegisteredUser,
   registerInvitedUser,
   screenshot,
   setupJourney,
 } from './harness';
-import { dialog, hidden, logInFromHome, press, toast, toasts, visible } from './ui';
+import { dialog, hidden, press, toast, toasts, visible } from './ui';
 
 /**
  * 内容审核 as users and an admin see it, with the server's moderation provider pointed at the Tencent double:
@@ -41,13 +40,6 @@ const journey = setupJourney({
   }),
 });
 
-async function logIn(page: Page, account: string, password: string): Promise<void> {
-  await logInFromHome(page, journey.server.baseUrl, account, password);
-  await page.waitForURL('**/draw');
-  // One toast shows at a time (spec §8): the next one must not be dropped behind 登录成功.
-  await hidden(toasts(page));
-}
-
 /** Two small free creations through the API, as /chuangyi makes them; answers their ids, newest first. */
 function makeTwoWorks(user: RegisteredUser, prompt: string): Promise<string[]> {
   return generateAndWait(journey.server, user, { prompt, steps: 6, batchSize: 2 });
@@ -73,8 +65,7 @@ describe('内容审核: held publication, 举报 and 作品审核 › 待审核'
 
       // The author publishes the other one; the provider flags its image.
       double.answerNext('ImageModeration', { Suggestion: 'Block', Label: 'Porn', SubLabel: 'SexBehavior' });
-      const authorPage = await newPage(journey.browser, screen);
-      await logIn(authorPage.page, author.account, author.password);
+      const authorPage = await loggedInOnDraw(journey, author, screen);
       await authorPage.page.goto(`${journey.server.baseUrl}/myGallery`);
       const tiles = authorPage.page.locator('.hf-gallery-tile');
       await visible(tiles.nth(1));
@@ -90,8 +81,7 @@ describe('内容审核: held publication, 举报 and 作品审核 › 待审核'
       expect(await publicIds()).not.toContain(flagged);
 
       // A reader reports the public one from 灵感广场, once.
-      const readerPage = await newPage(journey.browser, screen);
-      await logIn(readerPage.page, reader.account, reader.password);
+      const readerPage = await loggedInOnDraw(journey, reader, screen);
       await readerPage.page.goto(`${journey.server.baseUrl}/omnibus`);
       const card = readerPage.page.locator('.hf-public-card').filter({ hasText: author.nickname });
       await visible(card);
@@ -117,9 +107,8 @@ describe('内容审核: held publication, 举报 and 作品审核 › 待审核'
       await readerPage.context.close();
 
       // The admin finds both in 待审核, with their reasons, and decides.
-      const adminPage = await newPage(journey.browser, screen);
+      const adminPage = await loggedInOnDraw(journey, ADMIN, screen);
       const { page } = adminPage;
-      await logIn(page, ADMIN.account, ADMIN.password);
       await page.goto(`${journey.server.baseUrl}/admin/review`);
       await visible(page.getByRole('heading', { name: '作品审核' }));
       await press(screen, page.getByRole('tab', { name: /待审核/ }));

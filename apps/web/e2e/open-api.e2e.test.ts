@@ -3,27 +3,17 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ApiAnswer,
-  api,
-  newPage,
-  registerInvitedUser,
-  type ScreenName,
-  screenshot,
-  setupJourney,
-} from './harness';
+import { type ApiAnswer, api, invitedUserOnDraw, type ScreenName, screenshot, setupJourney } from './harness';
 import {
   chooseUserMenuItem,
   confirmWith,
   dialog,
   hidden,
-  logInFromHome,
   pathname,
   popconfirm,
   press,
   sidewaysOverflow,
   toast,
-  toasts,
   visible,
 } from './ui';
 
@@ -102,13 +92,9 @@ const SCREENS: ScreenName[] = ['desktop', 'phone'];
 describe('开放接口: personal API keys and webhooks', () => {
   for (const screen of SCREENS) {
     it(`creates a key shown once, uses it, revokes it, and tests a webhook on ${screen}`, async () => {
-      const { server, browser } = journey;
-      const user = await registerInvitedUser(server);
-      const { context, page } = await newPage(browser, screen);
+      const { server } = journey;
+      const { user, context, page } = await invitedUserOnDraw(journey, screen);
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
-      await logInFromHome(page, server.baseUrl, user.account, user.password);
-      await page.waitForURL('**/draw');
-      await hidden(toasts(page));
 
       // From the user menu to the API 密钥 tab, empty at first.
       await chooseUserMenuItem(page, '开放接口');

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
+  invitedUserOnDraw,
   newPage,
   type RegisteredUser,
   randomSuffix,
@@ -8,17 +9,7 @@ import {
   setupJourney,
   waitForSmsResend,
 } from './harness';
-import {
-  dialog,
-  hidden,
-  logInFromHome,
-  loginDialog,
-  loginWithAccount,
-  openLogin,
-  pathname,
-  storedToken,
-  visible,
-} from './ui';
+import { dialog, hidden, loginDialog, loginWithAccount, openLogin, pathname, storedToken, visible } from './ui';
 
 const journey = setupJourney();
 /** Registered first: the server allows one code per mobile per 60 s, and 忘记密码 needs a second one. */
@@ -30,12 +21,8 @@ beforeAll(async () => {
 
 describe('password login and password change', () => {
   it('signs out everywhere after 修改密码, and the old token no longer works', async () => {
-    const { server, browser } = journey;
-    const user = await registerInvitedUser(server);
-    const { context, page } = await newPage(browser);
-
-    await logInFromHome(page, server.baseUrl, user.account, user.password);
-    await page.waitForURL('**/draw');
+    const { server } = journey;
+    const { user, context, page } = await invitedUserOnDraw(journey);
     await visible(page.locator('.hf-user-name', { hasText: user.nickname }));
     const oldToken = await storedToken(page);
     expect(oldToken).toBeTruthy();

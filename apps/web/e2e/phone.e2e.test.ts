@@ -54,10 +54,6 @@ async function longPress(page: Page, target: Locator, until: Locator): Promise<v
   await cdp.detach();
 }
 
-/**
- * How far the page reaches past the right edge of the screen (0 when nothing scrolls sideways). A mobile
- * browser widens its layout viewport to fit a page that is too wide, so innerWidth is measured too.
- */
 /** The step's parameters: the aside on wide screens, the folded 参数设置 section of the stacked flow on phones. */
 async function parameters(page: Page, screen: ScreenName): Promise<Locator> {
   if (screen === 'desktop') return page.locator('.hf-draw-aside');

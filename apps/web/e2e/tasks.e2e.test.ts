@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ADMIN, newPage, randomSuffix, registerInvitedUser, screenshot, setupJourney } from './harness';
+import { ADMIN, loggedInOnDraw, newPage, randomSuffix, registerInvitedUser, screenshot, setupJourney } from './harness';
 import { chooseOption, chooseTab, dialog, hidden, logInFromHome, pathname, toast, visible } from './ui';
 
 // A server of its own: it relabels a word of the shared prompt library.
@@ -141,9 +141,7 @@ describe('tasks and templates', () => {
     const { server, browser } = journey;
     const label = `细节${randomSuffix(4)}`;
 
-    const admin = await newPage(browser);
-    await logInFromHome(admin.page, server.baseUrl, ADMIN.account, ADMIN.password);
-    await admin.page.waitForURL('**/draw');
+    const admin = await loggedInOnDraw(journey, ADMIN);
 
     await admin.page.goto(`${server.baseUrl}/model`);
     await visible(admin.page.getByRole('heading', { name: '模型管理' }));

@@ -227,7 +227,10 @@ export function press(screen: ScreenName, locator: Locator): Promise<void> {
   return screen === 'desktop' ? locator.click() : locator.tap();
 }
 
-/** How far the page reaches past the right edge of the screen (0 when nothing scrolls sideways). */
+/**
+ * How far the page reaches past the right edge of the screen (0 when nothing scrolls sideways). A mobile
+ * browser widens its layout viewport to fit a page that is too wide, so innerWidth is measured too.
+ */
 export function sidewaysOverflow(page: Page): Promise<number> {
   const screenWidth = page.viewportSize()?.width ?? 0;
   return page.evaluate(
