@@ -1,8 +1,19 @@
-import type { TaskTreeNode, TemplateDetail } from '@huafang/contracts';
+import { CONTROLNET_FIELD_NAMES, type TaskTreeNode, type TemplateDetail } from '@huafang/contracts';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, adminToken, api, newPage, registerInvitedUser, screenshot, setupJourney } from './harness';
-import { chooseOption, confirmation, dialog, hidden, logInFromHome, pathname, toast, toasts, visible } from './ui';
+import {
+  chooseOption,
+  confirmation,
+  dialog,
+  hidden,
+  logInFromHome,
+  logInToDraw,
+  pathname,
+  toast,
+  toasts,
+  visible,
+} from './ui';
 
 // A server of its own: it adds to and reorders the task tree every user of a server picks from.
 const journey = setupJourney({ ownServer: true });
@@ -32,13 +43,10 @@ async function nameInDialog(page: Page, title: string, label: string, name: stri
 
 /** Logs the seeded admin in (admins skip the invite step) and opens 任务配置 once the login toast is gone. */
 async function openTaskConfig(page: Page, baseUrl: string): Promise<void> {
-  await logInFromHome(page, baseUrl, ADMIN.account, ADMIN.password);
-  await page.waitForURL('**/draw');
+  await logInToDraw(page, baseUrl, ADMIN.account, ADMIN.password);
   await page.goto(`${baseUrl}/admin`);
   await visible(page.getByRole('heading', { name: '任务配置' }));
   await visible(treeNode(page, '电商设计'));
-  // One toast shows at a time (spec §8): the tree's own messages must not queue behind 登录成功.
-  await hidden(toasts(page));
 }
 
 /**
@@ -194,18 +202,7 @@ describe('任务配置: an admin builds and publishes a two-step template', () =
       value: 'Euler a',
     });
     const unit = first?.formConfig.find((item) => item.name === 'controlNets');
-    expect(unit?.children?.map((item) => item.name)).toEqual([
-      'controlnetModule',
-      'controlnetModel',
-      'inputImageFileId',
-      'weight',
-      'guidanceStart',
-      'guidanceEnd',
-      'processorRes',
-      'thresholdA',
-      'thresholdB',
-      'controlMode',
-    ]);
+    expect(unit?.children?.map((item) => item.name)).toEqual([...CONTROLNET_FIELD_NAMES]);
     expect(second).toMatchObject({ generateMode: 'upscale', useParentImage: true });
 
     // A draft saved after publishing leaves the published version with users; the tree shows both states.
