@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { pickTemplate } from './draw-ui';
 import { ADMIN, newPage, registerInvitedUser, setupJourney } from './harness';
-import { dialog, hidden, loginDialog, loginWithAccount, toasts, visible } from './ui';
+import { dialog, hidden, logInWhenAsked, loginDialog, loginWithAccount, toasts, visible } from './ui';
 
 // A server of its own: it reads every name on pages that show other journeys' works and users.
 const journey = setupJourney({ ownServer: true });
@@ -115,8 +115,7 @@ describe('accessible names are Chinese on the main pages', () => {
       const admin = await newPage(browser);
       await admin.page.setViewportSize(viewport);
       await admin.page.goto(`${server.baseUrl}/?login=1`);
-      await visible(loginDialog(admin.page));
-      await loginWithAccount(admin.page, ADMIN.account, ADMIN.password);
+      await logInWhenAsked(admin.page, ADMIN.account, ADMIN.password);
       await admin.page.waitForURL('**/draw');
       for (const path of [
         '/model',

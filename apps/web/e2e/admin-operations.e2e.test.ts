@@ -5,24 +5,14 @@ import {
   ADMIN,
   adminToken,
   api,
+  loggedInOnDraw,
   newPage,
   type RegisteredUser,
   registerUserViaApi,
   screenshot,
   setupJourney,
 } from './harness';
-import {
-  confirmWith,
-  dialog,
-  hidden,
-  logInFromHome,
-  loginDialog,
-  loginWithAccount,
-  popconfirm,
-  toast,
-  toasts,
-  visible,
-} from './ui';
+import { confirmWith, dialog, hidden, logInFromHome, logInWhenAsked, popconfirm, toast, toasts, visible } from './ui';
 
 // A server of its own: it adds a backend and a recommended plan that every user of a server is offered.
 const journey = setupJourney({ ownServer: true });
@@ -30,17 +20,13 @@ const journey = setupJourney({ ownServer: true });
 const BACKEND = 'E2E 离线后端';
 const PLAN = { name: 'E2E 专业版', price: '¥99 / 月', credits: '3000', feature: '专属客服' };
 
-/** Logs in from the home page: the admin lands on /draw, a user without an invite declines the invite step. */
-async function logIn(page: Page, account: string, password: string): Promise<void> {
-  await logInFromHome(page, journey.server.baseUrl, account, password);
-  if (account === ADMIN.account) {
-    await page.waitForURL('**/draw');
-  } else {
-    const invite = dialog(page, '填写邀请码');
-    await visible(invite);
-    await invite.getByRole('button', { name: '暂不填写' }).click();
-    await page.waitForURL('**/omnibus');
-  }
+/** Logs a user without an invite in from the home page: they decline the invite step and land on /omnibus. */
+async function logIn(page: Page, user: RegisteredUser): Promise<void> {
+  await logInFromHome(page, journey.server.baseUrl, user.account, user.password);
+  const invite = dialog(page, '填写邀请码');
+  await visible(invite);
+  await invite.getByRole('button', { name: '暂不填写' }).click();
+  await page.waitForURL('**/omnibus');
   // One toast shows at a time (spec §8): later ones must not be dropped behind 登录成功.
   await hidden(toasts(page));
 }
@@ -164,8 +150,7 @@ describe('管理后台: users, backends and plans, then the user sees the store'
     const user = await registerUserViaApi(server);
     const before = await creditsOf(user);
 
-    const admin = await newPage(browser);
-    await logIn(admin.page, ADMIN.account, ADMIN.password);
+    const admin = await loggedInOnDraw(journey, ADMIN);
     await admin.page.goto(`${server.baseUrl}/admin/users`);
     await grantCredits(admin.page, user, before);
     await addCheckAndDeleteBackend(admin.page);
@@ -174,7 +159,7 @@ describe('管理后台: users, backends and plans, then the user sees the store'
     await admin.context.close();
 
     const { context, page } = await newPage(browser);
-    await logIn(page, user.account, user.password);
+    await logIn(page, user);
     await page.locator('.hf-credits', { hasText: `剩余 ${before + 50} 点` }).click();
     const store = dialog(page, '套餐商店');
     await visible(store);
@@ -206,10 +191,9 @@ describe('管理后台: 停用与启用账号', () => {
     const { server, browser } = journey;
     const user = await registerUserViaApi(server);
     const visitor = await newPage(browser);
-    await logIn(visitor.page, user.account, user.password);
+    await logIn(visitor.page, user);
 
-    const admin = await newPage(browser, 'phone');
-    await logIn(admin.page, ADMIN.account, ADMIN.password);
+    const admin = await loggedInOnDraw(journey, ADMIN, 'phone');
     await admin.page.goto(`${server.baseUrl}/admin/users`);
     await visible(admin.page.getByRole('heading', { name: '用户管理' }));
     await findUser(admin.page, user);
@@ -224,14 +208,13 @@ describe('管理后台: 停用与启用账号', () => {
 
     // The stopped user's stored session no longer works: the next page lands on the login dialog.
     await visitor.page.goto(`${server.baseUrl}/myGallery`);
-    await visible(loginDialog(visitor.page));
-    await loginWithAccount(visitor.page, user.account, user.password);
+    await logInWhenAsked(visitor.page, user.account, user.password);
     await visible(visitor.page.getByText('账号已被禁用，请联系客服'));
 
     await row.getByRole('button', { name: '启用' }).click();
     await visible(row.getByText('正常', { exact: true }));
     await visitor.page.goto(`${server.baseUrl}/`);
-    await logIn(visitor.page, user.account, user.password);
+    await logIn(visitor.page, user);
     await admin.context.close();
     await visitor.context.close();
   });

@@ -1,8 +1,8 @@
-import type { TaskTreeNode, TemplateDetail } from '@huafang/contracts';
-import type { Locator, Page } from 'playwright-core';
+import { CONTROLNET_FIELD_NAMES, type TaskTreeNode, type TemplateDetail } from '@huafang/contracts';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ADMIN, adminToken, api, newPage, registerInvitedUser, screenshot, setupJourney } from './harness';
-import { chooseOption, confirmation, dialog, hidden, logInFromHome, pathname, toast, toasts, visible } from './ui';
+import { ADMIN, adminToken, api, loggedInOnDraw, registerInvitedUser, screenshot, setupJourney } from './harness';
+import { chooseOption, confirmation, dialog, hidden, pathname, toast, toasts, visible } from './ui';
 
 // A server of its own: it adds to and reorders the task tree every user of a server picks from.
 const journey = setupJourney({ ownServer: true });
@@ -30,15 +30,13 @@ async function nameInDialog(page: Page, title: string, label: string, name: stri
   await modal.waitFor({ state: 'hidden' });
 }
 
-/** Logs the seeded admin in (admins skip the invite step) and opens 任务配置 once the login toast is gone. */
-async function openTaskConfig(page: Page, baseUrl: string): Promise<void> {
-  await logInFromHome(page, baseUrl, ADMIN.account, ADMIN.password);
-  await page.waitForURL('**/draw');
-  await page.goto(`${baseUrl}/admin`);
-  await visible(page.getByRole('heading', { name: '任务配置' }));
-  await visible(treeNode(page, '电商设计'));
-  // One toast shows at a time (spec §8): the tree's own messages must not queue behind 登录成功.
-  await hidden(toasts(page));
+/** The seeded admin, logged in on a fresh page (see loggedInOnDraw), on 任务配置. */
+async function openTaskConfig(): Promise<{ context: BrowserContext; page: Page }> {
+  const opened = await loggedInOnDraw(journey, ADMIN);
+  await opened.page.goto(`${journey.server.baseUrl}/admin`);
+  await visible(opened.page.getByRole('heading', { name: '任务配置' }));
+  await visible(treeNode(opened.page, '电商设计'));
+  return opened;
 }
 
 /**
@@ -73,9 +71,8 @@ async function publishNode(page: Page, name: string, what: '分类' | '任务'):
 
 describe('任务配置: an admin builds and publishes a two-step template', () => {
   it('creates 测试分类 / 测试任务 / a template, publishes it, and a user starts it from /tasks', async () => {
-    const { server, browser } = journey;
-    const { context, page } = await newPage(browser);
-    await openTaskConfig(page, server.baseUrl);
+    const { server } = journey;
+    const { context, page } = await openTaskConfig();
 
     // 新建分类 from the toolbar, 新建任务 from the right-click menu, 新建模板 from the ⋯ menu.
     await page.getByRole('button', { name: '新建分类' }).click();
@@ -194,18 +191,7 @@ describe('任务配置: an admin builds and publishes a two-step template', () =
       value: 'Euler a',
     });
     const unit = first?.formConfig.find((item) => item.name === 'controlNets');
-    expect(unit?.children?.map((item) => item.name)).toEqual([
-      'controlnetModule',
-      'controlnetModel',
-      'inputImageFileId',
-      'weight',
-      'guidanceStart',
-      'guidanceEnd',
-      'processorRes',
-      'thresholdA',
-      'thresholdB',
-      'controlMode',
-    ]);
+    expect(unit?.children?.map((item) => item.name)).toEqual([...CONTROLNET_FIELD_NAMES]);
     expect(second).toMatchObject({ generateMode: 'upscale', useParentImage: true });
 
     // A draft saved after publishing leaves the published version with users; the tree shows both states.
@@ -230,9 +216,7 @@ describe('任务配置: an admin builds and publishes a two-step template', () =
     const category = published.data.find((node) => node.name === CATEGORY);
     expect(category?.children?.[0]?.children?.map((node) => node.name)).toEqual([TEMPLATE]);
 
-    const visit = await newPage(browser);
-    await logInFromHome(visit.page, server.baseUrl, user.account, user.password);
-    await visit.page.waitForURL('**/draw');
+    const visit = await loggedInOnDraw(journey, user);
     await visit.page.goto(`${server.baseUrl}/tasks`);
     await visit.page.locator('.hf-side-menu').getByText(CATEGORY).click();
     await visit.page.locator('.hf-task-card', { hasText: TASK }).click();
@@ -246,9 +230,8 @@ describe('任务配置: an admin builds and publishes a two-step template', () =
   });
 
   it('reorders by dragging, and a drop the server refuses keeps the tree as it was', async () => {
-    const { server, browser } = journey;
-    const { context, page } = await newPage(browser);
-    await openTaskConfig(page, server.baseUrl);
+    const { server } = journey;
+    const { context, page } = await openTaskConfig();
     const names = () => page.locator('.hf-ta-node-name').allTextContents();
 
     const before = await names();

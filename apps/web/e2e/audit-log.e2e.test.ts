@@ -7,14 +7,14 @@ import {
   api,
   downloadedText,
   invitedUserOnDraw,
-  newPage,
+  loggedInOnDraw,
   type RegisteredUser,
   registerInvitedUser,
   type ScreenName,
   screenshot,
   setupJourney,
 } from './harness';
-import { hidden, logInToDraw, openAdminPage, press, sidewaysOverflow, visible } from './ui';
+import { hidden, openAdminPage, press, sidewaysOverflow, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -95,12 +95,11 @@ function entries(page: Page, screen: ScreenName): Locator {
 describe('审计日志', () => {
   for (const screen of ['desktop', 'phone'] as const) {
     it(`lets an admin find a user's login, read its detail and export the entries as CSV at ${screen} size`, async () => {
-      const { server, browser } = journey;
+      const { server } = journey;
       const user = await registerInvitedUser(server);
       await userLogsIn(user);
 
-      const { context, page } = await newPage(browser, screen);
-      await logInToDraw(page, server.baseUrl, ADMIN.account, ADMIN.password);
+      const { context, page } = await loggedInOnDraw(journey, ADMIN, screen);
       await openAuditLog(page, screen);
       // Unfiltered, the newest entries show at once (at least the admin's own login).
       await visible(entries(page, screen));
@@ -177,9 +176,7 @@ describe('审计日志', () => {
   }
 
   it('narrows by a typed date range from the keyboard', async () => {
-    const { server, browser } = journey;
-    const { context, page } = await newPage(browser, 'desktop');
-    await logInToDraw(page, server.baseUrl, ADMIN.account, ADMIN.password);
+    const { context, page } = await loggedInOnDraw(journey, ADMIN, 'desktop');
     await openAuditLog(page, 'desktop');
     const today = await page.evaluate(() => {
       const now = new Date();

@@ -6,6 +6,7 @@ import {
   adminToken,
   api,
   generateAndWait,
+  loggedInOnDraw,
   newPage,
   type RegisteredUser,
   registerInvitedUser,
@@ -13,7 +14,7 @@ import {
   screenshot,
   setupJourney,
 } from './harness';
-import { confirmation, dialog, hidden, logInFromHome, press, sidewaysOverflow, toast, toasts, visible } from './ui';
+import { confirmation, dialog, hidden, openAdminPage, press, seeToast, sidewaysOverflow, toast, visible } from './ui';
 
 // A server of its own: 合规设置 apply to every user of a server.
 const journey = setupJourney({ ownServer: true });
@@ -32,35 +33,16 @@ async function saveSettingsViaApi(settings: ComplianceSettings): Promise<void> {
   expect(saved.code).toBe(0);
 }
 
-/** Logs in from the home page; admins and invited users land on /draw. */
-async function logIn(page: Page, account: string, password: string): Promise<void> {
-  await logInFromHome(page, journey.server.baseUrl, account, password);
-  await page.waitForURL('**/draw');
-  // One toast shows at a time (spec §8): 设置成功 must not be dropped behind 登录成功.
-  await hidden(toasts(page));
-}
-
 /** 合规设置 from the admin menu: in the side menu on a desktop, behind 后台菜单 on a phone. */
 async function openCompliance(page: Page, screen: ScreenName): Promise<void> {
-  await page.goto(`${journey.server.baseUrl}/admin`);
-  if (screen === 'desktop') {
-    await page.locator('.hf-side-menu').getByText('合规设置', { exact: true }).click();
-  } else {
-    await press(screen, page.getByRole('button', { name: '后台菜单' }));
-    const drawer = page.getByRole('dialog', { name: '后台菜单' });
-    await press(screen, drawer.getByText('合规设置', { exact: true }));
-    await hidden(drawer);
-  }
-  await page.waitForURL('**/admin/compliance');
-  await visible(page.getByRole('heading', { name: '合规设置' }));
+  await openAdminPage(page, journey.server.baseUrl, screen, '合规设置', '/admin/compliance');
   await visible(page.getByLabel('显式标识文字'));
 }
 
 /** Saves with 保存 and waits for the server's 设置成功, then for the toast to go so the next one shows. */
 async function save(page: Page, screen: ScreenName): Promise<void> {
   await press(screen, page.getByRole('button', { name: '保存' }));
-  await visible(toast(page, '设置成功'));
-  await hidden(toasts(page));
+  await seeToast(page, '设置成功');
 }
 
 /**
@@ -123,8 +105,7 @@ describe('合规设置 and the AI生成 badge', () => {
     ['desktop', '人工智能生成', '右上角', 'topRight'],
   ] as const) {
     it(`lets an admin change the labels at ${screen} size, refusing bad values and confirming the mark off`, async () => {
-      const { context, page } = await newPage(journey.browser, screen);
-      await logIn(page, ADMIN.account, ADMIN.password);
+      const { context, page } = await loggedInOnDraw(journey, ADMIN, screen);
       await openCompliance(page, screen);
       const before = await storedSettings();
       const markTextField = page.getByLabel('显式标识文字');
@@ -150,8 +131,7 @@ describe('合规设置 and the AI生成 badge', () => {
       await press(screen, page.getByText(corner, { exact: true }));
       await expect.poll(() => page.getByRole('radio', { name: corner }).isChecked()).toBe(true);
       await markTextField.press('Enter');
-      await visible(toast(page, '设置成功'));
-      await hidden(toasts(page));
+      await seeToast(page, '设置成功');
       expect(await storedSettings()).toEqual({
         ...before,
         producer: '91110000MA00TEST0X',
@@ -201,8 +181,7 @@ describe('合规设置 and the AI生成 badge', () => {
     await makeWorks(user);
 
     for (const screen of ['phone', 'desktop'] as const) {
-      const { context, page } = await newPage(browser, screen);
-      await logIn(page, user.account, user.password);
+      const { context, page } = await loggedInOnDraw(journey, user, screen);
 
       // 灵感广场: the published work's card, badge over the thumbnail's corner.
       await page.goto(`${server.baseUrl}/omnibus`);

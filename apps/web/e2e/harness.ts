@@ -261,6 +261,17 @@ export interface FreeCreation {
   batchSize: number;
 }
 
+/** The request /chuangyi sends for a free creation, to /api/generate/task or to its /predict. */
+export function freeCreationBody({ prompt, steps, batchSize }: FreeCreation) {
+  return {
+    templateId: null,
+    stepIndex: 0,
+    promptGroup: [{ id: 'free-0', groupName: prompt, promptText: prompt, custom: '1' }],
+    negativePromptGroup: [],
+    parameters: { width: 256, height: 256, steps, batchSize },
+  };
+}
+
 /**
  * Makes a free creation through the API, as /chuangyi does, and waits until it has succeeded; answers the ids of
  * `user`'s works, newest first.
@@ -268,17 +279,11 @@ export interface FreeCreation {
 export async function generateAndWait(
   server: TestServer,
   user: { token: string },
-  { prompt, steps, batchSize }: FreeCreation,
+  creation: FreeCreation,
 ): Promise<string[]> {
   const started = await api<{ generateId: string }>(server, 'POST', '/api/generate/task', {
     token: user.token,
-    body: {
-      templateId: null,
-      stepIndex: 0,
-      promptGroup: [{ id: 'free-0', groupName: prompt, promptText: prompt, custom: '1' }],
-      negativePromptGroup: [],
-      parameters: { width: 256, height: 256, steps, batchSize },
-    },
+    body: freeCreationBody(creation),
   });
   expect(started.code, started.msg).toBe(0);
   await expect

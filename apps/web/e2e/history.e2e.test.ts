@@ -1,22 +1,13 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { pickTemplate, setNumber } from './draw-ui';
-import {
-  newPage,
-  type RegisteredUser,
-  registerInvitedUser,
-  screenshot,
-  setupJourney,
-  type TestServer,
-} from './harness';
+import { invitedUserOnDraw, newPage, type RegisteredUser, screenshot, setupJourney, type TestServer } from './harness';
 import {
   chooseUserMenuItem,
   confirmWith,
   dialog,
   hidden,
-  logInFromHome,
-  loginDialog,
-  loginWithAccount,
+  logInWhenAsked,
   popconfirm,
   toast,
   toasts,
@@ -60,10 +51,7 @@ async function uploadAsPlugin(server: TestServer, user: RegisteredUser): Promise
 describe('prompt history, translation and the Photoshop plugin', () => {
   it('keeps, pins, imports, deletes and searches history; translates a Chinese word; downloads the plugin', async () => {
     const { server, browser } = journey;
-    const user = await registerInvitedUser(server);
-    const { context, page } = await newPage(browser);
-    await logInFromHome(page, server.baseUrl, user.account, user.password);
-    await page.waitForURL('**/draw');
+    const { user, context, page } = await invitedUserOnDraw(journey);
 
     await pickTemplate(page, '国风插画', '国潮插画');
     const aside = page.locator('.hf-draw-aside');
@@ -226,8 +214,7 @@ describe('prompt history, translation and the Photoshop plugin', () => {
     // A visitor not yet logged in who follows the plugin's link logs in and still gets the image.
     const visitor = await newPage(browser);
     await visitor.page.goto(`${server.baseUrl}/draw?initImage=${fileId}`);
-    await visible(loginDialog(visitor.page));
-    await loginWithAccount(visitor.page, user.account, user.password);
+    await logInWhenAsked(visitor.page, user.account, user.password);
     await visitor.page.waitForURL('**/draw');
     await visible(visitor.page.getByText('已收到 Photoshop 发来的图片'));
     await visitor.context.close();

@@ -2,18 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type A1111Double, startA1111Double } from '../../server/test/doubles/a1111-double';
 import { ADMIN, adminToken, api, newPage, randomSuffix, screenshot, setupJourney } from './harness';
-import {
-  chooseOption,
-  confirmWith,
-  dialog,
-  hidden,
-  loginDialog,
-  loginWithAccount,
-  popconfirm,
-  toast,
-  toasts,
-  visible,
-} from './ui';
+import { chooseOption, confirmWith, dialog, hidden, logInToDraw, popconfirm, seeToast, visible } from './ui';
 
 // A server of its own: its backends and model groups are offered on every user's /draw.
 const journey = setupJourney({ ownServer: true });
@@ -40,21 +29,6 @@ afterAll(async () => {
   await Promise.all(doubles.map((double) => double.close()));
 });
 
-/** The admin's login lands on /draw: admins are never asked for an invite code. */
-async function logInAsAdmin(page: Page): Promise<void> {
-  await page.goto(`${journey.server.baseUrl}/?login=1`);
-  await visible(loginDialog(page));
-  await loginWithAccount(page, ADMIN.account, ADMIN.password);
-  await page.waitForURL('**/draw');
-  await hidden(toasts(page));
-}
-
-/** One toast shows at a time (spec §8): wait for each to go, so the next one is not dropped behind it. */
-async function seeToast(page: Page, text: string): Promise<void> {
-  await visible(toast(page, text));
-  await hidden(toasts(page));
-}
-
 /** A group's segment, labelled with its model count (the radio inside is visually hidden). */
 const groupTab = (page: Page, label: string) => page.locator('.ant-segmented').getByText(label, { exact: true });
 
@@ -79,7 +53,7 @@ describe('模型管理: groups, models and import from a registered A1111', () =
 
       const { context, page } = await newPage(browser);
       await page.setViewportSize(size.viewport);
-      await logInAsAdmin(page);
+      await logInToDraw(page, server.baseUrl, ADMIN.account, ADMIN.password);
       await page.goto(`${server.baseUrl}/model`);
       await visible(page.getByRole('heading', { name: '模型管理' }));
 

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { api, newPage, randomSuffix, registerInvitedUser, screenshot, setupJourney } from './harness';
-import { confirmWith, dialog, hidden, loginDialog, loginWithAccount, popconfirm, toast, toasts, visible } from './ui';
+import { confirmWith, dialog, hidden, logInToDraw, popconfirm, seeToast, toast, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -9,12 +9,6 @@ interface TreeNode {
   id: string;
   name: string;
   children?: TreeNode[];
-}
-
-/** One toast shows at a time (spec §8): wait for each to go, so the next one is not dropped behind it. */
-async function seeToast(page: Page, text: string): Promise<void> {
-  await visible(toast(page, text));
-  await hidden(toasts(page));
 }
 
 async function confirm(page: Page): Promise<void> {
@@ -39,11 +33,7 @@ describe('我的任务: a copied task belongs to its owner', () => {
 
       const { context, page } = await newPage(browser);
       await page.setViewportSize(viewport);
-      await page.goto(`${server.baseUrl}/?login=1`);
-      await visible(loginDialog(page));
-      await loginWithAccount(page, user.account, user.password);
-      await page.waitForURL('**/draw');
-      await hidden(toasts(page));
+      await logInToDraw(page, server.baseUrl, user.account, user.password);
 
       await page.goto(`${server.baseUrl}/tasks/${copy.data.id}`);
       // The breadcrumb names the task at every size.

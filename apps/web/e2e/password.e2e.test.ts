@@ -9,7 +9,17 @@ import {
   setupJourney,
   waitForSmsResend,
 } from './harness';
-import { dialog, hidden, loginDialog, loginWithAccount, openLogin, pathname, storedToken, visible } from './ui';
+import {
+  dialog,
+  hidden,
+  logInWhenAsked,
+  loginDialog,
+  loginWithAccount,
+  openLogin,
+  pathname,
+  storedToken,
+  visible,
+} from './ui';
 
 const journey = setupJourney();
 /** Registered first: the server allows one code per mobile per 60 s, and 忘记密码 needs a second one. */
@@ -91,9 +101,7 @@ describe('password login and password change', () => {
     await reset.getByPlaceholder('请再次输入密码').fill(newPassword);
     await reset.getByRole('button', { name: '确认修改' }).click();
     await hidden(reset);
-    await visible(loginDialog(page));
-
-    await loginWithAccount(page, forgetfulUser.account, newPassword);
+    await logInWhenAsked(page, forgetfulUser.account, newPassword);
     await page.waitForURL('**/draw');
     await visible(page.locator('.hf-user-name', { hasText: forgetfulUser.nickname }));
     const stale = await api(server, 'GET', '/api/user/currentUser', { token: forgetfulUser.token });

@@ -4,7 +4,8 @@ import {
   ADMIN,
   api,
   downloadedText,
-  newPage,
+  freeCreationBody,
+  loggedInOnDraw,
   type RegisteredUser,
   registerInvitedUser,
   type ScreenName,
@@ -16,9 +17,10 @@ import {
   confirmWith,
   dialog,
   hidden,
-  logInFromHome,
+  openAdminPage,
   popconfirm,
   press,
+  seeToast,
   sidewaysOverflow,
   toast,
   toasts,
@@ -36,25 +38,9 @@ function rareWord(): string {
   return Array.from({ length: 4 }, () => pool[Math.floor(Math.random() * pool.length)]).join('');
 }
 
-async function logIn(page: Page, account: string, password: string): Promise<void> {
-  await logInFromHome(page, journey.server.baseUrl, account, password);
-  await page.waitForURL('**/draw');
-  // One toast shows at a time (spec §8): the next one must not be dropped behind 登录成功.
-  await hidden(toasts(page));
-}
-
 /** 敏感词库 from the admin menu: in the side menu on a desktop, behind 后台菜单 on a phone. */
-async function openWords(page: Page, screen: ScreenName): Promise<void> {
-  await page.goto(`${journey.server.baseUrl}/admin`);
-  if (screen === 'desktop') {
-    await page.locator('.hf-side-menu').getByText('敏感词库', { exact: true }).click();
-  } else {
-    await press(screen, page.getByRole('button', { name: '后台菜单' }));
-    const drawer = page.locator('.ant-drawer').filter({ hasText: '后台菜单' });
-    await press(screen, drawer.getByText('敏感词库', { exact: true }));
-  }
-  await page.waitForURL('**/admin/sensitive-words');
-  await visible(page.getByRole('heading', { name: '敏感词库' }));
+function openWords(page: Page, screen: ScreenName): Promise<void> {
+  return openAdminPage(page, journey.server.baseUrl, screen, '敏感词库', '/admin/sensitive-words');
 }
 
 /**
@@ -73,12 +59,6 @@ async function openFileChooser(page: Page, screen: ScreenName, button: Locator):
 }
 
 const wordRow = (page: Page, word: string) => page.locator('.ant-table-row').filter({ hasText: word });
-
-/** Waits for the server's toast, then for it to go so the next one shows. */
-async function expectToast(page: Page, text: string): Promise<void> {
-  await visible(toast(page, text));
-  await hidden(toasts(page));
-}
 
 /**
  * 删除 on the word's row, then 删除 in its confirmation, until the server's 删除成功 shows. On a loaded machine a tap
@@ -112,27 +92,20 @@ async function generateWith(page: Page, screen: ScreenName, word: string): Promi
 function predictAnswer(user: RegisteredUser, word: string) {
   return api(journey.server, 'POST', '/api/generate/task/predict', {
     token: user.token,
-    body: {
-      templateId: null,
-      stepIndex: 0,
-      promptGroup: [{ id: 'free-0', groupName: word, promptText: word, custom: '1' }],
-      negativePromptGroup: [],
-      parameters: { width: 256, height: 256, steps: 8, batchSize: 1 },
-    },
+    body: freeCreationBody({ prompt: word, steps: 8, batchSize: 1 }),
   });
 }
 
 describe('敏感词库', () => {
   for (const screen of ['desktop', 'phone'] as const) {
     it(`lets an admin add, find, import, export and delete words at ${screen} size, and refuses a user's prompt`, async () => {
-      const { server, browser } = journey;
+      const { server } = journey;
       const category = `测试${screen === 'desktop' ? '桌面' : '手机'}`;
       const [added, imported, importedElsewhere, fromFile] = [rareWord(), rareWord(), rareWord(), rareWord()];
       const user = await registerInvitedUser(server);
 
-      const admin = await newPage(browser, screen);
+      const admin = await loggedInOnDraw(journey, ADMIN, screen);
       const { page } = admin;
-      await logIn(page, ADMIN.account, ADMIN.password);
       await openWords(page, screen);
       // The demo list is there to start with (searched for: the desktop run's words may push it past the first page).
       const search = page.getByRole('searchbox', { name: '搜索敏感词' });
@@ -161,7 +134,7 @@ describe('敏感词库', () => {
       await visible(add.getByText('第 2 行：敏感词不能超过 50 个字'));
       await add.getByLabel('敏感词').fill(added);
       await press(screen, add.getByRole('button', { name: '添加', exact: true }));
-      await expectToast(page, '添加成功：新增 1 个');
+      await seeToast(page, '添加成功：新增 1 个');
       await hidden(add);
       await visible(wordRow(page, added).filter({ hasText: category }));
       if (screen === 'phone') {
@@ -174,8 +147,7 @@ describe('敏感词库', () => {
       await screenshot(page, `${screen}-sensitive-words`);
 
       // The user's prompt with the word is refused with the server's message; the same prompt without it is not.
-      const userSide = await newPage(browser, screen);
-      await logIn(userSide.page, user.account, user.password);
+      const userSide = await loggedInOnDraw(journey, user, screen);
       await generateWith(userSide.page, screen, added);
       await visible(toast(userSide.page, REFUSAL));
       await screenshot(userSide.page, `${screen}-sensitive-word-refused`);
@@ -205,7 +177,7 @@ describe('敏感词库', () => {
       await hidden(toasts(page));
       await text.fill(`${imported}\n暴力:${importedElsewhere}\n${added}`);
       await press(screen, importing.getByRole('button', { name: '导入', exact: true }));
-      await expectToast(page, '导入成功：新增 2 个，1 个已在词库中');
+      await seeToast(page, '导入成功：新增 2 个，1 个已在词库中');
       await hidden(importing);
       await expect.poll(() => page.locator('.ant-table-row').count()).toBe(2);
       await visible(wordRow(page, imported));
@@ -222,7 +194,7 @@ describe('敏感词库', () => {
       await visible(importing.getByText('已读取文件「words.txt」，共 1 行'));
       expect(await text.inputValue()).toContain(`${category}:${fromFile}`);
       await press(screen, importing.getByRole('button', { name: '导入', exact: true }));
-      await expectToast(page, '导入成功：新增 1 个');
+      await seeToast(page, '导入成功：新增 1 个');
       await visible(wordRow(page, fromFile));
 
       // 导出本分类: the category's words as `分类:词` lines.

@@ -150,6 +150,15 @@ export async function loginWithAccount(page: Page, account: string, password: st
   await login.getByRole('button', { name: '登录', exact: true }).click();
 }
 
+/**
+ * The page asks for a login by itself (a page that needs a session, or `/?login=1`): waits for its login dialog and
+ * logs in through 账号登录.
+ */
+export async function logInWhenAsked(page: Page, account: string, password: string): Promise<void> {
+  await visible(loginDialog(page));
+  await loginWithAccount(page, account, password);
+}
+
 /** From the home page, through the header's 登录 button and the 账号登录 tab. */
 export async function logInFromHome(page: Page, baseUrl: string, account: string, password: string): Promise<void> {
   await page.goto(`${baseUrl}/`);
