@@ -2,7 +2,7 @@ import { CONTROLNET_FIELD_NAMES, type TaskTreeNode, type TemplateDetail } from '
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, adminToken, api, loggedInOnDraw, registerInvitedUser, screenshot, setupJourney } from './harness';
-import { chooseOption, confirmation, dialog, hidden, pathname, toast, toasts, visible } from './ui';
+import { chooseOption, confirmation, confirmWith, dialog, hidden, pathname, toast, toasts, visible } from './ui';
 
 // A server of its own: it adds to and reorders the task tree every user of a server picks from.
 const journey = setupJourney({ ownServer: true });
@@ -106,10 +106,11 @@ describe('任务配置: an admin builds and publishes a two-step template', () =
     await visible(step.locator('.ant-select', { hasText: '文生图' }));
     const positive = step.getByRole('region', { name: '正向提示词组' });
     await positive.getByRole('button', { name: '词库' }).click();
-    const library = page.locator('.ant-drawer').filter({ hasText: '正向提示词词库' });
+    const library = page.getByRole('dialog', { name: '正向提示词词库' });
     await visible(library);
     await library.getByText('杰作', { exact: true }).click();
-    await library.getByRole('button', { name: '完成' }).click();
+    // A click on 完成 while the drawer still slides in can be lost: pressed again until the drawer has closed.
+    await confirmWith(library, '完成');
     await visible(positive.locator('.ant-tag', { hasText: '杰作' }));
     await positive.getByLabel('自定义提示词中文标签').fill('赛博朋克');
     await positive.getByLabel('自定义提示词英文').fill('cyberpunk');
