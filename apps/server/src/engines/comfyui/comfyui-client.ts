@@ -1,4 +1,5 @@
 import { EngineError } from '../engine.js';
+import { isRecord } from './comfyui-messages.js';
 
 /**
  * A thin `fetch` client of one ComfyUI server. ComfyUI has no auth of its own; a deployment puts a proxy with a
@@ -46,9 +47,6 @@ function networkReason(error: unknown): string {
     typeof cause === 'object' && cause !== null && 'code' in cause && typeof cause.code === 'string' ? cause.code : '';
   return NETWORK_REASONS[code] ?? '网络错误';
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export class ComfyUiClient {
   private readonly base: string;

@@ -29,8 +29,6 @@ import { ObjectInfoCache } from './comfyui-object-info.js';
 import { ComfyUiPromptRunner } from './comfyui-prompt-runner.js';
 import { PromptWatch } from './comfyui-prompt-watch.js';
 
-export { type PreviewFrame, parsePreviewFrame } from './comfyui-messages.js';
-
 export type ComfyUiEngineOptions = {
   /** e.g. http://gpu-1:8188 (a path prefix such as /api or a proxy's is kept). */
   baseUrl: string;

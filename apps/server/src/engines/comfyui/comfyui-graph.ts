@@ -1,4 +1,5 @@
 import type { EngineJob, PreprocessOptions } from '../engine.js';
+import { isRecord } from './comfyui-messages.js';
 
 /**
  * ComfyUI API-format graphs: `{node_id: {class_type, inputs}}`, an input linked to another node's output as
@@ -51,9 +52,6 @@ export type GraphPlan = {
   /** True when the images of the batch share one KSampler (and its seed). */
   sharedSampler: boolean;
 };
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const clamp = (value: number, min: number, max: number) => Math.max(min, Math.min(max, value));
 

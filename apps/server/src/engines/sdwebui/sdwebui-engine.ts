@@ -19,8 +19,6 @@ import { clamp, decodeImage, generatedImages, toPng, upscaledImage } from './sdw
 import { detectBody, extrasBody, generateBody } from './sdwebui-payloads.js';
 import { detectResponseSchema, extrasResponseSchema, generateResponseSchema } from './sdwebui-types.js';
 
-export { fieldsFromSliders } from './sdwebui-catalog.js';
-
 export type SdWebUiEngineOptions = {
   /** e.g. http://127.0.0.1:7860 (a path prefix behind a proxy is kept). */
   baseUrl: string;

@@ -2,11 +2,7 @@ import { once } from 'node:events';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import {
-  ComfyUiEngine,
-  type ComfyUiEngineOptions,
-  parsePreviewFrame,
-} from '../../../src/engines/comfyui/comfyui-engine.js';
+import { ComfyUiEngine, type ComfyUiEngineOptions } from '../../../src/engines/comfyui/comfyui-engine.js';
 import {
   buildGenerationGraph,
   type ComfyGraph,
@@ -19,6 +15,7 @@ import {
   samplerDisplayNames,
   toComfySampler,
 } from '../../../src/engines/comfyui/comfyui-graph.js';
+import { parsePreviewFrame } from '../../../src/engines/comfyui/comfyui-messages.js';
 import type { EngineJob, EngineProgress } from '../../../src/engines/engine.js';
 import { readPngText } from '../../../src/engines/png-text.js';
 import { type ComfyUiDouble, type ComfyUiDoubleOptions, startComfyUiDouble } from '../../doubles/comfyui-double.js';

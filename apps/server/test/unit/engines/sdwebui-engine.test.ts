@@ -2,11 +2,8 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineJob, EngineProgress } from '../../../src/engines/engine.js';
 import { readPngText } from '../../../src/engines/png-text.js';
-import {
-  fieldsFromSliders,
-  SdWebUiEngine,
-  type SdWebUiEngineOptions,
-} from '../../../src/engines/sdwebui/sdwebui-engine.js';
+import { fieldsFromSliders } from '../../../src/engines/sdwebui/sdwebui-catalog.js';
+import { SdWebUiEngine, type SdWebUiEngineOptions } from '../../../src/engines/sdwebui/sdwebui-engine.js';
 import { type A1111Double, type A1111DoubleOptions, startA1111Double } from '../../doubles/a1111-double.js';
 import { engineError, engineJob } from './engine-test-kit.js';
 
