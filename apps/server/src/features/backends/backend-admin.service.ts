@@ -5,7 +5,8 @@ import { fail, notFound } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
 import type { BackendRepository, BackendRow } from './backend.repository.js';
 import { ADDRESS_REFUSED } from './backend-address.js';
-import { type Backend, type BackendPool, HEALTH_TIMEOUT_MS, withTimeout } from './backend-pool.js';
+import { HEALTH_TIMEOUT_MS, withTimeout } from './backend-health.js';
+import type { Backend, BackendPool } from './backend-pool.js';
 
 type Body = z.output<typeof backendBodySchema>;
 

@@ -1,5 +1,7 @@
 import type { InferenceEngine } from '../../engines/engine.js';
-import { type BackendCatalog, type BackendPool, catalogOf } from './backend-pool.js';
+import { catalogOf } from './backend-health.js';
+import type { BackendPool } from './backend-pool.js';
+import type { BackendCatalog } from './backend-roster.js';
 
 /** Values of several lists once each, in first-seen order. */
 function union<T>(lists: T[][], key: (item: T) => string): T[] {

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { BackendLeases } from './backend-pool.js';
+import type { BackendLeases } from './backend-leases.js';
 
 /** Deletes or renews a lease only while it is still ours (a lease that expired may belong to another job now). */
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0`;
