@@ -1,15 +1,6 @@
-import {
-  FREE_CREATION_FORM,
-  type GenerateResult,
-  type generateBodySchema,
-  type generateStepBodySchema,
-  type PredictResult,
-  type PromptGroupItem,
-  type TaskStep,
-} from '@huafang/contracts';
+import type { GenerateResult, generateBodySchema, generateStepBodySchema, PredictResult } from '@huafang/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
-import { buildPromptText } from '../../engines/engine.js';
 import type { Database } from '../../platform/db/database.js';
 import { fail } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
@@ -21,33 +12,23 @@ import type { FileService } from '../files/file.service.js';
 import type { ModelService } from '../models/model.service.js';
 import type { SensitiveWordFilter } from '../moderation/sensitive-word-filter.js';
 import type { TemplateService, Viewer } from '../template/template.service.js';
-import type { WorkRepository, WorkRow } from '../works/work.repository.js';
+import type { WorkRepository } from '../works/work.repository.js';
 import type { GenerationRepository } from './generation.repository.js';
 import { ownGeneration } from './generation-tracking.js';
-import { costOf, type JobPayload, workUnits } from './job-payload.js';
+import { type JobPayload, workUnits } from './job-payload.js';
+import { JobPreparation, type PreparedJob } from './job-preparation.js';
 import type { JobQueue } from './job-queue.js';
-import { checkParameters } from './parameter-check.js';
 import type { ProgressStore } from './progress-store.js';
 
 type GenerateBody = z.output<typeof generateBodySchema>;
 type StepBody = z.output<typeof generateStepBodySchema>;
 
-type Prepared = {
-  payload: JobPayload;
-  cost: number;
-  promptGroup: PromptGroupItem[];
-  negativePromptGroup: PromptGroupItem[];
-};
-
-const FREE_CREATION_NAME = '自由创作';
 const STEP_IN_PROGRESS = '当前步骤还在生成中，请等待完成后再进行下一步';
-
-/** The texts of a prompt group the filter reads: each word's label and the prompt text (often its translation). */
-const textsOf = (group: PromptGroupItem[], custom: boolean) =>
-  group.filter((item) => (item.custom === '1') === custom).flatMap((item) => [item.groupName, item.promptText]);
 
 /** Spec §7 Generation: predict, submit and the next step (GenerationTracking follows them afterwards). */
 export class GenerationService {
+  private readonly preparation: JobPreparation;
+
   constructor(
     private readonly deps: {
       db: Database;
@@ -64,89 +45,8 @@ export class GenerationService {
       audit: AuditRecorder;
       log: FastifyBaseLogger;
     },
-  ) {}
-
-  private async templateStep(viewer: Viewer, templateId: string, stepIndex: number) {
-    const detail = await this.deps.templates.detail(viewer, templateId);
-    const step = detail.taskStepList.find((s) => s.stepIndex === stepIndex) ?? detail.taskStepList[stepIndex];
-    if (!step) throw fail(`模板「${detail.name}」没有第 ${stepIndex + 1} 步`);
-    return { detail, step };
-  }
-
-  /** Checks a run and fixes everything it needs; throws a -1 naming the field on bad input. */
-  private async prepare(
-    viewer: Viewer,
-    input: {
-      templateId: string | null;
-      stepIndex: number;
-      promptGroup: PromptGroupItem[] | undefined;
-      negativePromptGroup: PromptGroupItem[] | undefined;
-      parameters: Record<string, unknown>;
-      parentWork?: WorkRow;
-    },
-  ): Promise<Prepared> {
-    let step: TaskStep | null = null;
-    let templateName = FREE_CREATION_NAME;
-    if (input.templateId) {
-      const found = await this.templateStep(viewer, input.templateId, input.stepIndex);
-      step = found.step;
-      templateName = found.detail.name;
-    }
-    const promptGroup = input.promptGroup ?? step?.promptGroup ?? [];
-    const negativePromptGroup = input.negativePromptGroup ?? step?.negativePromptGroup ?? [];
-    // Before anything is reserved or queued: a refused run costs nothing.
-    const { words } = this.deps;
-    await words.assertClean('customWord', ...textsOf(promptGroup, true), ...textsOf(negativePromptGroup, true));
-    await words.assertClean('prompt', ...textsOf(promptGroup, false));
-    await words.assertClean('negativePrompt', ...textsOf(negativePromptGroup, false));
-    const mode = step?.generateMode ?? 'txt2img';
-    const useParent = Boolean(input.parentWork && (step?.useParentImage || mode !== 'txt2img'));
-    const { models, files } = this.deps;
-    const parameters = await checkParameters(
-      step?.formConfig ?? FREE_CREATION_FORM,
-      step?.parameters ?? {},
-      input.parameters,
-      {
-        userId: viewer.id,
-        modelEnabled: async (id) => (await models.find(id))?.enabled === true,
-        defaultModelId: async (groups) => {
-          const menu = await models.menu('enabled');
-          const chosen = menu.filter((g) => groups.length === 0 || groups.includes(g.id) || groups.includes(g.name));
-          return chosen.flatMap((g) => g.models)[0]?.id ?? null;
-        },
-        requireOwnFile: async (fileId, label) => {
-          await files.requireOwned(viewer.id, fileId, label);
-        },
-      },
-      mode !== 'txt2img' && !useParent,
-    );
-    // An upscale paints one image from one input, whatever the batch field says.
-    if (mode === 'upscale') parameters.batchSize = 1;
-    const model = await models.find(parameters.modelId);
-    if (!model) throw fail('模型不存在或已停用');
-    if (!(await this.deps.pool.hasCandidate(model.engine, model.checkpoint))) {
-      throw fail(`当前没有可用的推理后端支持模型「${model.modelName}」，请联系管理员`);
-    }
-    const prompt = buildPromptText(promptGroup);
-    if (!prompt && mode === 'txt2img') throw fail('请至少添加一个提示词');
-    const payload: JobPayload = {
-      templateId: input.templateId,
-      templateName,
-      templateStepId: step?.id ?? null,
-      stepIndex: step?.stepIndex ?? 0,
-      mode,
-      prompt,
-      negativePrompt: buildPromptText(negativePromptGroup),
-      parameters,
-      engineKind: model.engine,
-      checkpoint: model.checkpoint,
-      initImage: useParent
-        ? { kind: 'work', id: input.parentWork!.id }
-        : parameters.initImageFileId
-          ? { kind: 'file', id: parameters.initImageFileId }
-          : null,
-    };
-    return { payload, cost: costOf(parameters, mode), promptGroup, negativePromptGroup };
+  ) {
+    this.preparation = new JobPreparation(deps);
   }
 
   private fromBody(body: GenerateBody) {
@@ -160,7 +60,7 @@ export class GenerationService {
   }
 
   async predict(viewer: Viewer, body: GenerateBody): Promise<PredictResult> {
-    const { payload, cost } = await this.prepare(viewer, this.fromBody(body));
+    const { payload, cost } = await this.preparation.prepare(viewer, this.fromBody(body));
     const standing = await this.deps.queue.predict(viewer.id, {
       units: workUnits(payload.parameters),
       engineKind: payload.engineKind,
@@ -183,7 +83,7 @@ export class GenerationService {
    */
   private async enqueue(
     viewer: Viewer,
-    prepared: Prepared,
+    prepared: PreparedJob,
     generation: { id: string; isNew: boolean; stepNum: number },
     origin: AuditOrigin,
   ): Promise<GenerateResult> {
@@ -318,7 +218,7 @@ export class GenerationService {
   }
 
   async submit(viewer: Viewer, body: GenerateBody, origin: AuditOrigin): Promise<GenerateResult> {
-    const prepared = await this.prepare(viewer, this.fromBody(body));
+    const prepared = await this.preparation.prepare(viewer, this.fromBody(body));
     return this.enqueue(viewer, prepared, { id: newId(), isNew: true, stepNum: 1 }, origin);
   }
 
@@ -330,7 +230,7 @@ export class GenerationService {
     const parentWork = await this.deps.works.findOwned(viewer.id, body.imageWorkId);
     if (!parentWork || parentWork.generation_id !== generation.id)
       throw fail('所选图片不存在，请从本次生成的结果中选择');
-    const prepared = await this.prepare(viewer, {
+    const prepared = await this.preparation.prepare(viewer, {
       templateId: generation.template_id,
       stepIndex: body.stepIndex,
       promptGroup: body.promptGroup,

@@ -1,0 +1,124 @@
+import { FREE_CREATION_FORM, type PromptGroupItem, type TaskStep } from '@huafang/contracts';
+import { buildPromptText } from '../../engines/engine.js';
+import { fail } from '../../platform/errors.js';
+import type { BackendPool } from '../backends/backend-pool.js';
+import type { FileService } from '../files/file.service.js';
+import type { ModelService } from '../models/model.service.js';
+import type { SensitiveWordFilter } from '../moderation/sensitive-word-filter.js';
+import type { TemplateService, Viewer } from '../template/template.service.js';
+import type { WorkRow } from '../works/work.repository.js';
+import { costOf, type JobPayload } from './job-payload.js';
+import { checkParameters } from './parameter-check.js';
+
+/** A run checked and fixed, ready to be put in line: what the job runs, what it costs, the prompts it keeps. */
+export type PreparedJob = {
+  payload: JobPayload;
+  cost: number;
+  promptGroup: PromptGroupItem[];
+  negativePromptGroup: PromptGroupItem[];
+};
+
+const FREE_CREATION_NAME = '自由创作';
+
+/** The texts of a prompt group the filter reads: each word's label and the prompt text (often its translation). */
+const textsOf = (group: PromptGroupItem[], custom: boolean) =>
+  group.filter((item) => (item.custom === '1') === custom).flatMap((item) => [item.groupName, item.promptText]);
+
+/**
+ * What a predict, submit or next step asks for, checked before anything is reserved or queued: the template step,
+ * clean prompts, the form's parameters, a model some backend serves.
+ */
+export class JobPreparation {
+  constructor(
+    private readonly deps: {
+      templates: TemplateService;
+      models: ModelService;
+      files: FileService;
+      words: SensitiveWordFilter;
+      pool: BackendPool;
+    },
+  ) {}
+
+  private async templateStep(viewer: Viewer, templateId: string, stepIndex: number) {
+    const detail = await this.deps.templates.detail(viewer, templateId);
+    const step = detail.taskStepList.find((s) => s.stepIndex === stepIndex) ?? detail.taskStepList[stepIndex];
+    if (!step) throw fail(`模板「${detail.name}」没有第 ${stepIndex + 1} 步`);
+    return { detail, step };
+  }
+
+  /** Checks a run and fixes everything it needs; throws a -1 naming the field on bad input. */
+  async prepare(
+    viewer: Viewer,
+    input: {
+      templateId: string | null;
+      stepIndex: number;
+      promptGroup: PromptGroupItem[] | undefined;
+      negativePromptGroup: PromptGroupItem[] | undefined;
+      parameters: Record<string, unknown>;
+      parentWork?: WorkRow;
+    },
+  ): Promise<PreparedJob> {
+    let step: TaskStep | null = null;
+    let templateName = FREE_CREATION_NAME;
+    if (input.templateId) {
+      const found = await this.templateStep(viewer, input.templateId, input.stepIndex);
+      step = found.step;
+      templateName = found.detail.name;
+    }
+    const promptGroup = input.promptGroup ?? step?.promptGroup ?? [];
+    const negativePromptGroup = input.negativePromptGroup ?? step?.negativePromptGroup ?? [];
+    // Before anything is reserved or queued: a refused run costs nothing.
+    const { words } = this.deps;
+    await words.assertClean('customWord', ...textsOf(promptGroup, true), ...textsOf(negativePromptGroup, true));
+    await words.assertClean('prompt', ...textsOf(promptGroup, false));
+    await words.assertClean('negativePrompt', ...textsOf(negativePromptGroup, false));
+    const mode = step?.generateMode ?? 'txt2img';
+    const useParent = Boolean(input.parentWork && (step?.useParentImage || mode !== 'txt2img'));
+    const { models, files } = this.deps;
+    const parameters = await checkParameters(
+      step?.formConfig ?? FREE_CREATION_FORM,
+      step?.parameters ?? {},
+      input.parameters,
+      {
+        userId: viewer.id,
+        modelEnabled: async (id) => (await models.find(id))?.enabled === true,
+        defaultModelId: async (groups) => {
+          const menu = await models.menu('enabled');
+          const chosen = menu.filter((g) => groups.length === 0 || groups.includes(g.id) || groups.includes(g.name));
+          return chosen.flatMap((g) => g.models)[0]?.id ?? null;
+        },
+        requireOwnFile: async (fileId, label) => {
+          await files.requireOwned(viewer.id, fileId, label);
+        },
+      },
+      mode !== 'txt2img' && !useParent,
+    );
+    // An upscale paints one image from one input, whatever the batch field says.
+    if (mode === 'upscale') parameters.batchSize = 1;
+    const model = await models.find(parameters.modelId);
+    if (!model) throw fail('模型不存在或已停用');
+    if (!(await this.deps.pool.hasCandidate(model.engine, model.checkpoint))) {
+      throw fail(`当前没有可用的推理后端支持模型「${model.modelName}」，请联系管理员`);
+    }
+    const prompt = buildPromptText(promptGroup);
+    if (!prompt && mode === 'txt2img') throw fail('请至少添加一个提示词');
+    const payload: JobPayload = {
+      templateId: input.templateId,
+      templateName,
+      templateStepId: step?.id ?? null,
+      stepIndex: step?.stepIndex ?? 0,
+      mode,
+      prompt,
+      negativePrompt: buildPromptText(negativePromptGroup),
+      parameters,
+      engineKind: model.engine,
+      checkpoint: model.checkpoint,
+      initImage: useParent
+        ? { kind: 'work', id: input.parentWork!.id }
+        : parameters.initImageFileId
+          ? { kind: 'file', id: parameters.initImageFileId }
+          : null,
+    };
+    return { payload, cost: costOf(parameters, mode), promptGroup, negativePromptGroup };
+  }
+}
