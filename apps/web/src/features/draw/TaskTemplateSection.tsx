@@ -1,5 +1,6 @@
 import type { TaskTemplateListItem } from '@huafang/contracts';
 import { TemplatePickCard } from './TemplatePickCard';
+import '../tasks/tasks.css';
 
 interface TaskTemplateSectionProps {
   task: TaskTemplateListItem;
