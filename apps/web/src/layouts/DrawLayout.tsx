@@ -2,6 +2,7 @@ import { Layout } from 'antd';
 import { useIsNarrow } from '../common/use-screen';
 import { DrawAside } from '../features/draw/DrawAside';
 import { AppShell } from './AppShell';
+import '../features/draw/draw.css';
 
 export const DRAW_ASIDE_WIDTH = 340;
 

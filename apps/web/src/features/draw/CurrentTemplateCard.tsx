@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button } from 'antd';
 import { taskQueries } from '../../services/task';
 import { useDraw } from '../../stores/draw';
+import './draw.css';
 
 /** 当前任务: the task and template being edited, and 切换 to pick another. */
 export function CurrentTemplateCard() {

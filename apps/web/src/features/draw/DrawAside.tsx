@@ -4,6 +4,7 @@ import { CurrentTemplateCard } from './CurrentTemplateCard';
 import { StepParameters } from './StepParameters';
 import { StepTabs } from './StepTabs';
 import { TaskSelectDialog } from './TaskSelectDialog';
+import './draw.css';
 
 /** The draw aside (≈340 px): current task and template, step tabs and the step's parameters. */
 export function DrawAside() {

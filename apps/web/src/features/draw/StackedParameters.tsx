@@ -2,6 +2,7 @@ import { SettingOutlined } from '@ant-design/icons';
 import { Collapse } from 'antd';
 import { useDraw } from '../../stores/draw';
 import { StepParameters } from './StepParameters';
+import './draw.css';
 
 /** Narrow screens: the step's parameters fold below the prompts, so the flow reads top to bottom. */
 export function StackedParameters() {

@@ -2,6 +2,7 @@ import { useDraw } from '../../stores/draw';
 import { CurrentTemplateCard } from './CurrentTemplateCard';
 import { StepTabs } from './StepTabs';
 import { TaskSelectDialog } from './TaskSelectDialog';
+import './draw.css';
 
 /** Narrow screens: the aside's task card and step tabs, at the top of the stacked /draw flow. */
 export function StackedTemplateCard() {

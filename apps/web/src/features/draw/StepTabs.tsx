@@ -1,6 +1,7 @@
 import { GENERATE_MODE_LABELS } from '@huafang/contracts';
 import { Tabs, Tag } from 'antd';
 import { useDraw } from '../../stores/draw';
+import './draw.css';
 
 /** 步骤 1 生成 · 步骤 2 高清放大 …: switching keeps the edits of the step left behind. */
 export function StepTabs() {

@@ -4,6 +4,7 @@ import { useDraw } from '../../stores/draw';
 import { TaskTemplateSection } from './TaskTemplateSection';
 import { useApplyTemplate } from './use-apply-template';
 import { useTasksFetch } from './use-tasks-fetch';
+import './draw.css';
 
 /** The task-selection dialog (spec §2): category tabs, their tasks and templates; a pick loads the template. */
 export function TaskSelectDialog() {

@@ -1,5 +1,7 @@
 import type { TaskTemplateListItem } from '@huafang/contracts';
 import { TemplatePickCard } from './TemplatePickCard';
+import '../tasks/tasks.css';
+import './draw.css';
 
 interface TaskTemplateSectionProps {
   task: TaskTemplateListItem;

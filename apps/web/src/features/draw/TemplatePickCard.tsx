@@ -2,6 +2,7 @@ import { CheckCircleFilled, LoadingOutlined } from '@ant-design/icons';
 import { GENERATE_MODE_LABELS, type TaskTemplateListItem } from '@huafang/contracts';
 import { Tag } from 'antd';
 import { CoverImage } from '../tasks/CoverImage';
+import './draw.css';
 
 type VisTemplate = TaskTemplateListItem['visTemplateList'][number];
 

@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Image, Spin, Typography } from 'antd';
 import { useDebounced } from '../../common/use-debounced';
 import { generationQueries } from '../../services/generate';
+import './parameter-form.css';
 
 /** Dragging a threshold slider asks once it stops, not at every step. */
 const PREVIEW_DEBOUNCE_MS = 400;

@@ -2,6 +2,7 @@ import type { FormConfigItem, Parameters } from '@huafang/contracts';
 import { Empty, Form } from 'antd';
 import { FormConfigField } from './FormConfigField';
 import { imagesFirst } from './required-images';
+import './parameter-form.css';
 
 interface FormConfigFormProps {
   items: FormConfigItem[];

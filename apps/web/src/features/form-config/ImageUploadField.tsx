@@ -5,6 +5,7 @@ import { Button, Image, Upload } from 'antd';
 import { useState } from 'react';
 import { fileQueries } from '../../services/files';
 import { useImageUpload } from '../upload/use-image-upload';
+import './parameter-form.css';
 
 const IMAGE_MAX_MB = 10;
 

@@ -1,5 +1,6 @@
 import { PictureOutlined } from '@ant-design/icons';
 import type { ArtModel } from '@huafang/contracts';
+import './parameter-form.css';
 
 /** A model in a dropdown: its cover thumbnail, name and base model. */
 export function ModelOption({ model }: { model: ArtModel }) {

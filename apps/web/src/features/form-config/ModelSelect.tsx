@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { modelQueries } from '../../services/model';
 import { ModelOption } from './ModelOption';
 import { groupOfModel, modelTabs } from './model-tabs';
+import './parameter-form.css';
 
 interface ModelSelectProps {
   item: FormConfigItem;

@@ -1,6 +1,7 @@
 import { ThunderboltOutlined } from '@ant-design/icons';
 import type { FormConfigItem } from '@huafang/contracts';
 import { Button, InputNumber, Space, Tooltip } from 'antd';
+import './parameter-form.css';
 
 const MAX_SEED = 4_294_967_295;
 

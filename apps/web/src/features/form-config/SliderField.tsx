@@ -1,5 +1,6 @@
 import type { FormConfigItem } from '@huafang/contracts';
 import { InputNumber, Slider } from 'antd';
+import './parameter-form.css';
 
 interface SliderFieldProps {
   item: FormConfigItem;

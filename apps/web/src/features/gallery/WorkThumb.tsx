@@ -1,4 +1,5 @@
 import { Image } from 'antd';
+import './gallery.css';
 
 interface WorkThumbProps {
   work: { thumbUrl: string; url: string };

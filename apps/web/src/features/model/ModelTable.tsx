@@ -3,6 +3,7 @@ import type { ArtModel } from '@huafang/contracts';
 import { Image, Switch, Table, type TableColumnsType, Typography } from 'antd';
 import { editDeleteColumn } from '../../common/edit-delete-column';
 import { ENGINE_LABELS } from './engine-labels';
+import '../form-config/parameter-form.css';
 
 interface ModelTableProps {
   models: ArtModel[];

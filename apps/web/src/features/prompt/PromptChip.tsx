@@ -1,5 +1,6 @@
 import type { PromptGroupItem } from '@huafang/contracts';
 import { Tag, Tooltip } from 'antd';
+import './prompt-editor.css';
 
 interface PromptChipProps {
   item: PromptGroupItem;

@@ -1,4 +1,5 @@
 import { Skeleton } from 'antd';
+import './tasks.css';
 
 interface CardGridSkeletonProps {
   count?: number;

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { coverGradient } from './cover-tone';
+import './tasks.css';
 
 interface CoverImageProps {
   src: string | null;

@@ -1,6 +1,7 @@
 import type { FeaturedTemplate } from '@huafang/contracts';
 import { Spin } from 'antd';
 import { CoverImage } from './CoverImage';
+import './tasks.css';
 
 interface FeaturedTemplateCardProps {
   template: FeaturedTemplate;

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Image, Skeleton } from 'antd';
 import { taskQueries } from '../../services/task';
 import { WorkThumb } from '../gallery/WorkThumb';
+import './tasks.css';
 
 /** Public works made with a template: WebP thumbnails, the original only in the preview; a quiet line until there are some. */
 export function RelatedWorksStrip({ templateId }: { templateId: string }) {

@@ -2,6 +2,7 @@ import type { TaskTreeNode } from '@huafang/contracts';
 import { Typography } from 'antd';
 import { Link } from 'react-router';
 import { CoverImage } from './CoverImage';
+import './tasks.css';
 
 export function TaskCard({ task }: { task: TaskTreeNode }) {
   return (

@@ -2,6 +2,7 @@ import { AppstoreOutlined, UserOutlined } from '@ant-design/icons';
 import { Menu, Skeleton } from 'antd';
 import { useNavigate } from 'react-router';
 import { categoryUrl, MINE_CATEGORY_ID, useCurrentCategory } from './use-current-category';
+import './tasks.css';
 
 /** The categories of the task tree, as the side menu of /tasks. */
 export function TaskCategoryMenu() {

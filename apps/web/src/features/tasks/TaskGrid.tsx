@@ -1,5 +1,6 @@
 import type { TaskTreeNode } from '@huafang/contracts';
 import { TaskCard } from './TaskCard';
+import './tasks.css';
 
 export function TaskGrid({ tasks }: { tasks: TaskTreeNode[] }) {
   return (

@@ -6,6 +6,7 @@ import { CoverImage } from './CoverImage';
 import { OwnTaskActions } from './OwnTaskActions';
 import { categoryUrl } from './use-current-category';
 import { useOwnTask } from './use-own-task';
+import './tasks.css';
 
 interface TaskHeaderProps {
   task: TaskTemplateListItem;

@@ -3,6 +3,7 @@ import { Button, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { CoverImage } from './CoverImage';
 import { RelatedWorksStrip } from './RelatedWorksStrip';
+import './tasks.css';
 
 type VisTemplate = TaskTemplateListItem['visTemplateList'][number];
 

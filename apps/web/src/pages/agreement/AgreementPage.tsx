@@ -6,6 +6,7 @@ import { LoadFailed } from '../../common/LoadFailed';
 import { AGREEMENT_NAMES } from '../../features/agreement/agreement-meta';
 import { agreementQueries } from '../../services/app-config';
 import { isRequestError } from '../../services/request-error';
+import './agreement.css';
 
 /** A centred document from /api/app/configs/agreement/{type}; opened in a new tab. */
 export default function AgreementPage({ type }: { type: AgreementType }) {

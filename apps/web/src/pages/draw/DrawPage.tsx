@@ -12,6 +12,7 @@ import { GenerationPanel } from '../../features/generate/GenerationPanel';
 import { QuotaNoticeDialog } from '../../features/generate/QuotaNoticeDialog';
 import { PromptGroupPanel } from '../../features/prompt/PromptGroupPanel';
 import { useDraw } from '../../stores/draw';
+import '../../features/draw/draw.css';
 
 export default function DrawPage() {
   const template = useDraw((state) => state.taskTemplateDetails);

@@ -7,6 +7,7 @@ import { FeaturedTemplateCard } from '../../features/tasks/FeaturedTemplateCard'
 import { toast } from '../../services/notices';
 import { taskQueries } from '../../services/task';
 import { useSession } from '../../stores/session';
+import './home.css';
 
 const SKELETON_CARDS = 4;
 

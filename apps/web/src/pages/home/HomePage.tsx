@@ -10,6 +10,7 @@ import { toast } from '../../services/notices';
 import { useSession } from '../../stores/session';
 import { FeaturedTemplates } from './FeaturedTemplates';
 import { LatestWorks } from './LatestWorks';
+import './home.css';
 
 const PROMPT_IDEAS = [
   '水墨山水，云雾缭绕的远山',

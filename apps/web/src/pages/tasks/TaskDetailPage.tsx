@@ -9,6 +9,7 @@ import { TemplateCard } from '../../features/tasks/TemplateCard';
 import { useCurrentCategory } from '../../features/tasks/use-current-category';
 import { useOwnTask } from '../../features/tasks/use-own-task';
 import { taskQueries } from '../../services/task';
+import '../../features/tasks/tasks.css';
 
 export default function TaskDetailPage() {
   const { id = '' } = useParams();
