@@ -55,12 +55,17 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-/** Spec §4: a rejected session clears the stored keys and returns to the login page. */
+/**
+ * Spec §4: a rejected session clears the stored keys and returns to the login page. Requests sent together with
+ * the same stale key are all refused: only the first signs out, since signing out closes every dialog, and a later
+ * 401 would close the login dialog the first one had just opened.
+ */
 function endSession(msg: string): void {
   const session = useSession.getState();
-  const hadSession = Boolean(session.token);
-  session.signOut();
-  if (hadSession) session.setLoginNotice(msg || MSG.unauthorized);
+  if (session.token) {
+    session.signOut();
+    session.setLoginNotice(msg || MSG.unauthorized);
+  }
   navigateTo(LOGIN_PATH);
 }
 
