@@ -111,6 +111,8 @@ describe('敏感词库', () => {
       const search = page.getByRole('searchbox', { name: '搜索敏感词' });
       await search.fill('血腥暴力');
       await search.press('Enter');
+      // The whole first page stays on screen while the search runs, 血腥暴力 among it: wait for the one row found.
+      await expect.poll(() => page.locator('.ant-table-row').count()).toBe(1);
       await visible(wordRow(page, '血腥暴力'));
       // Cleared and searched again until the whole list shows: on a loaded phone run the box once kept 血腥暴力.
       await expect
