@@ -41,7 +41,9 @@ export class HelpRepository {
           'users.nickname as userName',
           'help_requests.created_at as createdAt',
         ])
-        .orderBy('help_requests.created_at', 'desc'),
+        .orderBy('help_requests.created_at', 'desc')
+        // Requests sent in the same instant keep one order, so no row repeats or goes missing across pages.
+        .orderBy('help_requests.id', 'desc'),
     );
   }
 }

@@ -27,7 +27,8 @@ export class InviteRepository {
 
   page(page: PageRequest) {
     return pageRows(this.db.selectFrom('invite_codes'), page, (codes) =>
-      codes.selectAll().orderBy('created_at', 'desc'),
+      // Codes made in one batch share their instant: the id keeps one order across pages.
+      codes.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
     );
   }
 }
