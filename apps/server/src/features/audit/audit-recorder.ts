@@ -77,6 +77,8 @@ export class AuditRecorder {
   private written = 0;
   private dropped = 0;
   private closed = false;
+  /** The last stamp given, in ms: entries recorded in one millisecond still list in the order they happened. */
+  private lastStamp = 0;
 
   constructor(
     private readonly repo: AuditRepository,
@@ -98,7 +100,7 @@ export class AuditRecorder {
       attempts: 0,
       row: {
         id: newId(),
-        at: new Date().toISOString(),
+        at: this.stamp(),
         actor_user_id: column(event.userId, 32),
         actor_mobile_masked: event.mobile ? column(maskMobile(event.mobile), 20) : null,
         actor_role: 'system',
@@ -122,6 +124,15 @@ export class AuditRecorder {
     } else {
       this.schedule(this.failures === 0 ? this.options.intervalMs : this.retryDelay());
     }
+  }
+
+  /**
+   * Now, or a millisecond after the previous entry when that is later: the list orders by time, then by a random
+   * id, so two entries of the same millisecond (an admin's two quick requests) could otherwise swap.
+   */
+  private stamp(): string {
+    this.lastStamp = Math.max(Date.now(), this.lastStamp + 1);
+    return new Date(this.lastStamp).toISOString();
   }
 
   /** Writes everything queued so far (tests, shutdown); a batch the database refuses stays queued. */
