@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeServer } from '../helpers/suite.js';
-import { ADMIN, PASSWORD, registerUser, uniqueMobile } from '../helpers/test-app.js';
+import { ADMIN, mentionsCode, PASSWORD, registerUser, uniqueMobile } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 
 describeServer('auth: codes, login, registration, tokens', () => {
@@ -16,7 +16,7 @@ describeServer('auth: codes, login, registration, tokens', () => {
     expect(res.body).toMatchObject({ code: 0, data: { resendAfter: 60 } });
     const code = ctx.app.smsCode(mobile);
     expect(code).toMatch(/^\d{6}$/);
-    const mentioning = ctx.app.logLines.slice(before).filter((l) => l.includes(code));
+    const mentioning = ctx.app.logLines.slice(before).filter((l) => mentionsCode(l, code));
     expect(mentioning).toHaveLength(1);
     expect(JSON.stringify(res.body)).not.toContain(code);
   });

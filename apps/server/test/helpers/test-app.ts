@@ -46,6 +46,14 @@ export type TestApp = BuiltApp & {
  * A fresh app on a fresh database (a temp SQLite file or a new PostgreSQL database) per test file: a copy of the
  * run's migrated and seeded template when the suites' global setup made one (template-database.ts).
  */
+/**
+ * Whether a log line shows `code` as a number of its own: the six digits can also turn up inside a longer number,
+ * such as the decimals of a request's responseTime, which says nothing about the code.
+ */
+export function mentionsCode(line: string, code: string): boolean {
+  return new RegExp(`(?<![\\d.])${code}(?!\\d)`).test(line);
+}
+
 export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'huafang-test-'));
   let dropDatabase = async () => {};
