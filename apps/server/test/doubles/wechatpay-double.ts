@@ -222,17 +222,16 @@ function checkAuthorization(req: IncomingMessage, body: string, account: WechatP
 }
 
 type Body = Record<string, unknown>;
+/** WeChat's answer to a required field that is absent or of the wrong type. */
+const missing = (name: string) =>
+  refuse(400, 'PARAM_ERROR', `输入源"/body/${name}"映射到字段"${name}"必填性规则校验失败`);
 const text = (body: Body, name: string): string => {
   const value = body[name];
-  if (typeof value !== 'string' || !value)
-    return refuse(400, 'PARAM_ERROR', `输入源"/body/${name}"映射到字段"${name}"必填性规则校验失败`);
-  return value;
+  return typeof value === 'string' && value ? value : missing(name);
 };
 const object = (body: Body, name: string): Body => {
   const value = body[name];
-  if (!value || typeof value !== 'object')
-    return refuse(400, 'PARAM_ERROR', `输入源"/body/${name}"映射到字段"${name}"必填性规则校验失败`);
-  return value as Body;
+  return value && typeof value === 'object' ? (value as Body) : missing(name);
 };
 const fen = (body: Body, name: string): number => {
   const value = body[name];
@@ -520,7 +519,8 @@ export async function startWechatPayDouble(account: WechatPayAccount): Promise<W
       req.method === 'GET' &&
       (url.pathname === '/connect/oauth2/authorize' || url.pathname === '/sns/oauth2/access_token')
     ) {
-      return oauth(res, url);
+      oauth(res, url);
+      return;
     }
     try {
       api(req, res, raw.toString('utf8'));
