@@ -14,7 +14,13 @@ import {
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { generate } from 'selfsigned';
 import { loadWechatPayConfig, type WechatPayConfig } from '../../src/features/payments/wechatpay-config.js';
-import { header, type ProviderDouble, startProviderServer } from './provider-double.js';
+import {
+  header,
+  type ProviderDouble,
+  playTransportFailure,
+  startProviderServer,
+  type TransportFailure,
+} from './provider-double.js';
 
 /**
  * A stand-in for WeChat Pay API v3 (pay.weixin.qq.com/doc/v3/merchant) on 127.0.0.1, as the documentation describes it:
@@ -173,16 +179,24 @@ export type WechatPayDouble = ProviderDouble<WechatPayAccount, { method: string;
   pay(outTradeNo: string, options?: { afterClose?: boolean }): WechatTrade;
   /** The refund is done (SUCCESS), gave up (CLOSED) or stuck on the buyer's side (ABNORMAL). */
   settleRefund(outRefundNo: string, status?: Exclude<RefundStatus, 'PROCESSING'>): WechatRefund;
-  /** The signed notification the cashier sends for the trade's payment or the refund's outcome. */
-  tradeNotice(outTradeNo: string): WechatNotice;
-  refundNotice(outRefundNo: string): WechatNotice;
+  /**
+   * The signed notification the cashier sends for the trade's payment or the refund's outcome. `changes` replace
+   * fields of the decrypted resource: a genuinely signed notification that does not fit the order (another app id
+   * or merchant, another amount, an unpaid trade_state), which the order service must refuse.
+   */
+  tradeNotice(outTradeNo: string, changes?: Record<string, unknown>): WechatNotice;
+  refundNotice(outRefundNo: string, changes?: Record<string, unknown>): WechatNotice;
   /** Any body signed with WeChat's key, as a notification's headers carry it. */
   signedNotice(rawBody: string): WechatNotice;
   /** POSTs a notification to its notify_url and records the answer. */
   deliver(url: string, notice: WechatNotice): Promise<WechatDelivery>;
   /** The next API answer's body is changed after signing (a forged or corrupted answer). */
   tamperNextAnswer(): void;
+  /** What the next API call gets instead of its answer: a transport failure, or WeChat's error `{code, message}`. */
+  failNext(failure: WechatPayFailure): void;
 };
+
+export type WechatPayFailure = TransportFailure | { status: number; code: string; message: string };
 
 /** RFC 3339 at Beijing time, as WeChat writes times. */
 const beijing = (at: Date) => `${new Date(at.getTime() + 8 * 3600_000).toISOString().slice(0, 19)}+08:00`;
@@ -250,6 +264,7 @@ export async function startWechatPayDouble(account: WechatPayAccount): Promise<W
   const oauthCodes = new Map<string, string>();
   const apiV3Key = createSecretKey(Buffer.from(account.apiV3Key));
   let tamperNext = false;
+  const failures: WechatPayFailure[] = [];
 
   /** Headers that sign `body` as WeChat Pay signs its answers and notifications. */
   const signed = (body: string): Record<string, string> => {
@@ -522,6 +537,12 @@ export async function startWechatPayDouble(account: WechatPayAccount): Promise<W
       oauth(res, url);
       return;
     }
+    const failure = failures.shift();
+    if (playTransportFailure(req, res, failure)) return;
+    if (failure) {
+      answer(res, failure.status, { code: failure.code, message: failure.message });
+      return;
+    }
     try {
       api(req, res, raw.toString('utf8'));
     } catch (err) {
@@ -599,12 +620,16 @@ export async function startWechatPayDouble(account: WechatPayAccount): Promise<W
       if (status === 'SUCCESS') refund.successTime = beijing(new Date());
       return refund;
     },
-    tradeNotice(outTradeNo) {
-      const { paidView } = tradeOf(outTradeNo);
-      if (!paidView) throw new Error(`trade ${outTradeNo} is not paid: WeChat notifies payments only`);
-      return notice('TRANSACTION.SUCCESS', '支付成功', 'transaction', paidView);
+    tradeNotice(outTradeNo, changes) {
+      const trade = tradeOf(outTradeNo);
+      if (!trade.paidView && !changes)
+        throw new Error(`trade ${outTradeNo} is not paid: WeChat notifies payments only`);
+      return notice('TRANSACTION.SUCCESS', '支付成功', 'transaction', {
+        ...(trade.paidView ?? transaction(trade)),
+        ...changes,
+      });
     },
-    refundNotice(outRefundNo) {
+    refundNotice(outRefundNo, changes) {
       const refund = refundOf(outRefundNo);
       if (refund.status === 'PROCESSING') throw new Error(`refund ${outRefundNo} is still PROCESSING`);
       const trade = tradeOf(refund.outTradeNo);
@@ -627,6 +652,7 @@ export async function startWechatPayDouble(account: WechatPayAccount): Promise<W
             payer_total: refund.total,
             payer_refund: refund.refund,
           },
+          ...changes,
         },
       );
     },
@@ -644,6 +670,9 @@ export async function startWechatPayDouble(account: WechatPayAccount): Promise<W
     },
     tamperNextAnswer() {
       tamperNext = true;
+    },
+    failNext(failure) {
+      failures.push(failure);
     },
   };
 }

@@ -159,6 +159,36 @@ for (const mode of ['public-key', 'platform-cert'] as WechatPayMode[]) {
       expect(receiver.refused).toHaveLength(Object.keys(forgeries).length);
     });
 
+    it('a signed notification that does not fit the order decodes as it is, for the order service to refuse', async () => {
+      const request = payRequest();
+      await channel.pay(request);
+      await wechat.deliver(receiver.url, wechat.tradeNotice(request.outTradeNo, { trade_state: 'NOTPAY' }));
+      expect(receiver.received.at(-1)).toMatchObject({ kind: 'trade', trade: { state: 'pending' } });
+
+      wechat.pay(request.outTradeNo);
+      const amount = { total: 1, payer_total: 1, currency: 'CNY', payer_currency: 'CNY' };
+      const changes = { amount, appid: 'wx0000000000000000', mchid: '1900000000' };
+      await wechat.deliver(receiver.url, wechat.tradeNotice(request.outTradeNo, changes));
+      expect(receiver.received.at(-1)).toMatchObject({
+        kind: 'trade',
+        trade: { state: 'paid', amountFen: 1, appId: 'wx0000000000000000', merchantId: '1900000000' },
+      });
+
+      // A refund carries no app id: one of another merchant is refused by the channel itself.
+      const outRefundNo = `R${request.outTradeNo}`;
+      await channel.refund({
+        outTradeNo: request.outTradeNo,
+        outRefundNo,
+        refundFen: 1990,
+        totalFen: 1990,
+        reason: '退款',
+      });
+      wechat.settleRefund(outRefundNo);
+      const delivery = await wechat.deliver(receiver.url, wechat.refundNotice(outRefundNo, { mchid: '1900000000' }));
+      expect(delivery.status).toBe(400);
+      expect(receiver.refused.at(-1)).toBe('refund of another merchant');
+    });
+
     it('a refund is processing, then its REFUND.SUCCESS notification and the refund query say succeeded', async () => {
       const request = payRequest();
       await channel.pay(request);
@@ -186,7 +216,7 @@ for (const mode of ['public-key', 'platform-cert'] as WechatPayMode[]) {
       expect(await channel.queryRefund(request.outTradeNo, outRefundNo)).toMatchObject({ state: 'succeeded' });
       // The same refund asked again is the same refund: WeChat refunds it once.
       expect(await channel.refund(refund)).toMatchObject({ state: 'succeeded', raw: { refund_id: done.refundId } });
-      expect(wechat.refunds.size).toBe(1);
+      expect([...wechat.refunds.values()].filter((r) => r.outTradeNo === request.outTradeNo)).toHaveLength(1);
     });
   });
 }
@@ -379,6 +409,32 @@ describe('WeChat Pay channel: paying on each device, query, close, refund refusa
       message: '微信支付查询订单失败：SIGN_ERROR 签名错误',
     });
     for (const secret of secretsOf(wechat)) expect(String(refused)).not.toContain(secret);
+  });
+
+  it('WeChat busy or a proxy down: the call throws (a refund too, to be retried with the same out_refund_no)', async () => {
+    const request = payRequest();
+    await channel.pay(request);
+    wechat.pay(request.outTradeNo);
+    wechat.failNext({ status: 500, code: 'SYSTEM_ERROR', message: '系统异常，请稍后重试' });
+    await expect(channel.query(request.outTradeNo)).rejects.toMatchObject({
+      status: 500,
+      code: 'SYSTEM_ERROR',
+      message: '微信支付查询订单失败：SYSTEM_ERROR 系统异常，请稍后重试',
+    });
+    wechat.failNext('http-502');
+    await expect(channel.close(request.outTradeNo)).rejects.toMatchObject({ status: 502, code: 'HTTP_502' });
+    const refund = {
+      outTradeNo: request.outTradeNo,
+      outRefundNo: `R${request.outTradeNo}`,
+      refundFen: 1990,
+      totalFen: 1990,
+      reason: '退款',
+    };
+    wechat.failNext({ status: 429, code: 'FREQUENCY_LIMITED', message: '频率超限' });
+    await expect(channel.refund(refund)).rejects.toMatchObject({ code: 'FREQUENCY_LIMITED' });
+    wechat.failNext('reset');
+    await expect(channel.refund(refund)).rejects.toMatchObject({ code: 'ECONNRESET' });
+    expect(await channel.refund(refund)).toMatchObject({ state: 'processing', refundFen: 1990 });
   });
 
   it('an unreachable API fails with a message naming the step, without keys', async () => {

@@ -360,8 +360,13 @@ export class WechatPayChannel implements PaymentChannel {
           `微信支付${step}失败：${answer.data.code} ${answer.data.message}`,
         );
       }
-      // The SDK's codes for a 2xx answer it could not verify (EV3_RES_HEADER_SIGNATURE_DIGEST…), or the transport's.
-      const code = failure.code ?? (status ? `HTTP_${status}` : 'REQUEST_FAILED');
+      // The SDK's codes for a 2xx answer it could not verify (EV3_RES_HEADER_SIGNATURE_DIGEST…), a proxy's error
+      // page, or the transport's (ECONNREFUSED, ECONNABORTED for a timeout…).
+      const code = failure.code?.startsWith('EV3_')
+        ? failure.code
+        : status
+          ? `HTTP_${status}`
+          : (failure.code ?? 'REQUEST_FAILED');
       throw new WechatPayError(status, code, `微信支付${step}失败：${code}`);
     }
   }
