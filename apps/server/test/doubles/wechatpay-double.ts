@@ -5,13 +5,14 @@ import {
   createSecretKey,
   createSign,
   createVerify,
-  generateKeyPairSync,
+  generateKeyPair,
   type KeyObject,
   randomBytes,
   randomUUID,
   X509Certificate,
 } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { promisify } from 'node:util';
 import { generate } from 'selfsigned';
 import { loadWechatPayConfig, type WechatPayConfig } from '../../src/features/payments/wechatpay-config.js';
 import {
@@ -63,18 +64,21 @@ export type WechatPayAccount = {
   openid: string;
 };
 
+/** Off the event loop: a blocked loop lets kept-alive sockets time out under a request that is about to use them. */
+const rsaKeyPair = () => promisify(generateKeyPair)('rsa', { modulusLength: 2048 });
+
 function pem(key: KeyObject): string {
   return key.export({ type: key.type === 'private' ? 'pkcs8' : 'spki', format: 'pem' }).toString();
 }
 
 /** Fresh keys for one test file: a merchant API key pair, WeChat's key (a bare public key or a certificate), an APIv3 key. */
 export async function newWechatPayAccount(mode: WechatPayMode): Promise<WechatPayAccount> {
-  const merchant = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const merchant = await rsaKeyPair();
   let wechatPrivateKey: KeyObject;
   let wechatKeyPem: string;
   let wechatSerial: string;
   if (mode === 'public-key') {
-    const wechat = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const wechat = await rsaKeyPair();
     wechatPrivateKey = wechat.privateKey;
     wechatKeyPem = pem(wechat.publicKey);
     wechatSerial = `PUB_KEY_ID_0114232134912410000000000000${randomBytes(3).toString('hex').toUpperCase()}`;

@@ -16,6 +16,7 @@ import {
   newWechatPayAccount,
   startWechatPayDouble,
   type WechatNotice,
+  type WechatPayAccount,
   type WechatPayDouble,
   type WechatPayMode,
   wechatPayEnv,
@@ -226,9 +227,12 @@ describe('WeChat Pay channel: paying on each device, query, close, refund refusa
   let channel: WechatPayChannel;
   const notifyUrl = 'https://huafang.example.com/api/payments/notify/wechat';
 
+  let stranger: WechatPayAccount;
+
   beforeAll(async () => {
     wechat = await startWechatPayDouble(await newWechatPayAccount('public-key'));
     channel = new WechatPayChannel(wechat.config, notifyUrl);
+    stranger = await newWechatPayAccount('public-key');
   });
   afterAll(() => wechat.close());
 
@@ -399,7 +403,6 @@ describe('WeChat Pay channel: paying on each device, query, close, refund refusa
       code: 'EV3_RES_HEADER_SIGNATURE_DIGEST',
     });
 
-    const stranger = await newWechatPayAccount('public-key');
     const wrongKey = new WechatPayChannel({ ...wechat.config, privateKey: stranger.merchantPrivateKey }, notifyUrl);
     const refused = await wrongKey.query(request.outTradeNo).catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(WechatPayError);

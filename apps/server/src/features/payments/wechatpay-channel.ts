@@ -106,8 +106,6 @@ function header(headers: NoticeRequest['headers'], name: string): string | undef
   return Array.isArray(value) ? value[0] : value;
 }
 
-type Api = { status: number; data: unknown };
-
 export class WechatPayChannel implements PaymentChannel {
   readonly name = 'wechat';
   readonly devices: readonly PayDevice[];
@@ -146,14 +144,14 @@ export class WechatPayChannel implements PaymentChannel {
     };
     switch (request.device) {
       case 'desktop': {
-        const { data } = await this.call('post', 'v3/pay/transactions/native', 'Native 下单', {
+        const data = await this.call('post', 'v3/pay/transactions/native', 'Native 下单', {
           appid: this.config.appId,
           ...order,
         });
         return { kind: 'qrcode', codeUrl: z.object({ code_url: z.string() }).parse(data).code_url };
       }
       case 'phone': {
-        const { data } = await this.call('post', 'v3/pay/transactions/h5', 'H5 下单', {
+        const data = await this.call('post', 'v3/pay/transactions/h5', 'H5 下单', {
           appid: this.config.appId,
           ...order,
           scene_info: { payer_client_ip: request.clientIp, h5_info: { type: 'Wap' } },
@@ -167,7 +165,7 @@ export class WechatPayChannel implements PaymentChannel {
         const account = this.config.officialAccount;
         if (!account) throw new Error('WeChat JSAPI needs WECHATPAY_MP_APP_ID and WECHATPAY_MP_APP_SECRET');
         if (!request.openid) throw new Error('WeChat JSAPI needs the buyer’s openid from the OAuth step');
-        const { data } = await this.call('post', 'v3/pay/transactions/jsapi', 'JSAPI 下单', {
+        const data = await this.call('post', 'v3/pay/transactions/jsapi', 'JSAPI 下单', {
           appid: account.appId,
           ...order,
           payer: { openid: request.openid },
@@ -253,7 +251,7 @@ export class WechatPayChannel implements PaymentChannel {
 
   async query(outTradeNo: string): Promise<ChannelTrade> {
     try {
-      const { data } = await this.call(
+      const data = await this.call(
         'get',
         `v3/pay/transactions/out-trade-no/${encodeURIComponent(outTradeNo)}?mchid=${this.config.merchantId}`,
         '查询订单',
@@ -281,7 +279,7 @@ export class WechatPayChannel implements PaymentChannel {
 
   async refund(request: RefundRequest): Promise<ChannelRefund> {
     try {
-      const { data } = await this.call('post', 'v3/refund/domestic/refunds', '申请退款', {
+      const data = await this.call('post', 'v3/refund/domestic/refunds', '申请退款', {
         out_trade_no: request.outTradeNo,
         out_refund_no: request.outRefundNo,
         reason: request.reason.slice(0, REASON_MAX),
@@ -301,11 +299,7 @@ export class WechatPayChannel implements PaymentChannel {
 
   async queryRefund(outTradeNo: string, outRefundNo: string): Promise<ChannelRefund> {
     try {
-      const { data } = await this.call(
-        'get',
-        `v3/refund/domestic/refunds/${encodeURIComponent(outRefundNo)}`,
-        '查询退款',
-      );
+      const data = await this.call('get', `v3/refund/domestic/refunds/${encodeURIComponent(outRefundNo)}`, '查询退款');
       const refund = refundSchema.parse(data);
       if (refund.out_trade_no !== outTradeNo) {
         throw new WechatPayError(200, 'OUT_TRADE_NO_MISMATCH', `退款 ${outRefundNo} 不属于订单 ${outTradeNo}`);
@@ -344,11 +338,11 @@ export class WechatPayChannel implements PaymentChannel {
   }
 
   /** One API call; every failure becomes a WechatPayError that names the step (and never holds the SDK's config). */
-  private async call(method: 'get' | 'post', path: string, step: string, body?: object): Promise<Api> {
+  private async call(method: 'get' | 'post', path: string, step: string, body?: object): Promise<unknown> {
     const resource = this.api.chain(path);
     try {
       const answer = method === 'get' ? await resource.get() : await resource.post(body);
-      return { status: answer.status, data: answer.data };
+      return answer.data;
     } catch (err) {
       const failure = err as { code?: string; message?: string; response?: { status?: number; data?: unknown } };
       const status = failure.response?.status;
