@@ -34,7 +34,9 @@ describeServer('translation through an OpenAI-compatible LLM (test double of cha
   it('sends the Chinese phrases of a prompt in one request, with the key and model, and keeps the syntax', async () => {
     llm.reply = (request) => {
       const phrases = JSON.parse(request.messages.at(-1)!.content) as string[];
-      return JSON.stringify(phrases.map((p) => (p === '雪中古寺' ? 'ancient temple in the snow' : 'distant misty mountains')));
+      return JSON.stringify(
+        phrases.map((p) => (p === '雪中古寺' ? 'ancient temple in the snow' : 'distant misty mountains')),
+      );
     };
     expect(await zh2en('(雪中古寺:1.2)，远山，masterpiece')).toBe(
       '(ancient temple in the snow:1.2), distant misty mountains, masterpiece',
