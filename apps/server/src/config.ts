@@ -90,7 +90,7 @@ const envSchema = z.object({
   WORK_URL_TTL_HOURS: z.coerce.number().positive().default(12),
   TRUST_PROXY: bool.default(false),
   WEB_DIST_DIR: z.string().optional(),
-  TRANSLATE_PROVIDER: z.enum(['dictionary', 'libretranslate', 'baidu', 'tencent']).default('dictionary'),
+  TRANSLATE_PROVIDER: z.enum(['dictionary', 'libretranslate', 'baidu', 'tencent', 'llm']).default('dictionary'),
   TRANSLATE_URL: optionalText.refine((v) => v === undefined || /^https?:\/\/\S+$/.test(v), 'must be an http(s) URL'),
   TRANSLATE_API_KEY: optionalText,
   BAIDU_TRANSLATE_APPID: optionalText,
@@ -98,6 +98,14 @@ const envSchema = z.object({
   TENCENT_SECRET_ID: optionalText,
   TENCENT_SECRET_KEY: optionalText,
   TENCENT_REGION: z.string().min(1).default('ap-shanghai'),
+  // An OpenAI-compatible chat-completions API (DeepSeek, DashScope compatible mode, vLLM, Ollama).
+  TRANSLATE_LLM_BASE_URL: optionalText.refine(
+    (v) => v === undefined || /^https?:\/\/\S+$/.test(v),
+    'must be an http(s) URL',
+  ),
+  TRANSLATE_LLM_API_KEY: optionalText,
+  TRANSLATE_LLM_MODEL: optionalText,
+  TRANSLATE_LLM_TIMEOUT_SECONDS: z.coerce.number().positive().max(120).default(15),
   RATE_LIMIT_TRANSLATE: z.coerce.number().int().positive().default(60),
   RATE_LIMIT_API_KEY: z.coerce.number().int().positive().default(120),
   WEBHOOK_ALLOW_HTTP: bool.default(false),
@@ -142,6 +150,8 @@ const credentialsOfProvider = {
   libretranslate: ['TRANSLATE_URL'],
   baidu: ['BAIDU_TRANSLATE_APPID', 'BAIDU_TRANSLATE_KEY'],
   tencent: ['TENCENT_SECRET_ID', 'TENCENT_SECRET_KEY'],
+  // A local vLLM or Ollama needs no key.
+  llm: ['TRANSLATE_LLM_BASE_URL', 'TRANSLATE_LLM_MODEL'],
 } as const satisfies Record<string, (keyof z.infer<typeof envSchema>)[]>;
 
 /** Each real SMS gateway and the variables it cannot start without. */
@@ -194,7 +204,8 @@ export type TranslateProviderConfig =
   | { kind: 'dictionary' }
   | { kind: 'libretranslate'; url: string; apiKey: string | undefined }
   | { kind: 'baidu'; appId: string; key: string }
-  | { kind: 'tencent'; secretId: string; secretKey: string; region: string };
+  | { kind: 'tencent'; secretId: string; secretKey: string; region: string }
+  | { kind: 'llm'; baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number };
 
 export type StorageConfig =
   | { kind: 'local'; root: string }
@@ -469,6 +480,14 @@ function translateProvider(e: z.infer<typeof envSchema>): TranslateProviderConfi
         secretId: e.TENCENT_SECRET_ID!,
         secretKey: e.TENCENT_SECRET_KEY!,
         region: e.TENCENT_REGION,
+      };
+    case 'llm':
+      return {
+        kind: 'llm',
+        baseUrl: e.TRANSLATE_LLM_BASE_URL!,
+        apiKey: e.TRANSLATE_LLM_API_KEY,
+        model: e.TRANSLATE_LLM_MODEL!,
+        timeoutMs: e.TRANSLATE_LLM_TIMEOUT_SECONDS * 1000,
       };
   }
 }

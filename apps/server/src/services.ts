@@ -210,6 +210,7 @@ export function createServices(deps: {
       queue,
       board,
       words,
+      translate,
       audit: auditRecorder,
       log: deps.log,
     }),

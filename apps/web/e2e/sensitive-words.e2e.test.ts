@@ -30,7 +30,7 @@ import {
 // A server of its own: the sensitive-word list applies to every prompt on a server.
 const journey = setupJourney({ ownServer: true });
 
-const REFUSAL = '自定义提示词包含不当内容，请修改后再试';
+const REFUSAL = '画面描述包含不当内容，请修改后再试';
 
 /** A Chinese word nobody's prompt or demo content holds: four characters picked at random from rare ones. */
 function rareWord(): string {

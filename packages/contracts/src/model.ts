@@ -13,6 +13,8 @@ export const artModelSchema = z.object({
   /** Checkpoint name on the inference backend. */
   checkpoint: z.string(),
   enabled: z.boolean(),
+  /** The model reads Chinese prompts (Kolors, Hunyuan-DiT, Qwen-Image); others get them translated to English. */
+  chinesePrompts: z.boolean(),
 });
 export type ArtModel = z.infer<typeof artModelSchema>;
 
@@ -33,6 +35,7 @@ export const modelBodySchema = z.object({
   engine: engineKindSchema,
   checkpoint: z.string({ error: '请填写后端模型名' }).trim().min(1, '请填写后端模型名').max(200, '后端模型名过长'),
   enabled: z.boolean().default(true),
+  chinesePrompts: z.boolean().default(false),
 });
 export type ModelBody = z.infer<typeof modelBodySchema>;
 

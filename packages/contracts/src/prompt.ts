@@ -12,6 +12,11 @@ export const promptGroupItemSchema = z.object({
     .max(200, '单个提示词不能超过 200 个字符')
     .refine(hasVisibleCharacter, '提示词不能只由不可见字符组成'),
   promptText: z.string().trim().max(400, '提示词文本不能超过 400 个字符'),
+  /**
+   * The English a model that reads only English gets for this word. Sent: the user's own (edited on /draw), used
+   * instead of translating, Chinese left in it still translated. Answered: what the server translated it to.
+   */
+  english: z.string().trim().max(400, '英文提示词不能超过 400 个字符').optional(),
   custom: z.enum(['0', '1']).default('0'),
   /** 10 marks a negative item in the admin variant. */
   type: z.number().int().optional(),

@@ -51,6 +51,9 @@ export const workDetailSchema = workItemSchema.extend({
   mode: generateModeSchema,
   prompt: z.string(),
   negativePrompt: z.string(),
+  /** The prompts as written (Chinese) when the model read them translated (`prompt`); null when it read them so. */
+  sourcePrompt: z.string().nullable(),
+  sourceNegativePrompt: z.string().nullable(),
   promptGroup: promptGroupSchema,
   negativePromptGroup: promptGroupSchema,
   parameters: parametersSchema,
@@ -130,6 +133,8 @@ export const publicWorkDetailSchema = publicWorkItemSchema.extend({
   hidePrompt: z.boolean(),
   prompt: z.string().nullable(),
   negativePrompt: z.string().nullable(),
+  sourcePrompt: z.string().nullable(),
+  sourceNegativePrompt: z.string().nullable(),
   promptGroup: promptGroupSchema.nullable(),
   negativePromptGroup: promptGroupSchema.nullable(),
   parameters: parametersSchema.nullable(),

@@ -105,6 +105,15 @@ describeServer('models: admin management and import from registered backends', (
     ]);
   });
 
+  it('says the list could not be read, not that a task was refused, when a backend answers 404 to it', async () => {
+    // A ComfyUI address registered as AUTOMATIC1111: /sdapi/v1/sd-models is not there.
+    const backendId = await register('类型填错的后端', 'sdwebui', comfy.url);
+    const listed = await call('GET', `/api/admin/backends/${backendId}/checkpoints`);
+    expect(listed.body.code).toBe(-1);
+    expect(listed.body.msg).toMatch(/^读取「类型填错的后端」的模型列表失败：.*404/);
+    expect(listed.body.msg).not.toContain('任务');
+  });
+
   it('names an unreachable backend when its list cannot be read, and 404s an unknown one', async () => {
     const down = await startA1111Double();
     const backendId = await register('已关机', 'sdwebui', down.url);

@@ -1,4 +1,4 @@
-import type { TranslateResult } from '@huafang/contracts';
+import type { PolishResult, TranslateFeatures, TranslateResult } from '@huafang/contracts';
 import { http } from './request';
 
 /**
@@ -8,4 +8,14 @@ import { http } from './request';
 export async function translateToEnglish(text: string): Promise<string> {
   const result = await http.post<TranslateResult>('/api/translate/zh2en', { text }, { quiet: true });
   return result.text;
+}
+
+/** Whether the server offers 「AI 润色」 (an LLM is configured). */
+export function translateFeatures(): Promise<TranslateFeatures> {
+  return http.get<TranslateFeatures>('/api/translate/features', undefined, { quiet: true });
+}
+
+/** 「AI 润色」: a short Chinese idea as a fuller description and its English prompt. */
+export function polishPrompt(text: string): Promise<PolishResult> {
+  return http.post<PolishResult>('/api/translate/polish', { text }, { quiet: true });
 }

@@ -1,6 +1,7 @@
 import type { BackendItem, BackendKind, backendBodySchema } from '@huafang/contracts';
 import type { z } from 'zod';
 import type { EngineModel } from '../../engines/engine.js';
+import { SdWebUiError } from '../../engines/sdwebui/sdwebui-client.js';
 import { fail, notFound } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
 import type { BackendRepository, BackendRow } from './backend.repository.js';
@@ -101,7 +102,10 @@ export class BackendAdminService {
     const timedOut = Symbol('timeout');
     const models = await withTimeout<EngineModel[] | typeof timedOut>(
       backend.engine.listModels().catch((error: unknown) => {
-        throw fail(`读取「${backend.name}」的模型列表失败：${error instanceof Error ? error.message : '无法连接'}`);
+        // Listing is no task: an A1111 refusal's own words, not its "拒绝了任务" message for a run.
+        const reason =
+          error instanceof SdWebUiError ? error.detail : error instanceof Error ? error.message : '无法连接';
+        throw fail(`读取「${backend.name}」的模型列表失败：${reason}`);
       }),
       HEALTH_TIMEOUT_MS,
       timedOut,

@@ -41,13 +41,18 @@ export class FileService {
    * metadata (location, camera) and anything smuggled after the pixels.
    */
   async prepareImage(bytes: Buffer): Promise<PreparedImage> {
-    let format: string | undefined;
+    let meta: { format?: string; width?: number; height?: number } = {};
     try {
-      format = (await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata()).format;
+      meta = await sharp(bytes, { limitInputPixels: false }).metadata();
     } catch {
-      format = undefined;
+      meta = {};
     }
-    if (!format || !ACCEPTED_FORMATS.has(format)) throw fail('只能上传图片文件（PNG、JPEG、WebP、GIF）');
+    if (!meta.format || !ACCEPTED_FORMATS.has(meta.format)) throw fail('只能上传图片文件（PNG、JPEG、WebP、GIF）');
+    if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS) {
+      throw fail(
+        `图片尺寸过大（${meta.width}×${meta.height}），最多 ${MAX_INPUT_PIXELS / 10_000} 万像素，请缩小后再上传`,
+      );
+    }
     try {
       const { data, info } = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
         .rotate()
@@ -56,7 +61,7 @@ export class FileService {
         .toBuffer({ resolveWithObject: true });
       return { data, width: info.width, height: info.height };
     } catch {
-      throw fail('图片已损坏或尺寸过大，无法读取');
+      throw fail('图片已损坏，无法读取');
     }
   }
 

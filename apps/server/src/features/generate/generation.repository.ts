@@ -3,6 +3,7 @@ import { countRows } from '../../platform/db/count.js';
 import type { Database, DbKind } from '../../platform/db/database.js';
 import type { DB, GenerationJobTable, GenerationTable, PromptHistoryTable } from '../../platform/db/schema.js';
 import { nowIso } from '../../platform/ids.js';
+import { promptHistoryKey } from '../prompt/prompt-history-key.js';
 
 export type GenerationRow = Selectable<GenerationTable>;
 export type JobRow = Selectable<GenerationJobTable>;
@@ -57,8 +58,27 @@ export class GenerationRepository {
     await executor.insertInto('generation_jobs').values(row).execute();
   }
 
-  async insertPromptHistory(row: Insertable<PromptHistoryTable>, executor: Executor = this.db): Promise<void> {
-    await executor.insertInto('prompt_history').values(row).execute();
+  /**
+   * The run's words in the user's history: the same words as an entry already there move that entry up (its pin
+   * stays) instead of adding one. One statement on the unique (user, words) index, so saves at once cannot both add.
+   */
+  async savePromptHistory(
+    row: Omit<Insertable<PromptHistoryTable>, 'content_key'>,
+    executor: Executor = this.db,
+  ): Promise<void> {
+    const content_key = promptHistoryKey(row.prompt_group, row.negative_prompt_group);
+    await executor
+      .insertInto('prompt_history')
+      .values({ ...row, content_key })
+      .onConflict((oc) =>
+        oc.columns(['user_id', 'content_key']).doUpdateSet({
+          generation_id: row.generation_id,
+          prompt_group: row.prompt_group,
+          negative_prompt_group: row.negative_prompt_group,
+          created_at: row.created_at,
+        }),
+      )
+      .execute();
   }
 
   findGeneration(id: string, executor: Executor = this.db): Promise<GenerationRow | undefined> {

@@ -12,6 +12,7 @@ import type { FileService } from '../files/file.service.js';
 import type { ModelService } from '../models/model.service.js';
 import type { SensitiveWordFilter } from '../moderation/sensitive-word-filter.js';
 import type { TemplateService, Viewer } from '../template/template.service.js';
+import type { TranslateService } from '../translate/translate.service.js';
 import type { WorkRepository } from '../works/work.repository.js';
 import type { GenerationRepository } from './generation.repository.js';
 import { ownGeneration } from './generation-tracking.js';
@@ -42,6 +43,7 @@ export class GenerationService {
       queue: JobQueue;
       board: ProgressStore;
       words: SensitiveWordFilter;
+      translate: TranslateService;
       audit: AuditRecorder;
       log: FastifyBaseLogger;
     },
@@ -60,7 +62,7 @@ export class GenerationService {
   }
 
   async predict(viewer: Viewer, body: GenerateBody): Promise<PredictResult> {
-    const { payload, cost } = await this.preparation.prepare(viewer, this.fromBody(body));
+    const { payload, cost } = await this.preparation.prepare(viewer, this.fromBody(body), { translate: false });
     const standing = await this.deps.queue.predict(viewer.id, {
       units: workUnits(payload.parameters),
       engineKind: payload.engineKind,
@@ -146,7 +148,7 @@ export class GenerationService {
         },
         trx,
       );
-      await repo.insertPromptHistory(
+      await repo.savePromptHistory(
         {
           id: newId(),
           user_id: viewer.id,

@@ -14,8 +14,12 @@ export type JobPayload = {
   templateStepId: string | null;
   stepIndex: number;
   mode: GenerateMode;
+  /** What the engine reads: in English for a model that reads only English. */
   prompt: string;
   negativePrompt: string;
+  /** The prompts as written, when the engine reads them translated (absent in jobs from before translation). */
+  sourcePrompt?: string | null;
+  sourceNegativePrompt?: string | null;
   parameters: CheckedParameters;
   /** The engine kind and checkpoint the chosen model resolves to. */
   engineKind: string;

@@ -6,6 +6,8 @@ import type { FileService } from '../files/file.service.js';
 import type { ModelService } from '../models/model.service.js';
 import type { SensitiveWordFilter } from '../moderation/sensitive-word-filter.js';
 import type { TemplateService, Viewer } from '../template/template.service.js';
+import { hasHan } from '../translate/prompt-syntax.js';
+import type { TranslateService } from '../translate/translate.service.js';
 import type { WorkRow } from '../works/work.repository.js';
 import { costOf, type JobPayload } from './job-payload.js';
 import { checkParameters } from './parameter-check.js';
@@ -36,6 +38,7 @@ export class JobPreparation {
       files: FileService;
       words: SensitiveWordFilter;
       pool: BackendPool;
+      translate: TranslateService;
     },
   ) {}
 
@@ -57,6 +60,8 @@ export class JobPreparation {
       parameters: Record<string, unknown>;
       parentWork?: WorkRow;
     },
+    /** A predict only prices the run: its words need no translation. */
+    options: { translate: boolean } = { translate: true },
   ): Promise<PreparedJob> {
     let step: TaskStep | null = null;
     let templateName = FREE_CREATION_NAME;
@@ -69,7 +74,12 @@ export class JobPreparation {
     const negativePromptGroup = input.negativePromptGroup ?? step?.negativePromptGroup ?? [];
     // Before anything is reserved or queued: a refused run costs nothing.
     const { words } = this.deps;
-    await words.assertClean('customWord', ...textsOf(promptGroup, true), ...textsOf(negativePromptGroup, true));
+    if (input.templateId) {
+      await words.assertClean('customWord', ...textsOf(promptGroup, true), ...textsOf(negativePromptGroup, true));
+    } else {
+      await words.assertClean('freePrompt', ...textsOf(promptGroup, true));
+      await words.assertClean('freeNegativePrompt', ...textsOf(negativePromptGroup, true));
+    }
     await words.assertClean('prompt', ...textsOf(promptGroup, false));
     await words.assertClean('negativePrompt', ...textsOf(negativePromptGroup, false));
     const mode = step?.generateMode ?? 'txt2img';
@@ -100,8 +110,15 @@ export class JobPreparation {
     if (!(await this.deps.pool.hasCandidate(model.engine, model.checkpoint))) {
       throw fail(`当前没有可用的推理后端支持模型「${model.modelName}」，请联系管理员`);
     }
-    const prompt = buildPromptText(promptGroup);
+    const [read, readNegative] =
+      model.chinesePrompts || !options.translate
+        ? [promptGroup.map(withoutEnglish), negativePromptGroup.map(withoutEnglish)]
+        : await this.inEnglish(promptGroup, negativePromptGroup, input.templateId === null);
+    const prompt = buildPromptText(read.map(engineText));
     if (!prompt && mode === 'txt2img') throw fail('请至少添加一个提示词');
+    const negativePrompt = buildPromptText(readNegative.map(engineText));
+    const sourcePrompt = buildPromptText(promptGroup);
+    const sourceNegativePrompt = buildPromptText(negativePromptGroup);
     const payload: JobPayload = {
       templateId: input.templateId,
       templateName,
@@ -109,7 +126,9 @@ export class JobPreparation {
       stepIndex: step?.stepIndex ?? 0,
       mode,
       prompt,
-      negativePrompt: buildPromptText(negativePromptGroup),
+      negativePrompt,
+      sourcePrompt: sourcePrompt === prompt ? null : sourcePrompt,
+      sourceNegativePrompt: sourceNegativePrompt === negativePrompt ? null : sourceNegativePrompt,
       parameters,
       engineKind: model.engine,
       checkpoint: model.checkpoint,
@@ -119,6 +138,45 @@ export class JobPreparation {
           ? { kind: 'file', id: parameters.initImageFileId }
           : null,
     };
-    return { payload, cost: costOf(parameters, mode), promptGroup, negativePromptGroup };
+    return { payload, cost: costOf(parameters, mode), promptGroup: read, negativePromptGroup: readNegative };
+  }
+
+  /**
+   * For a model that reads only English: each word's English, from the user's own (`english`, edited on /draw) or
+   * else its text, with the Chinese in it translated; all the words of a run in one translation request. Words
+   * already in English stay as they are. The English is user text too, so it passes the word list.
+   */
+  private async inEnglish(
+    promptGroup: PromptGroupItem[],
+    negativePromptGroup: PromptGroupItem[],
+    free: boolean,
+  ): Promise<[PromptGroupItem[], PromptGroupItem[]]> {
+    const items = [...promptGroup, ...negativePromptGroup];
+    const sources = items.map((item) => item.english?.trim() || wordText(item));
+    const chinese = [...new Set(sources.filter(hasHan))];
+    const translated = new Map<string, string>();
+    if (chinese.length > 0) {
+      const english = await this.deps.translate.toEnglish(chinese);
+      for (const [i, text] of chinese.entries()) translated.set(text, english[i] ?? text);
+    }
+    const read = items.map((item, i): PromptGroupItem => {
+      const source = sources[i]!;
+      const english = translated.get(source) ?? source;
+      return { ...withoutEnglish(item), ...(english === wordText(item) ? {} : { english }) };
+    });
+    const positive = read.slice(0, promptGroup.length);
+    const negative = read.slice(promptGroup.length);
+    const englishOf = (group: PromptGroupItem[]) => group.flatMap((item) => (item.english ? [item.english] : []));
+    await this.deps.words.assertClean(free ? 'freePrompt' : 'prompt', ...englishOf(positive));
+    await this.deps.words.assertClean(free ? 'freeNegativePrompt' : 'negativePrompt', ...englishOf(negative));
+    return [positive, negative];
   }
 }
+
+/** The text of a word as written: what a model that reads Chinese gets. */
+const wordText = (item: PromptGroupItem) => item.promptText?.trim() || item.groupName.trim();
+
+const withoutEnglish = ({ english: _, ...item }: PromptGroupItem): PromptGroupItem => item;
+
+/** What the engine reads for a word: its English where it has one. */
+const engineText = (item: PromptGroupItem) => ({ promptText: item.english ?? wordText(item) });

@@ -135,7 +135,10 @@ export async function checkParameters(
   const width = Math.round(num('width', 512) / 8) * 8;
   const height = Math.round(num('height', 512) / 8) * 8;
   const batchSize = Math.round(num('batchSize', 1));
-  if (width * height * batchSize > MAX_BATCH_PIXELS) throw fail('图片尺寸与生成数量过大，请减小尺寸或数量');
+  if (width * height * batchSize > MAX_BATCH_PIXELS)
+    throw fail(
+      `图片尺寸与生成数量过大：宽×高×数量最多 ${MAX_BATCH_PIXELS} 像素（如 1024×1024 生成 4 张），请减小尺寸或数量`,
+    );
   const seed = Math.round(num('seed', -1));
 
   const modelField = fields.get('modelId');

@@ -69,6 +69,8 @@ export class WorkKeeper {
       mode: payload.mode,
       prompt: payload.prompt,
       negative_prompt: payload.negativePrompt,
+      source_prompt: payload.sourcePrompt ?? null,
+      source_negative_prompt: payload.sourceNegativePrompt ?? null,
       prompt_group: row.prompt_group,
       negative_prompt_group: row.negative_prompt_group,
       parameters: JSON.stringify({ ...payload.parameters, seed: image.seed, batchSize: 1 }),

@@ -14,6 +14,7 @@ const toModel = (row: Selectable<ModelTable>): ArtModel => ({
   engine: row.engine as ArtModel['engine'],
   checkpoint: row.checkpoint,
   enabled: row.enabled === 1,
+  chinesePrompts: row.chinese_prompts === 1,
 });
 
 const columnsOf = (body: ModelBody) => ({
@@ -24,6 +25,7 @@ const columnsOf = (body: ModelBody) => ({
   engine: body.engine,
   checkpoint: body.checkpoint,
   enabled: body.enabled ? 1 : 0,
+  chinese_prompts: body.chinesePrompts ? 1 : 0,
 });
 
 export class ModelService {

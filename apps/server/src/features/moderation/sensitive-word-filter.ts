@@ -10,6 +10,9 @@ export const MODERATED_FIELD_LABELS = {
   prompt: '提示词',
   negativePrompt: '反向提示词',
   customWord: '自定义提示词',
+  // 自由创作 has no template: every word is typed in these two boxes.
+  freePrompt: '画面描述',
+  freeNegativePrompt: '不想出现的内容',
   nickname: '昵称',
   templateName: '模板名称',
   taskName: '任务名称',

@@ -2,7 +2,20 @@ import { Jieba } from '@node-rs/jieba';
 import { dict } from '@node-rs/jieba/dict.js';
 import { Cedict } from './cedict.js';
 import { gerund, numberWord, parseChineseNumber, pluralize } from './english.js';
-import { AT, CLASSIFIERS, CONJUNCTIONS, DE, GLOSSARY, GROUPS, LOCALIZERS, PARTICLES, POSSESSIVES } from './glossary.js';
+import {
+  AT,
+  CLASSIFIERS,
+  CONJUNCTIONS,
+  DE,
+  FEATURES,
+  GLOSSARY,
+  GROUPS,
+  LOCALIZERS,
+  PARTICLES,
+  POSSESSIVES,
+  PREPOSITIONS,
+  WHEN,
+} from './glossary.js';
 import type { PromptLibrary } from './prompt-library.js';
 import type { Translator } from './translator.js';
 
@@ -17,12 +30,21 @@ const lexicon = () => Cedict.shared();
 /** `verbatim`: English words, numbers and other non-Chinese characters (emoji, other scripts) pass through. */
 type Token = { zh: string; library?: string; verbatim?: boolean; preferVerb?: boolean };
 
+/** `when`: a time that follows what it describes ("at night"); `quantity`: a number with its measure word. */
 type Chunk =
-  | { kind: 'noun' | 'verb' | 'pp'; en: string; fixed?: boolean; plural?: boolean; phrase?: boolean }
+  | {
+      kind: 'noun' | 'verb' | 'pp';
+      en: string;
+      fixed?: boolean;
+      plural?: boolean;
+      phrase?: boolean;
+      when?: string;
+      quantity?: boolean;
+    }
   | { kind: 'num'; n: number; unit: string; digits?: boolean }
   | { kind: 'de' }
   | { kind: 'and'; en: string }
-  | { kind: 'at' }
+  | { kind: 'at'; prep?: string }
   | { kind: 'loc'; prep: string };
 
 const HAN = /\p{Script=Han}/u;
@@ -31,9 +53,12 @@ const KEPT = /[\p{L}\p{N}\p{So}\p{Extended_Pictographic}]/u;
 /** User-perceived characters, so an emoji sequence or a character beyond U+FFFF is never cut in two. */
 const graphemes = new Intl.Segmenter('zh', { granularity: 'grapheme' });
 const GLOSSARY_MAX_LENGTH = Math.max(...Object.keys(GLOSSARY).map((w) => w.length));
-const PREPOSITION = /^(?:in|on|at|under|above|below|inside|outside|behind|beside|among)\s/i;
+const PREPOSITION = /^(?:in|on|at|by|under|over|above|below|inside|outside|behind|beside|among|through|along)\s/i;
 const ASCII_WORD = /^[A-Za-z0-9][A-Za-z0-9.'_+-]*/;
 const NUMBER = /^([零〇一二两三四五六七八九十百千万]+|\d+)(.?)$/u;
+/** A count and its measure word at the start of a word jieba kept whole (一条龙 "lit. one dragon" → 一条 + 龙). */
+const COUNT_PREFIX =
+  /^(?:[一二两三四五六七八九十]|\d+)[个只位名条朵棵株张把座片头匹件本辆栋道颗支枝根块幅盏艘杯双对群束串堆碗盘瓶]/u;
 /** English words ending in -ing that are things, not actions. */
 const NOUN_ING = new Set([
   'lighting',
@@ -180,6 +205,10 @@ function splitWord(word: string, library: PromptLibrary): Token[] {
       return [...splitWord(stem, library).map((t) => ({ ...t, preferVerb: true })), { zh: last }];
     }
   }
+  const count = COUNT_PREFIX.exec(word)?.[0];
+  if (count && count.length < word.length && known(word.slice(count.length), library)) {
+    return [{ zh: count }, ...splitWord(word.slice(count.length), library)];
+  }
   if (known(word, library)) return [{ zh: word }];
   // 窗台上: the noun, then the localizer (not 窗 + 台上 "on stage").
   for (const loc of [word.slice(-2), word.slice(-1)]) {
@@ -217,6 +246,7 @@ function toChunks(token: Token, next: Token | undefined): Chunk[] {
   if (next && DE.has(next.zh) && zh in POSSESSIVES) return [{ kind: 'noun', en: POSSESSIVES[zh]! }];
   if (zh in CONJUNCTIONS) return [{ kind: 'and', en: CONJUNCTIONS[zh]! }];
   if (AT.has(zh)) return [{ kind: 'at' }];
+  if (zh in PREPOSITIONS) return [{ kind: 'at', prep: PREPOSITIONS[zh]! }];
   if (zh in LOCALIZERS) return [{ kind: 'loc', prep: LOCALIZERS[zh]! }];
   if (zh in CLASSIFIERS) return [{ kind: 'num', n: Number.NaN, unit: CLASSIFIERS[zh]! }];
   // 地 before a localizer is the ground (坐在地上), otherwise the adverb particle.
@@ -225,13 +255,16 @@ function toChunks(token: Token, next: Token | undefined): Chunk[] {
   const count = numberOf(zh);
   if (count) return [{ kind: 'num', ...count }];
   const glossed = GLOSSARY[zh];
-  if (typeof glossed === 'string') return [{ kind: 'noun', en: glossed }];
+  const when = WHEN[zh];
+  if (typeof glossed === 'string') {
+    return [{ kind: PREPOSITION.test(glossed) ? 'pp' : 'noun', en: glossed, ...(when ? { when } : {}) }];
+  }
   if (glossed) return [{ kind: 'verb', en: gerund(glossed.verb) }];
   const preferVerb = token.preferVerb || (next !== undefined && (PARTICLES.has(next.zh) || AT.has(next.zh)));
   const gloss = lexicon().gloss(zh, preferVerb ? 'verb' : undefined);
   if (gloss?.verb) return [{ kind: 'verb', en: gerund(gloss.text) }];
   // 空中 "in the sky" is already a place phrase: a 在 before it adds nothing.
-  if (gloss) return [{ kind: PREPOSITION.test(gloss.text) ? 'pp' : 'noun', en: gloss.text }];
+  if (gloss) return [{ kind: PREPOSITION.test(gloss.text) ? 'pp' : 'noun', en: gloss.text, ...(when ? { when } : {}) }];
   // No usable sense: pinyin keeps the word pronounceable; an unknown character stays as it is.
   return [{ kind: 'noun', en: lexicon().pinyin(zh) ?? zh, fixed: true }];
 }
@@ -267,7 +300,8 @@ function resolve(input: Chunk[]): Chunk[] {
         .slice(i + 1, end)
         .map(text)
         .join(' ');
-      chunks.splice(i, end - i, { kind: 'pp', en: `in ${object}` });
+      const at = chunks[i] as { prep?: string };
+      chunks.splice(i, end - i, { kind: 'pp', en: `${at.prep ?? 'in'} ${object}` });
     } else {
       chunks.splice(i, 1);
       i--;
@@ -281,14 +315,20 @@ function resolve(input: Chunk[]): Chunk[] {
     let end = i + 1;
     while (isNounLike(chunks[end])) end++;
     let start = i;
-    while (start > 0 && chunks[start - 1]!.kind !== 'and') start--;
+    // A count belongs to the whole phrase: 一只戴围巾的柴犬 → "a" + "shiba inu wearing scarf".
+    while (start > 0 && chunks[start - 1]!.kind !== 'and' && !isQuantity(chunks[start - 1])) start--;
     const clause = chunks.slice(start, i);
     // A clause opening with a noun and a verb (女孩穿着红色的裙子) is that noun's sentence: only what
     // follows its last verb modifies the head.
     const lastVerb = clause.map((c) => c.kind).lastIndexOf('verb');
     const opensWithNoun = clause[0]?.kind === 'noun';
     if (opensWithNoun && lastVerb >= 0) start += lastVerb + 1;
-    const modifier = chunks.slice(start, i);
+    const single = chunks[start];
+    // 夜晚的城市 → "city at night".
+    const modifier: Chunk[] =
+      i - start === 1 && single?.kind === 'noun' && single.when
+        ? [{ kind: 'pp', en: single.when }]
+        : chunks.slice(start, i);
     const head = chunks.slice(i + 1, end);
     if (head.length === 0 || modifier.length === 0) {
       chunks.splice(i, 1);
@@ -296,13 +336,52 @@ function resolve(input: Chunk[]): Chunk[] {
       continue;
     }
     const hasVerb = modifier.some((c) => c.kind === 'verb');
-    const after = modifier.some((c) => c.kind === 'pp') || (hasVerb && modifier.length > 1);
+    // A verb with its object (看书 "read a book") follows; a bare one ("flying bird") leads.
+    const verbPhrase =
+      hasVerb && (modifier.length > 1 || modifier.some((c) => c.kind === 'verb' && c.en.includes(' ')));
+    const lastModifier = modifier[modifier.length - 1];
+    // 长头发的女孩 → "girl with long hair".
+    const feature = !hasVerb && lastModifier?.kind === 'noun' && FEATURES.has(lastWord(lastModifier.en));
+    if (feature) modifier.unshift({ kind: 'pp', en: 'with' });
+    const after = modifier.some((c) => c.kind === 'pp') || verbPhrase;
     // 在海边奔跑的女孩 → girl running on the beach: the place goes after the action.
     const lead = modifier.findIndex((c) => c.kind !== 'pp');
     const ordered = lead > 0 && hasVerb ? [...modifier.slice(lead), ...modifier.slice(0, lead)] : modifier;
     const en = (after ? [...head, ...ordered] : [...ordered, ...head]).map(text).join(' ');
     chunks.splice(start, end - start, { kind: 'noun', en, phrase: true });
     i = start;
+  }
+  return placesAfterActions(featuresAfter(chunks));
+}
+
+const lastWord = (en: string) => en.split(/\s+/).pop()?.toLowerCase() ?? '';
+const isQuantity = (c: Chunk | undefined) => c?.kind === 'noun' && c.quantity === true;
+
+/** 长发少女 → "girl with long hair": a feature noun right before the noun that has it. */
+function featuresAfter(chunks: Chunk[]): Chunk[] {
+  for (let i = 0; i + 1 < chunks.length; i++) {
+    const feature = chunks[i]!;
+    const owner = chunks[i + 1]!;
+    if (feature.kind !== 'noun' || owner.kind !== 'noun' || isQuantity(feature) || feature.phrase) continue;
+    if (!FEATURES.has(lastWord(feature.en)) || FEATURES.has(lastWord(owner.en))) continue;
+    chunks.splice(i, 2, { kind: 'noun', en: `${text(owner)} with ${text(feature)}`, phrase: true });
+  }
+  return chunks;
+}
+
+/**
+ * 女孩在雨中撑着伞 → "girl holding umbrella in the rain": a place between the subject and its action goes after
+ * the action and its object, where English puts it.
+ */
+function placesAfterActions(chunks: Chunk[]): Chunk[] {
+  for (let i = 1; i + 1 < chunks.length; i++) {
+    const place = chunks[i]!;
+    if (place.kind !== 'pp' || chunks[i - 1]!.kind !== 'noun' || chunks[i + 1]!.kind !== 'verb') continue;
+    let end = i + 2;
+    while (isNounLike(chunks[end])) end++;
+    chunks.splice(i, 1);
+    chunks.splice(end - 1, 0, place);
+    i = end - 1;
   }
   return chunks;
 }
@@ -333,7 +412,7 @@ function mergeNumbers(input: Chunk[]): Chunk[] {
     const noun = unit.replace(/ of$/, '');
     const article = /^[aeiou]/i.test(noun || (next && 'en' in next ? next.en : '')) ? 'an' : 'a';
     const amount = digits ? String(n) : n === 1 ? article : numberWord(n);
-    out.push({ kind: 'noun', en: noun ? `${amount} ${n > 1 ? pluralize(noun) : noun} of` : amount });
+    out.push({ kind: 'noun', en: noun ? `${amount} ${n > 1 ? pluralize(noun) : noun} of` : amount, quantity: true });
   }
   return out;
 }

@@ -1,5 +1,23 @@
 /** The little English inflection prompt words need: "stand" → "standing", "cat" → "cats". */
 
+const STRESSED_LAST = new Set([
+  'emit',
+  'admit',
+  'commit',
+  'submit',
+  'permit',
+  'begin',
+  'forget',
+  'regret',
+  'occur',
+  'prefer',
+  'refer',
+  'control',
+  'patrol',
+  'equip',
+  'upset',
+]);
+
 /** "stand" → "standing", "look at" → "looking at", "sit" → "sitting", "smile" → "smiling", "lie" → "lying". */
 export function gerund(phrase: string): string {
   const [verb = '', ...rest] = phrase.trim().split(/\s+/);
@@ -8,8 +26,9 @@ export function gerund(phrase: string): string {
   if (lower.endsWith('ing') || !/^[a-z]+$/.test(lower)) ing = verb;
   else if (lower.endsWith('ie')) ing = `${verb.slice(0, -2)}ying`;
   else if (/[^aeioy]e$/.test(lower) && lower !== 'be') ing = `${verb.slice(0, -1)}ing`;
-  // One short syllable ending consonant-vowel-consonant doubles the consonant: sit, run, swim, stop.
-  else if (/^[^aeiou]*[aeiou][^aeiouwxy]$/.test(lower)) ing = `${verb}${verb.slice(-1)}ing`;
+  // One short syllable ending consonant-vowel-consonant doubles the consonant: sit, run, swim, stop; so do
+  // longer verbs stressed on that syllable (emit, begin), which spelling alone cannot tell.
+  else if (/^[^aeiou]*[aeiou][^aeiouwxy]$/.test(lower) || STRESSED_LAST.has(lower)) ing = `${verb}${verb.slice(-1)}ing`;
   else ing = `${verb}ing`;
   return [ing, ...rest].join(' ');
 }

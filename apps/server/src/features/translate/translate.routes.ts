@@ -1,4 +1,10 @@
-import { translateBodySchema, translateResultSchema } from '@huafang/contracts';
+import {
+  polishBodySchema,
+  polishResultSchema,
+  translateBodySchema,
+  translateFeaturesSchema,
+  translateResultSchema,
+} from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
 import { ok } from '../../platform/envelope.js';
@@ -30,5 +36,41 @@ export const translateRoutes: FastifyPluginAsyncZod<{ translate: TranslateServic
       },
     },
     async (req) => ok({ text: await translate.zh2en(req.body.text) }),
+  );
+
+  app.get(
+    '/translate/features',
+    {
+      schema: {
+        tags: ['翻译'],
+        summary: '翻译服务提供的功能（是否可用 AI 润色）',
+        response: reply(translateFeaturesSchema),
+      },
+      onRequest: app.requireUser,
+    },
+    async () => ok({ polish: translate.canPolish }),
+  );
+
+  app.post(
+    '/translate/polish',
+    {
+      schema: {
+        tags: ['翻译'],
+        summary: 'AI 润色：把简短的中文想法扩写成完整的画面描述和英文提示词',
+        body: polishBodySchema,
+        response: reply(polishResultSchema),
+      },
+      onRequest: app.requireUser,
+      // Shares the translation's budget: both call the same paid provider.
+      config: {
+        rateLimit: {
+          max: perUserPerMinute,
+          timeWindow: 60_000,
+          hook: 'preHandler',
+          keyGenerator: (req) => `translate:${currentUser(req).id}`,
+        },
+      },
+    },
+    async (req) => ok(await translate.polish(req.body.text)),
   );
 };

@@ -1,13 +1,16 @@
+import type { PolishResult } from '@huafang/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { TranslateProviderConfig } from '../../config.js';
 import { type Broadcast, topic } from '../../platform/broadcast/broadcast.js';
+import { fail } from '../../platform/errors.js';
 import type { Repositories } from '../../repositories.js';
 import type { SensitiveWordFilter } from '../moderation/sensitive-word-filter.js';
 import { BaiduTranslator } from './baidu.js';
 import { DictionaryTranslator } from './dictionary-translator.js';
 import { LibreTranslateTranslator } from './libretranslate.js';
+import { LlmTranslator } from './llm.js';
 import { PromptLibraryCache } from './prompt-library.js';
 import { hasHan, joinPrompt, type OutputPiece, splitPrompt } from './prompt-syntax.js';
 import { TencentTranslator } from './tencent.js';
@@ -32,6 +35,8 @@ export function providerTranslator(provider: TranslateProviderConfig): Translato
       return new BaiduTranslator({ appId: provider.appId, key: provider.key });
     case 'tencent':
       return new TencentTranslator(provider);
+    case 'llm':
+      return new LlmTranslator(provider);
   }
 }
 
@@ -73,33 +78,60 @@ export class TranslateService {
     return this.bus.publish(promptLibraryChanged, {});
   }
 
+  /** 「AI 润色」 is offered where an LLM is configured. */
+  get canPolish(): boolean {
+    return this.provider instanceof LlmTranslator;
+  }
+
   /** Refused before a listed word reaches a translation provider, and when the English holds one. */
   async zh2en(input: string): Promise<string> {
     const text = input.trim();
     await this.words.assertClean('translateInput', text);
-    const english = await this.translated(text);
+    const [english = ''] = await this.toEnglish([text]);
     await this.words.assertClean('translateOutput', english);
     return english;
   }
 
-  private async translated(text: string): Promise<string> {
+  /** 「AI 润色」: the LLM expands a short idea; its answer passes the word list like a translation's. */
+  async polish(input: string): Promise<PolishResult> {
+    const text = input.trim();
+    if (!(this.provider instanceof LlmTranslator)) throw fail('AI 润色未开启，请联系管理员配置大模型');
+    await this.words.assertClean('translateInput', text);
+    let result: PolishResult;
+    try {
+      result = await this.provider.polish(text);
+    } catch (err) {
+      this.log.warn({ err, provider: this.provider.name }, 'polish failed');
+      throw fail('AI 润色暂时不可用，请稍后再试');
+    }
+    await this.words.assertClean('translateOutput', result.chinese, result.english);
+    return result;
+  }
+
+  /**
+   * Each prompt text in English, syntax kept; the Chinese phrases of all of them go to the provider in one request.
+   * The caller checks the texts against the word list.
+   */
+  async toEnglish(texts: string[]): Promise<string[]> {
     const library = await this.library.get();
     // Cached translations were made with the library of their time.
     if (library.fingerprint !== this.libraryFingerprint) {
       this.results.clear();
       this.libraryFingerprint = library.fingerprint;
     }
-    const cached = this.results.get(text);
-    if (cached !== undefined) return cached;
-
-    const pieces: OutputPiece[] = splitPrompt(text);
-    const chinese = pieces.filter((p) => p.kind === 'text' && hasHan(p.text));
-    // Whole phrases the library knows never go out.
-    const open = chinese.filter((p) => library.get(p.text.trim()) === undefined);
+    const prompts = texts.map((t) => {
+      const text = t.trim();
+      const cached = this.results.get(text);
+      return { text, cached, pieces: cached === undefined ? (splitPrompt(text) as OutputPiece[]) : [] };
+    });
+    const chinese = prompts.flatMap((p) => p.pieces.filter((piece) => piece.kind === 'text' && hasHan(piece.text)));
+    // Whole phrases the library knows never go out; a phrase in several texts goes out once.
+    const phrases = [
+      ...new Set(chinese.map((p) => p.text.trim()).filter((phrase) => library.get(phrase) === undefined)),
+    ];
     let fellBack = false;
     let english: string[] = [];
-    if (open.length > 0) {
-      const phrases = open.map((p) => p.text.trim());
+    if (phrases.length > 0) {
       if (this.provider) {
         try {
           english = await this.provider.translate(phrases);
@@ -110,17 +142,21 @@ export class TranslateService {
       }
       if (!this.provider || fellBack) english = await this.dictionary.translate(phrases);
     }
+    const translation = new Map(phrases.map((phrase, i) => [phrase, english[i]]));
     for (const piece of chinese) {
-      const at = open.indexOf(piece);
-      const translated = at >= 0 ? english[at] : library.get(piece.text.trim());
+      const phrase = piece.text.trim();
+      const translated = library.get(phrase) ?? translation.get(phrase);
       const lead = /^\s*/.exec(piece.text)?.[0] ?? '';
       const trail = /\s*$/.exec(piece.text)?.[0] ?? '';
-      piece.text = `${lead}${translated ?? piece.text.trim()}${trail}`;
+      piece.text = `${lead}${translated ?? phrase}${trail}`;
       piece.translated = true;
     }
-    const result = joinPrompt(pieces);
-    // A fallback answer is not kept: the provider may be back for the next request.
-    if (!fellBack) this.results.set(text, result);
-    return result;
+    return prompts.map((p) => {
+      if (p.cached !== undefined) return p.cached;
+      const result = joinPrompt(p.pieces);
+      // A fallback answer is not kept: the provider may be back for the next request.
+      if (!fellBack) this.results.set(p.text, result);
+      return result;
+    });
   }
 }

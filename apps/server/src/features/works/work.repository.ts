@@ -74,7 +74,12 @@ export class WorkRepository {
     if (filters.keyword) {
       const like = contains(filters.keyword);
       query = query.where((eb) =>
-        eb.or([eb('prompt', 'like', like), eb('prompt_group', 'like', like), eb('template_name', 'like', like)]),
+        eb.or([
+          eb('prompt', 'like', like),
+          eb('source_prompt', 'like', like),
+          eb('prompt_group', 'like', like),
+          eb('template_name', 'like', like),
+        ]),
       );
     }
     return query;

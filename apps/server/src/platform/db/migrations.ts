@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { promptHistoryKey } from '../../features/prompt/prompt-history-key.js';
 
 /** The one migration list, run at start on SQLite and PostgreSQL alike. Append; never edit a landed one. */
 const migrations: Record<string, Migration> = {
@@ -645,6 +646,59 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('credit_grants').execute();
     },
   },
+  '0017_chinese_prompts': {
+    async up(base: Kysely<unknown>) {
+      const db = base as Kysely<{ prompt_history: HistoryRow & { content_key: string | null } }>;
+      // Off by default: most checkpoints read only English, so Chinese reaches them translated.
+      await db.schema
+        .alterTable('models')
+        .addColumn('chinese_prompts', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      // The prompts as written, when the engine read them translated (works.prompt).
+      await db.schema.alterTable('works').addColumn('source_prompt', 'text').execute();
+      await db.schema.alterTable('works').addColumn('source_negative_prompt', 'text').execute();
+      // One entry per set of words and user: a save of the same words moves the entry up instead of adding one.
+      await db.schema.alterTable('prompt_history').addColumn('content_key', 'varchar(64)').execute();
+      const rows = await db
+        .selectFrom('prompt_history')
+        .select(['id', 'user_id', 'prompt_group', 'negative_prompt_group', 'pin'])
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      const kept = new Map<string, { id: string; pin: number }>();
+      for (const row of rows) {
+        const key = promptHistoryKey(row.prompt_group, row.negative_prompt_group);
+        const newest = kept.get(`${row.user_id}\t${key}`);
+        if (newest) {
+          // An older copy goes; a pin it had stays on the newest.
+          if (row.pin === 1 && newest.pin === 0) {
+            await db.updateTable('prompt_history').set({ pin: 1 }).where('id', '=', newest.id).execute();
+            newest.pin = 1;
+          }
+          await db.deleteFrom('prompt_history').where('id', '=', row.id).execute();
+          continue;
+        }
+        kept.set(`${row.user_id}\t${key}`, { id: row.id, pin: row.pin });
+        await db.updateTable('prompt_history').set({ content_key: key }).where('id', '=', row.id).execute();
+      }
+      await db.schema
+        .createIndex('prompt_history_content_once')
+        .on('prompt_history')
+        .columns(['user_id', 'content_key'])
+        .unique()
+        .execute();
+    },
+  },
+};
+
+/** prompt_history as 0017 finds it. */
+type HistoryRow = {
+  id: string;
+  user_id: string;
+  prompt_group: string;
+  negative_prompt_group: string;
+  pin: number;
+  created_at: string;
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -172,6 +172,8 @@ export interface ModelTable {
   checkpoint: string;
   enabled: number;
   sort: number;
+  /** 1: the model reads Chinese prompts as written; 0: they reach it translated to English. */
+  chinese_prompts: Generated<number>;
 }
 
 export interface PromptCategoryTable {
@@ -257,6 +259,9 @@ export interface WorkTable {
   mode: string;
   prompt: string;
   negative_prompt: string;
+  /** The prompts as written when the engine read them translated (prompt, negative_prompt); null otherwise. */
+  source_prompt: string | null;
+  source_negative_prompt: string | null;
   prompt_group: string;
   negative_prompt_group: string;
   parameters: string;
@@ -290,6 +295,8 @@ export interface PromptHistoryTable {
   negative_prompt_group: string;
   pin: number;
   created_at: string;
+  /** promptHistoryKey of the groups: unique per user, so the same words are one entry. */
+  content_key: string | null;
 }
 
 export interface BackendTable {

@@ -21,6 +21,34 @@ describe('config: translation provider', () => {
     ).toEqual({ kind: 'tencent', secretId: 'sid', secretKey: 'skey', region: 'ap-shanghai' });
   });
 
+  it('reads an OpenAI-compatible LLM: base URL and model required, the key optional (a local vLLM or Ollama)', () => {
+    expect(
+      loadConfig({
+        TRANSLATE_PROVIDER: 'llm',
+        TRANSLATE_LLM_BASE_URL: 'https://api.deepseek.com/v1',
+        TRANSLATE_LLM_API_KEY: 'sk-1',
+        TRANSLATE_LLM_MODEL: 'deepseek-chat',
+      }).translate.provider,
+    ).toEqual({
+      kind: 'llm',
+      baseUrl: 'https://api.deepseek.com/v1',
+      apiKey: 'sk-1',
+      model: 'deepseek-chat',
+      timeoutMs: 15_000,
+    });
+    expect(
+      loadConfig({
+        TRANSLATE_PROVIDER: 'llm',
+        TRANSLATE_LLM_BASE_URL: 'http://127.0.0.1:11434/v1',
+        TRANSLATE_LLM_MODEL: 'qwen2.5:7b',
+        TRANSLATE_LLM_TIMEOUT_SECONDS: '5',
+      }).translate.provider,
+    ).toMatchObject({ apiKey: undefined, timeoutMs: 5000 });
+    expect(() => loadConfig({ TRANSLATE_PROVIDER: 'llm', TRANSLATE_LLM_BASE_URL: 'http://x/v1' })).toThrow(
+      /TRANSLATE_LLM_MODEL: required when TRANSLATE_PROVIDER=llm/,
+    );
+  });
+
   it('refuses to start with a provider but without its credentials, naming what is missing', () => {
     expect(() => loadConfig({ TRANSLATE_PROVIDER: 'libretranslate' })).toThrow(
       /TRANSLATE_URL: required when TRANSLATE_PROVIDER=libretranslate/,

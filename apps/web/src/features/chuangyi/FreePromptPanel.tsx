@@ -1,5 +1,6 @@
 import { Form, Input } from 'antd';
 import { useChuangyi } from '../../stores/chuangyi';
+import { PolishButton } from '../translate/PolishButton';
 import { PromptTranslateBar } from '../translate/PromptTranslateBar';
 import { usePromptTranslate } from '../translate/use-prompt-translate';
 import '../translate/translate.css';
@@ -7,8 +8,9 @@ import '../translate/translate.css';
 const PROMPT_MAX = 1000;
 
 /**
- * 画面描述 and 不想出现的内容, typed freely; commas and line breaks separate the words. 翻译 turns the Chinese
- * into English in place, so what the engine reads is what the box shows.
+ * 画面描述 and 不想出现的内容, typed freely; commas and line breaks separate the words. The server translates
+ * Chinese for models that read only English; 翻译 shows that English in place, 「AI 润色」 (with an LLM) expands
+ * a short idea.
  */
 export function FreePromptPanel() {
   const prompt = useChuangyi((state) => state.prompt);
@@ -25,11 +27,14 @@ export function FreePromptPanel() {
           label="画面描述"
           htmlFor="hf-free-prompt"
           extra={
-            <PromptTranslateBar
-              label="画面描述"
-              hint="用逗号或换行分隔，例如：水墨画，远山，云雾缭绕"
-              translation={promptTranslation}
-            />
+            <span className="hf-free-prompt-tools">
+              <PolishButton text={prompt} onPolished={(result) => setPrompt(result.chinese)} />
+              <PromptTranslateBar
+                label="画面描述"
+                hint="用逗号或换行分隔，例如：水墨画，远山，云雾缭绕；只读英文的模型会自动收到英文"
+                translation={promptTranslation}
+              />
+            </span>
           }
         >
           <Input.TextArea

@@ -50,7 +50,7 @@ function MyWorkDetail({ work, onClose, onDeleted }: { work: WorkDetail } & Omit<
           <span className="hf-work-template">{name}</span>
           <span className="hf-work-sub">{formatDateTime(work.createdAt)}</span>
         </div>
-        <WorkPrompts prompt={work.prompt} negativePrompt={work.negativePrompt} />
+        <WorkPrompts {...work} />
         <WorkParameterTable parameters={{ ...work.parameters, seed: work.seed }} work={work} />
         <div className="hf-work-actions">
           <Button

@@ -73,7 +73,7 @@ export function PublicWorkDialog({ work, onClose }: PublicWorkDialogProps) {
               <Skeleton active paragraph={{ rows: 6 }} />
             ) : (
               <>
-                <WorkPrompts prompt={data.prompt} negativePrompt={data.negativePrompt} />
+                <WorkPrompts {...data} />
                 {data.parameters && <WorkParameterTable parameters={data.parameters} work={data} />}
                 <div className="hf-work-actions">
                   <Tooltip

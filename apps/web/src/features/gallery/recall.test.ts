@@ -122,6 +122,8 @@ describe('recall sources', () => {
     hidePrompt: true,
     prompt: null,
     negativePrompt: null,
+    sourcePrompt: null,
+    sourceNegativePrompt: null,
     promptGroup: null,
     negativePromptGroup: null,
     parameters: null,

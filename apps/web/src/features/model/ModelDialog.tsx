@@ -50,8 +50,9 @@ export function ModelDialog({ open, groups, groupId, model, onClose }: ModelDial
         engine: model.engine,
         checkpoint: model.checkpoint,
         enabled: model.enabled,
+        chinesePrompts: model.chinesePrompts,
       }
-    : { groupId, engine: REMOTE_ENGINE_KINDS[0], enabled: true };
+    : { groupId, engine: REMOTE_ENGINE_KINDS[0], enabled: true, chinesePrompts: false };
 
   return (
     <FormDialog<ModelValues>
@@ -87,6 +88,14 @@ export function ModelDialog({ open, groups, groupId, model, onClose }: ModelDial
       </Form.Item>
       <Form.Item name="enabled" label="启用" valuePropName="checked">
         <Switch />
+      </Form.Item>
+      <Form.Item
+        name="chinesePrompts"
+        label="读懂中文提示词"
+        valuePropName="checked"
+        extra="Kolors、Hunyuan-DiT、Qwen-Image 等模型能直接读中文，打开后提示词原样发送；关闭时中文先译成英文再发送（大多数 Stable Diffusion 模型只读英文）"
+      >
+        <Switch aria-label="读懂中文提示词" />
       </Form.Item>
     </FormDialog>
   );

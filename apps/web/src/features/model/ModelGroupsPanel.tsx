@@ -36,6 +36,7 @@ export function ModelGroupsPanel() {
         engine: model.engine,
         checkpoint: model.checkpoint,
         enabled,
+        chinesePrompts: model.chinesePrompts,
       }),
     onSuccess: async (saved) => {
       toast(saved.enabled ? `已启用「${saved.modelName}」` : `已停用「${saved.modelName}」`, 'success');

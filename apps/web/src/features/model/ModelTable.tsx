@@ -1,6 +1,6 @@
 import { PictureOutlined } from '@ant-design/icons';
 import type { ArtModel } from '@huafang/contracts';
-import { Image, Switch, Table, type TableColumnsType, Typography } from 'antd';
+import { Image, Switch, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { editDeleteColumn } from '../../common/edit-delete-column';
 import { ENGINE_LABELS } from './engine-labels';
 import '../form-config/parameter-form.css';
@@ -42,6 +42,12 @@ function columns({ switchingId, onToggle, onEdit, onDelete }: Omit<ModelTablePro
       title: '后端模型',
       dataIndex: 'checkpoint',
       render: (checkpoint: string) => <Typography.Text code>{checkpoint}</Typography.Text>,
+    },
+    {
+      title: '提示词',
+      dataIndex: 'chinesePrompts',
+      width: 110,
+      render: (chinese: boolean) => (chinese ? <Tag color="blue">中文原样</Tag> : <Tag>译成英文</Tag>),
     },
     {
       title: '启用',

@@ -6,13 +6,14 @@ import { toast } from '../../services/notices';
 import type { PromptVariant } from '../../services/prompt';
 import { useDraw } from '../../stores/draw';
 import { hasChinese } from '../translate/chinese';
+import { PolishButton } from '../translate/PolishButton';
 import { type TranslationState, useWordTranslation } from '../translate/use-word-translation';
 import { customPromptItem, holdsWord, newCustomWordId } from './custom-word';
 
 const WORD_MAX = 200;
 const PLACEHOLDERS: Record<PromptVariant, string> = {
-  positive: '输入自定义提示词，中文会自动翻译成英文，回车添加',
-  negative: '输入不想出现的内容，中文会自动翻译成英文，回车添加',
+  positive: '输入自定义提示词，回车添加；只读英文的模型会收到英文',
+  negative: '输入不想出现的内容，回车添加；只读英文的模型会收到英文',
 };
 
 /**
@@ -24,6 +25,8 @@ export function CustomWordInput({ variant }: { variant: PromptVariant }) {
   const [text, setText] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
   const adding = useRef(false);
+  // 「AI 润色」's English for the description it wrote, used if that description is added unchanged.
+  const polished = useRef<{ chinese: string; english: string } | null>(null);
   const { state, translate } = useWordTranslation();
   const word = text.trim();
   const chinese = hasChinese(word);
@@ -33,8 +36,9 @@ export function CustomWordInput({ variant }: { variant: PromptVariant }) {
     if (!word || adding.current) return;
     adding.current = true;
     try {
-      const outcome = chinese ? await translate(word) : null;
-      const item = customPromptItem(newCustomWordId(), word, outcome?.ok ? outcome.english : undefined);
+      const ownEnglish = polished.current?.chinese === word ? polished.current.english : undefined;
+      const outcome = chinese && !ownEnglish ? await translate(word) : null;
+      const item = customPromptItem(newCustomWordId(), word, ownEnglish ?? (outcome?.ok ? outcome.english : undefined));
       // Read the group now, not at render: it may have changed while the word was being translated.
       const group =
         variant === 'negative' ? useDraw.getState().curNegativePromptGroup : useDraw.getState().curPromptGroup;
@@ -85,6 +89,16 @@ export function CustomWordInput({ variant }: { variant: PromptVariant }) {
           添加
         </Button>
       </Space.Compact>
+      {variant === 'positive' && (
+        <PolishButton
+          text={text}
+          onPolished={(result) => {
+            polished.current = result;
+            setText(result.chinese);
+            setFailure(null);
+          }}
+        />
+      )}
       <div className="hf-custom-word-hint" aria-live="polite">
         <CustomWordHint state={current} failure={failure} />
       </div>

@@ -5,6 +5,7 @@ import { ConfirmAction } from '../../common/ConfirmAction';
 import type { PromptVariant } from '../../services/prompt';
 import { useDraw } from '../../stores/draw';
 import { PromptHistoryDrawer } from '../history/PromptHistoryDrawer';
+import { PromptEnglishList } from '../translate/PromptEnglishList';
 import { CustomWordInput } from './CustomWordInput';
 import { PromptChip } from './PromptChip';
 import { PromptLibraryDrawer } from './PromptLibraryDrawer';
@@ -24,6 +25,7 @@ const EMPTY_HINTS: Record<PromptVariant, string> = {
 export function PromptGroupPanel({ variant }: { variant: PromptVariant }) {
   const group = useDraw((state) => (variant === 'negative' ? state.curNegativePromptGroup : state.curPromptGroup));
   const removePrompt = useDraw((state) => state.removePrompt);
+  const replacePromptGroup = useDraw((state) => state.replacePromptGroup);
   const cleanCustomWords = useCleanCustomWords(variant);
   const setPromptEditing = useDraw((state) => state.setPromptEditing);
   const editing = group.some((item) => item.showClose);
@@ -76,6 +78,7 @@ export function PromptGroupPanel({ variant }: { variant: PromptVariant }) {
           group.map((item) => <PromptChip key={item.id} item={item} onRemove={(id) => removePrompt(variant, id)} />)
         )}
       </div>
+      <PromptEnglishList label={TITLES[variant]} group={group} onChange={(next) => replacePromptGroup(variant, next)} />
       <CustomWordInput variant={variant} />
       <PromptLibraryDrawer variant={variant} open={libraryOpen} onClose={() => setLibraryOpen(false)} />
       {variant === 'positive' && <PromptHistoryDrawer open={historyOpen} onClose={() => setHistoryOpen(false)} />}

@@ -2,18 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { customPromptItem, holdsWord, newCustomWordId } from './custom-word';
 
 describe('customPromptItem', () => {
-  it('keeps the Chinese as the label and sends the English', () => {
+  it('keeps the Chinese as the label and text, and its English for models that read only English', () => {
     expect(customPromptItem('c1', ' 水墨画 ', ' ink wash painting ')).toEqual({
       id: 'c1',
       groupName: '水墨画',
-      promptText: 'ink wash painting',
+      promptText: '水墨画',
+      english: 'ink wash painting',
       custom: '1',
     });
   });
 
   it('sends the word itself without a translation (English typed, or the translation failed)', () => {
     expect(customPromptItem('c2', 'cyberpunk')).toMatchObject({ groupName: 'cyberpunk', promptText: 'cyberpunk' });
-    expect(customPromptItem('c3', '远山', '  ')).toMatchObject({ groupName: '远山', promptText: '远山' });
+    expect(customPromptItem('c3', '远山', '  ')).toEqual({
+      id: 'c3',
+      groupName: '远山',
+      promptText: '远山',
+      custom: '1',
+    });
   });
 });
 

@@ -1,9 +1,19 @@
 import type { PromptGroupItem } from '@huafang/contracts';
 
-/** A word typed by the user (custom "1"): the chip shows `word`, the engine reads the English, else the word. */
+/**
+ * A word typed by the user (custom "1"): the chip shows `word` and a model that reads Chinese gets it; one that reads
+ * only English gets `english` (its translation, which the user may edit) or, without one, the server's translation.
+ */
 export function customPromptItem(id: string, word: string, english?: string): PromptGroupItem {
   const groupName = word.trim();
-  return { id, groupName, promptText: english?.trim() || groupName, custom: '1' };
+  const translated = english?.trim();
+  return {
+    id,
+    groupName,
+    promptText: groupName,
+    custom: '1',
+    ...(translated && translated !== groupName ? { english: translated } : {}),
+  };
 }
 
 /** Typed words get their own ids; not crypto.randomUUID, which plain-http deployments do not offer. */
@@ -19,6 +29,7 @@ export function holdsWord(group: PromptGroupItem[], item: PromptGroupItem): bool
     (current) =>
       current.id === item.id ||
       sameText(current.groupName, item.groupName) ||
-      sameText(current.promptText, item.promptText),
+      sameText(current.promptText, item.promptText) ||
+      sameText(current.english ?? current.promptText, item.english ?? item.promptText),
   );
 }
