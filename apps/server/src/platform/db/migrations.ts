@@ -615,6 +615,14 @@ const migrations: Record<string, Migration> = {
       );
     },
   },
+  '0019_account_steps': {
+    async up(db: Kysely<unknown>) {
+      // Steps of the account a user has taken once and for all: closing the optional invite step (so no device
+      // asks again), and the one change of the account name.
+      await db.schema.alterTable('users').addColumn('invite_skipped_at', 'varchar(32)').execute();
+      await db.schema.alterTable('users').addColumn('account_renamed_at', 'varchar(32)').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
