@@ -21,17 +21,19 @@ export function LoginDialog() {
       <div className="hf-dialog-brand">
         <span className="hf-logo-mark">画</span>
         <div>
-          <div className="hf-dialog-brand-title">登录画坊</div>
+          <div className="hf-dialog-brand-title">登录 / 注册画坊</div>
           <div className="hf-muted-label">用文字描绘你的想象</div>
         </div>
       </div>
       {notice && <Alert type="warning" showIcon title={notice} className="hf-login-notice" />}
+      {/* 手机登录 first: it also signs a new mobile up, in one step. */}
       <Tabs
         centered
         destroyOnHidden
+        defaultActiveKey="mobile"
         items={[
-          { key: 'account', label: '账号登录', children: <AccountLoginForm /> },
           { key: 'mobile', label: '手机登录', children: <MobileLoginForm /> },
+          { key: 'account', label: '账号登录', children: <AccountLoginForm /> },
         ]}
       />
       <AgreementNote />
