@@ -21,7 +21,7 @@ export function LoginDialog() {
       <div className="hf-dialog-brand">
         <span className="hf-logo-mark">画</span>
         <div>
-          <div className="hf-dialog-brand-title">登录 / 注册画坊</div>
+          <div className="hf-dialog-brand-title">登录画坊</div>
           <div className="hf-muted-label">用文字描绘你的想象</div>
         </div>
       </div>

@@ -36,7 +36,7 @@ export function MobileLoginForm() {
       <Typography.Paragraph type="secondary" className="hf-login-hint">
         未注册的手机号验证后自动注册
       </Typography.Paragraph>
-      <FormSubmit label="登录 / 注册" submitting={submitting} error={error} />
+      <FormSubmit label="登录" submitting={submitting} error={error} />
     </Form>
   );
 }
