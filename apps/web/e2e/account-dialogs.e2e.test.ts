@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, api, newPage, randomMobile, registerUserViaApi, screenshot, setupJourney } from './harness';
-import { chooseTab, dialog, loginDialog, toast, visible } from './ui';
+import { chooseTab, dialog, hidden, loginDialog, pathname, toast, visible } from './ui';
 
 // A server of its own: it spends this address's 获取验证码 allowance, which every journey of a lane shares.
 const journey = setupJourney({ ownServer: true });
@@ -20,9 +20,10 @@ async function openLoginDialog(page: Page, viewport: { width: number; height: nu
   return login;
 }
 
-/** Logs in through the labelled fields of 账号登录. */
+/** Logs in through the labelled fields of 账号登录 (the dialog opens on 手机登录). */
 async function logInWithLabels(page: Page, account: string, password: string): Promise<void> {
   const login = loginDialog(page);
+  await chooseTab(login.getByRole('tab', { name: '账号登录' }));
   await login.getByLabel('账号', { exact: true }).fill(account);
   await login.getByLabel('密码', { exact: true }).fill(password);
   await login.getByRole('button', { name: '登录', exact: true }).click();
@@ -49,7 +50,19 @@ describe('account dialogs', () => {
       await screenshot(page, `invite-error-${viewport.width}`);
 
       await invite.getByRole('button', { name: '暂不填写' }).click();
-      await page.waitForURL('**/omnibus');
+      // Closing it stays on the page it was opened from.
+      await hidden(invite);
+      expect(pathname(page)).toBe('/');
+      await visible(page.locator('.hf-user-trigger'));
+
+      // Skipped once, it is not asked again: not on the next login, not on another device.
+      const other = await newPage(browser);
+      await openLoginDialog(other.page, viewport);
+      await logInWithLabels(other.page, user.account, user.password);
+      await other.page.waitForURL('**/draw');
+      await visible(toast(other.page, '登录成功'));
+      expect(await dialog(other.page, '填写邀请码').count()).toBe(0);
+      await other.context.close();
       await context.close();
     });
 

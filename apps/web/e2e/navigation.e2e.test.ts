@@ -11,7 +11,8 @@ describe('routes', () => {
     await page.goto(`${server.baseUrl}/login`);
     await visible(loginDialog(page));
     expect(pathname(page)).toBe('/');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('placeholder'))).toBe('请输入账号');
+    // It opens on 手机登录, which also signs a new mobile up.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('placeholder'))).toBe('请输入手机号');
     await context.close();
   });
 

@@ -34,6 +34,13 @@ export const loginResultSchema = z.object({
 });
 export type LoginResult = z.infer<typeof loginResultSchema>;
 
+/**
+ * `POST /api/auth/mobile/loginOrSignUp`: one step for a mobile, registered or not. `created` says the account was
+ * made just now (it has no password yet: one can be set later in 个人信息).
+ */
+export const mobileLoginOrSignUpResultSchema = loginResultSchema.extend({ created: z.boolean() });
+export type MobileLoginOrSignUpResult = z.infer<typeof mobileLoginOrSignUpResultSchema>;
+
 /** Body `data` of code 405: the pending registration to complete with signUp. */
 export const unregisteredSchema = z.object({ userId: z.string() });
 export type Unregistered = z.infer<typeof unregisteredSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { adminFlagSchema } from './auth.js';
 import {
+  accountSchema,
   idOf,
   inviteCodeSchema,
   mobileSchema,
@@ -26,6 +27,10 @@ export const currentUserSchema = z.object({
   hasPassword: z.boolean(),
   invite: z.boolean(),
   codeType: z.string().nullable(),
+  /** The user closed the optional invite step once: it is not offered again after login (any device). */
+  inviteSkipped: z.boolean(),
+  /** The account name may still be changed (once per user). */
+  accountRenamable: z.boolean(),
   credits: z.number().int(),
   admin: adminFlagSchema,
 });
@@ -45,6 +50,8 @@ export const updatePwdBodySchema = z.object({
   oldPassword: z.string({ error: '请输入原密码' }).min(1, '请输入原密码').max(128, '原密码错误'),
   newPassword: passwordOf('新密码'),
 });
+export const updateAccountBodySchema = z.object({ account: accountSchema });
+export type UpdateAccountBody = z.infer<typeof updateAccountBodySchema>;
 export const updateNicknameBodySchema = z.object({ nickname: nicknameSchema });
 export const updateAvatarBodySchema = z.object({ avatar: idOf('头像') });
 export const bindMobileBodySchema = z.object({ mobile: mobileSchema, code: smsCodeSchema });

@@ -23,7 +23,8 @@ describeServer('user: 停用与启用账号', () => {
       for (const api of new Set([ctx.app, other])) {
         const me = await api.call('GET', '/api/user/currentUser', { token: user.token });
         expect(me.status).toBe(401);
-        expect(me.body).toMatchObject({ code: 401, msg: '登录已失效，请重新登录' });
+        // Told why, not sent to the login dialog as if the session had merely expired.
+        expect(me.body).toMatchObject({ code: 401, msg: '账号已被禁用，请联系客服' });
       }
       expect((await logIn(user.account)).body).toMatchObject({ code: -1, msg: '账号已被禁用，请联系客服' });
       const listed = await ctx.app.call('GET', `/api/admin/users?keyword=${user.account}`, { token: ctx.admin });

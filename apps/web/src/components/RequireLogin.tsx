@@ -1,14 +1,19 @@
 import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { LOGIN_LANDING, rememberDrawTarget } from '../services/navigation';
+import { rememberVisit } from '../features/account/require-login';
+import { LOGIN_LANDING } from '../services/navigation';
 import { useSession } from '../stores/session';
 
-/** Pages of a signed-in user: without a stored credential the visitor goes to the login dialog on the home page. */
+/**
+ * Pages of a signed-in user: without a stored credential the visitor goes to the login dialog on the home page,
+ * and login brings them back to the address they opened (a shared link, the Photoshop plugin's /draw?initImage=).
+ */
 export function RequireLogin() {
   const loggedIn = useSession((state) => Boolean(state.token));
   const { pathname, search } = useLocation();
   useEffect(() => {
-    if (!loggedIn) rememberDrawTarget(pathname, search);
-  }, [loggedIn, pathname, search]);
+    // Only an address opened as a guest: a logout or an expired session on this page is no wish to come back.
+    if (!useSession.getState().token) rememberVisit(`${pathname}${search}`);
+  }, [pathname, search]);
   return loggedIn ? <Outlet /> : <Navigate to={LOGIN_LANDING} replace />;
 }

@@ -2,6 +2,7 @@ import type {
   AccountLoginBody,
   LoginResult,
   MobileLoginBody,
+  MobileLoginOrSignUpResult,
   RePasswordBody,
   SendCodeBody,
   SignUpBody,
@@ -21,6 +22,11 @@ export function accountLogin(body: AccountLoginBody) {
 /** Rejects with code 405 and `data.userId` when the mobile has no account yet. */
 export function mobileLogin(body: MobileLoginBody) {
   return http.post<LoginResult>('/api/auth/mobile', body);
+}
+
+/** One step by SMS: a new mobile gets an account at once (`created`), a registered one logs in. */
+export function mobileLoginOrSignUp(body: MobileLoginBody) {
+  return http.post<MobileLoginOrSignUpResult>('/api/auth/mobile/loginOrSignUp', body);
 }
 
 export function signUp(body: SignUpBody) {

@@ -13,23 +13,6 @@ export function navigateTo(to: string): void {
   else window.location.assign(to);
 }
 
-/**
- * A /draw address with a query (the Photoshop plugin's `?initImage=`) asked for before logging in: login goes
- * to /draw anyway (spec §4), so it goes to this one and the hand-off is not lost.
- */
-let drawAfterLogin: string | null = null;
-
-export function rememberDrawTarget(pathname: string, search: string): void {
-  if (pathname === '/draw' && search) drawAfterLogin = `${pathname}${search}`;
-}
-
-/** The /draw address to open after login: the remembered one (once), else /draw. */
-export function drawTarget(): string {
-  const target = drawAfterLogin ?? '/draw';
-  drawAfterLogin = null;
-  return target;
-}
-
 /** Spec §4: a rejected session and a logout both land here, which opens the login dialog on /. */
 export const LOGIN_PATH = '/login';
 

@@ -18,6 +18,16 @@ export function acceptInviteCode(inviteCode: string) {
   return http.post<UserStatus | null>('/api/user/invite/code', { inviteCode });
 }
 
+/** 暂不填写: remembered on the user, so the invite step is not offered again after login. */
+export function skipInviteCode() {
+  return http.post<null>('/api/user/invite/skip');
+}
+
+/** The account name may be changed once. */
+export function updateAccount(account: string) {
+  return http.post<null>('/api/user/update/account', { account });
+}
+
 export function setPassword(password: string) {
   return http.post<null>('/api/user/set/password', { password });
 }

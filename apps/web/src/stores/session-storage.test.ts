@@ -21,6 +21,8 @@ const user: CurrentUser = {
   hasPassword: true,
   invite: true,
   codeType: '01',
+  inviteSkipped: false,
+  accountRenamable: true,
   credits: 100,
   admin: 'false',
 };

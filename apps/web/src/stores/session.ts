@@ -19,6 +19,7 @@ export type DialogName =
   | 'invite'
   | 'nickname'
   | 'editNickname'
+  | 'editAccount'
   | 'avatar'
   | 'password'
   | 'bindMobile'
@@ -36,6 +37,7 @@ const CLOSED_DIALOGS: Record<DialogName, boolean> = {
   invite: false,
   nickname: false,
   editNickname: false,
+  editAccount: false,
   avatar: false,
   password: false,
   bindMobile: false,

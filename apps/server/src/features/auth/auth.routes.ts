@@ -3,6 +3,7 @@ import {
   loginResultSchema,
   MSG,
   mobileLoginBodySchema,
+  mobileLoginOrSignUpResultSchema,
   rePasswordBodySchema,
   reVerifyBodySchema,
   reVerifyResultSchema,
@@ -43,6 +44,23 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; rateLimit: C
       config: perMinute(rateLimit.login),
     },
     async (req) => ok(await auth.loginByMobile(req.body.mobile, req.body.code, originOf(req)), MSG.loginSuccess),
+  );
+
+  app.post(
+    '/auth/mobile/loginOrSignUp',
+    {
+      schema: {
+        tags,
+        summary: '手机号验证码登录，未注册的手机号自动注册（一步完成，密码可稍后设置）',
+        body: mobileLoginBodySchema,
+        response: reply(mobileLoginOrSignUpResultSchema),
+      },
+      config: perMinute(rateLimit.login),
+    },
+    async (req) => {
+      const result = await auth.loginOrSignUpByMobile(req.body.mobile, req.body.code, originOf(req));
+      return ok(result, result.created ? '注册成功' : MSG.loginSuccess);
+    },
   );
 
   app.post(

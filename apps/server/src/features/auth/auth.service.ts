@@ -4,6 +4,7 @@ import {
   BizCode,
   type LoginResult,
   MOBILE_PATTERN,
+  type MobileLoginOrSignUpResult,
   MSG,
   type SignUpBody,
   type SignUpResult,
@@ -18,7 +19,7 @@ import type { AuditOrigin, AuditRecorder } from '../audit/audit-recorder.js';
 import type { UserRepository, UserRow } from '../user/user.repository.js';
 import type { LoginGuardService } from './login-guard.service.js';
 import type { RegistrationRepository } from './registration.repository.js';
-import type { SessionService } from './session.service.js';
+import { ACCOUNT_DISABLED, type SessionService } from './session.service.js';
 import type { SmsCodeService } from './sms-code.service.js';
 
 const REGISTRATION_TTL_MS = 30 * 60_000;
@@ -64,6 +65,24 @@ export class AuthService {
       if (!seen.user) throw await this.unregistered({ mobile }, '该手机号尚未注册，请设置密码完成注册');
       return seen.user;
     });
+  }
+
+  /**
+   * One step by SMS: a registered mobile logs in; a new one gets an account at once (a generated account name,
+   * no password: it can be set later in 个人信息) and is logged in. The spec's `/auth/mobile` keeps answering 405.
+   */
+  async loginOrSignUpByMobile(mobile: string, code: string, origin: AuditOrigin): Promise<MobileLoginOrSignUpResult> {
+    let created = false;
+    const result = await this.login(origin, 'sms', mobile, async (seen) => {
+      await this.checkSmsCode(mobile, 'login', code);
+      seen.user = await this.users.findByMobile(mobile);
+      if (!seen.user) {
+        seen.user = await this.createByMobile(mobile, origin);
+        created = true;
+      }
+      return seen.user;
+    });
+    return { ...result, created };
   }
 
   loginByAccount(account: string, password: string, origin: AuditOrigin): Promise<LoginResult> {
@@ -135,6 +154,43 @@ export class AuthService {
     });
   }
 
+  /** The account of a verified new mobile. A parallel sign-up of the same mobile loses on its unique index. */
+  private async createByMobile(mobile: string, origin: AuditOrigin): Promise<UserRow> {
+    const now = nowIso();
+    const row = {
+      ...this.newUserRow(newId(), generatedAccount(), now),
+      mobile,
+    };
+    try {
+      await this.users.insert(row);
+    } catch (error) {
+      if (await this.users.findByMobile(mobile)) throw fail('该手机号已注册');
+      throw error;
+    }
+    this.audit.record({ action: 'auth.register', userId: row.id, origin, detail: { account: row.account } });
+    return (await this.users.findById(row.id)) as UserRow;
+  }
+
+  private newUserRow(id: string, account: string, now: string) {
+    return {
+      id,
+      account,
+      mobile: null as string | null,
+      password_hash: null as string | null,
+      nickname: null,
+      avatar_file_id: null,
+      is_admin: 0,
+      invite_code_id: null,
+      code_type: null,
+      credits: this.newUserCredits,
+      disabled: 0,
+      invite_skipped_at: null,
+      account_renamed_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+  }
+
   async signUp(body: SignUpBody, origin: AuditOrigin): Promise<SignUpResult> {
     const now = nowIso();
     const registration = await this.registrations.findOpen(body.userId, now);
@@ -153,21 +209,7 @@ export class AuthService {
         throw fail('注册信息已失效，请重新登录后注册');
       }
       await this.users.insert(
-        {
-          id: userId,
-          account,
-          mobile: registration.mobile,
-          password_hash: passwordHash,
-          nickname: null,
-          avatar_file_id: null,
-          is_admin: 0,
-          invite_code_id: null,
-          code_type: null,
-          credits: this.newUserCredits,
-          disabled: 0,
-          created_at: now,
-          updated_at: now,
-        },
+        { ...this.newUserRow(userId, account, now), mobile: registration.mobile, password_hash: passwordHash },
         trx,
       );
     });
@@ -218,7 +260,7 @@ export class AuthService {
   }
 
   private async startSession(user: UserRow): Promise<LoginResult> {
-    if (user.disabled) throw fail('账号已被禁用，请联系客服');
+    if (user.disabled) throw fail(ACCOUNT_DISABLED);
     return loginResultOf(await this.sessions.issue(user.id), user.is_admin === 1);
   }
 

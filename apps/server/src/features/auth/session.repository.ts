@@ -28,6 +28,17 @@ export class SessionRepository {
       .executeTakeFirst();
   }
 
+  /** Whether the user a token was issued to is stopped, whatever became of the token since. */
+  async ownerDisabled(tokenHash: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select('users.disabled')
+      .where('sessions.token_hash', '=', tokenHash)
+      .executeTakeFirst();
+    return row?.disabled === 1;
+  }
+
   async revoke(id: string, now: string): Promise<void> {
     await this.db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', id).execute();
   }

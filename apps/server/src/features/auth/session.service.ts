@@ -6,6 +6,8 @@ import { isoIn, newId, newSecret, nowIso, sha256 } from '../../platform/ids.js';
 import type { Repositories } from '../../repositories.js';
 import type { SessionRepository } from './session.repository.js';
 
+export const ACCOUNT_DISABLED = '账号已被禁用，请联系客服';
+
 export type SessionKind = 'access' | 'reset';
 
 /**
@@ -72,6 +74,14 @@ export class SessionService implements TokenResolver {
     const ttl = Math.min(RESOLVED_TTL_MS, Date.parse(row.expiresAt) - Date.now());
     if (ttl > 0 && this.bus.live && forgetsBefore === this.forgets) this.resolved.set(token, user, { ttl });
     return user;
+  }
+
+  /**
+   * Why a refused token was refused, when the user should hear it: a stopped account (停用) is told so instead of
+   * being sent to the login dialog as if the session had merely expired. Asked only for refused tokens.
+   */
+  async refusalOf(token: string): Promise<string | undefined> {
+    return (await this.sessions.ownerDisabled(sha256(token))) ? ACCOUNT_DISABLED : undefined;
   }
 
   /** Drops cached tokens of a session or a user, so a revocation takes effect on the next request. */

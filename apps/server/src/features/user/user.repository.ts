@@ -6,6 +6,12 @@ import { newId } from '../../platform/ids.js';
 
 export type UserRow = Selectable<UserTable>;
 
+/** A unique index refused the row: PostgreSQL's unique_violation, or SQLite's UNIQUE constraint. */
+function isUniqueViolation(error: unknown): boolean {
+  const { code } = error as { code?: unknown };
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
 export class UserRepository {
   constructor(private readonly db: Database) {}
 
@@ -64,6 +70,36 @@ export class UserRepository {
       .where('invite_code_id', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Records that the user closed the optional invite step; the first time stays. */
+  async skipInvite(id: string, now: string): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ invite_skipped_at: now, updated_at: now })
+      .where('id', '=', id)
+      .where('invite_skipped_at', 'is', null)
+      .execute();
+  }
+
+  /**
+   * Changes the account name if it was never changed, in one conditional statement: of parallel renames of one
+   * user the row lock lets exactly one through. 'taken' when another user holds the name (the unique index
+   * decides, so two users racing for one name cannot both get it).
+   */
+  async renameAccountOnce(id: string, account: string, now: string): Promise<'renamed' | 'used' | 'taken'> {
+    try {
+      const result = await this.db
+        .updateTable('users')
+        .set({ account, account_renamed_at: now, updated_at: now })
+        .where('id', '=', id)
+        .where('account_renamed_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1 ? 'renamed' : 'used';
+    } catch (error) {
+      if (isUniqueViolation(error)) return 'taken';
+      throw error;
+    }
   }
 
   async countAdmins(): Promise<number> {

@@ -6,6 +6,7 @@ import {
   perfectInfoBodySchema,
   setPasswordBodySchema,
   unbindMobileBodySchema,
+  updateAccountBodySchema,
   updateAvatarBodySchema,
   updateNicknameBodySchema,
   updatePwdBodySchema,
@@ -43,6 +44,18 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService }> = async (
     '/user/invite/code',
     { schema: { tags, summary: '填写邀请码', body: inviteCodeBodySchema, response: reply(userStatusSchema) } },
     async (req) => ok(await users.redeemInvite(currentUser(req).id, req.body.inviteCode), '邀请码使用成功'),
+  );
+
+  app.post(
+    '/user/invite/skip',
+    { schema: { tags, summary: '暂不填写邀请码（之后登录不再询问）', response: replyEmpty } },
+    async (req) => doneAfter(users.skipInvite(currentUser(req).id), MSG.set),
+  );
+
+  app.post(
+    '/user/update/account',
+    { schema: { tags, summary: '修改账号（只能修改一次）', body: updateAccountBodySchema, response: replyEmpty } },
+    async (req) => doneAfter(users.renameAccount(currentUser(req).id, req.body.account), MSG.set),
   );
 
   app.post(

@@ -18,6 +18,8 @@ import type { InviteService } from '../invite/invite.service.js';
 import type { SensitiveWordFilter } from '../moderation/sensitive-word-filter.js';
 import type { UserRepository } from './user.repository.js';
 
+const ACCOUNT_RENAMED = '账号只能修改一次，你已经修改过了';
+
 export class UserService {
   private readonly users: UserRepository;
 
@@ -88,6 +90,8 @@ export class UserService {
       hasPassword: user.password_hash !== null,
       invite: user.invite_code_id !== null,
       codeType: user.code_type,
+      inviteSkipped: user.invite_skipped_at !== null,
+      accountRenamable: user.account_renamed_at === null,
       credits: user.credits,
       admin: user.is_admin === 1 ? 'true' : 'false',
     };
@@ -111,6 +115,22 @@ export class UserService {
   async redeemInvite(userId: string, inviteCode: string): Promise<UserStatus> {
     await this.invites.redeem(userId, inviteCode);
     return this.status(userId);
+  }
+
+  /** 暂不填写 on the invite step: remembered on the user, so no device offers it again after login. */
+  async skipInvite(userId: string): Promise<void> {
+    await this.getOrFail(userId);
+    await this.users.skipInvite(userId, nowIso());
+  }
+
+  /** The account name (used to log in) may be changed once; the old name is free again afterwards. */
+  async renameAccount(userId: string, account: string): Promise<void> {
+    const user = await this.getOrFail(userId);
+    if (user.account_renamed_at !== null) throw fail(ACCOUNT_RENAMED);
+    if (user.account === account) throw fail('新账号与当前账号相同');
+    const outcome = await this.users.renameAccountOnce(userId, account, nowIso());
+    if (outcome === 'used') throw fail(ACCOUNT_RENAMED);
+    if (outcome === 'taken') throw fail('该账号已被注册');
   }
 
   async setPassword(userId: string, password: string): Promise<void> {

@@ -8,6 +8,8 @@ export type AuthUser = { id: string; isAdmin: boolean; sessionId: string | null 
 
 export interface TokenResolver {
   resolveAccessToken(token: string): Promise<AuthUser | null>;
+  /** The message for a refused token when the user should hear why (a stopped account), else undefined. */
+  refusalOf(token: string): Promise<string | undefined>;
 }
 
 /** A program calling with its owner's personal API key: never an admin, only on routes of its scopes. */
@@ -96,7 +98,8 @@ export const authPlugin = fp(
     const requireUser = async (req: FastifyRequest) => {
       if (!(await identify(req))) {
         const token = readBearer(req);
-        throw unauthorized(token && opts.apiKeys.isApiKey(token) ? 'API 密钥无效或已删除' : undefined);
+        if (!token) throw unauthorized();
+        throw unauthorized(opts.apiKeys.isApiKey(token) ? 'API 密钥无效或已删除' : await opts.tokens.refusalOf(token));
       }
       if (req.apiKey) await admitApiKey(req, req.apiKey);
     };

@@ -1,6 +1,16 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import { promptHistoryKey } from '../../features/prompt/prompt-history-key.js';
 
+/** prompt_history as 0017 finds it. */
+type HistoryRow = {
+  id: string;
+  user_id: string;
+  prompt_group: string;
+  negative_prompt_group: string;
+  pin: number;
+  created_at: string;
+};
+
 /** The one migration list, run at start on SQLite and PostgreSQL alike. Append; never edit a landed one. */
 const migrations: Record<string, Migration> = {
   '0001_accounts': {
@@ -689,16 +699,14 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
-};
-
-/** prompt_history as 0017 finds it. */
-type HistoryRow = {
-  id: string;
-  user_id: string;
-  prompt_group: string;
-  negative_prompt_group: string;
-  pin: number;
-  created_at: string;
+  '0019_account_steps': {
+    async up(db: Kysely<unknown>) {
+      // Steps of the account a user has taken once and for all: closing the optional invite step (so no device
+      // asks again), and the one change of the account name.
+      await db.schema.alterTable('users').addColumn('invite_skipped_at', 'varchar(32)').execute();
+      await db.schema.alterTable('users').addColumn('account_renamed_at', 'varchar(32)').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -17,6 +17,10 @@ export interface UserTable {
   code_type: string | null;
   credits: number;
   disabled: number;
+  /** When the user closed the optional invite step; null while it may still be offered after login. */
+  invite_skipped_at: string | null;
+  /** When the account name was changed; it may change only once. */
+  account_renamed_at: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -1,5 +1,6 @@
 import { AvatarDialog } from './AvatarDialog';
 import { BindMobileDialog } from './BindMobileDialog';
+import { EditAccountDialog } from './EditAccountDialog';
 import { EditNicknameDialog } from './EditNicknameDialog';
 import { GuidanceDialog } from './GuidanceDialog';
 import { HelpDialog } from './HelpDialog';
@@ -22,6 +23,7 @@ export function AccountDialogs() {
       <NicknameDialog />
       <InviteDialog />
       <EditNicknameDialog />
+      <EditAccountDialog />
       <AvatarDialog />
       <PasswordDialog />
       <BindMobileDialog />

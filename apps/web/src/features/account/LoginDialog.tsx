@@ -4,6 +4,8 @@ import { AccountLoginForm } from './AccountLoginForm';
 import { AccountModal } from './AccountModal';
 import { AgreementNote } from './AgreementNote';
 import { MobileLoginForm } from './MobileLoginForm';
+import { clearPendingAction } from './pending-action';
+import { pendingActionStorage } from './require-login';
 import './account-dialogs.css';
 
 export function LoginDialog() {
@@ -11,9 +13,11 @@ export function LoginDialog() {
   const notice = useSession((state) => state.loginNotice);
   const setLoginNotice = useSession((state) => state.setLoginNotice);
 
+  /** Closing it is giving up what asked for the login: a later login from the header does not replay it. */
   function close() {
     closeDialog('login');
     setLoginNotice(null);
+    clearPendingAction(pendingActionStorage);
   }
 
   return (
@@ -26,12 +30,14 @@ export function LoginDialog() {
         </div>
       </div>
       {notice && <Alert type="warning" showIcon title={notice} className="hf-login-notice" />}
+      {/* 手机登录 first: it also signs a new mobile up, in one step. */}
       <Tabs
         centered
         destroyOnHidden
+        defaultActiveKey="mobile"
         items={[
-          { key: 'account', label: '账号登录', children: <AccountLoginForm /> },
           { key: 'mobile', label: '手机登录', children: <MobileLoginForm /> },
+          { key: 'account', label: '账号登录', children: <AccountLoginForm /> },
         ]}
       />
       <AgreementNote />

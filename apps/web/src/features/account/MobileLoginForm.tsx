@@ -1,14 +1,14 @@
 import { MobileOutlined } from '@ant-design/icons';
 import { type MobileLoginBody, mobileSchema } from '@huafang/contracts';
-import { Form, Input } from 'antd';
+import { Form, Input, Typography } from 'antd';
 import { FormSubmit } from '../../common/FormSubmit';
-import { mobileLogin } from '../../services/auth';
+import { mobileLoginOrSignUp } from '../../services/auth';
 import { SmsCodeField } from './SmsCodeField';
 import { useAccountFlow } from './use-account-flow';
 import { useSubmit } from './use-submit';
 import { zodRule } from './zod-rule';
 
-/** 手机登录 tab: a new mobile is answered with 405 and continues to registration. */
+/** 手机登录 tab: one step for everyone — a new mobile is signed up by its code and logged in at once. */
 export function MobileLoginForm() {
   const [form] = Form.useForm<MobileLoginBody>();
   const { submitting, submit, error } = useSubmit();
@@ -16,11 +16,8 @@ export function MobileLoginForm() {
 
   const onFinish = (values: MobileLoginBody) =>
     submit(async () => {
-      try {
-        await flow.completeLogin(await mobileLogin({ mobile: values.mobile.trim(), code: values.code.trim() }));
-      } catch (error) {
-        if (!flow.handleUnregistered(error, { showMessage: true })) throw error;
-      }
+      const result = await mobileLoginOrSignUp({ mobile: values.mobile.trim(), code: values.code.trim() });
+      await flow.completeLogin(result, { created: result.created });
     });
 
   return (
@@ -36,6 +33,9 @@ export function MobileLoginForm() {
         />
       </Form.Item>
       <SmsCodeField form={form} scene="login" label="验证码" />
+      <Typography.Paragraph type="secondary" className="hf-login-hint">
+        未注册的手机号验证后自动注册
+      </Typography.Paragraph>
       <FormSubmit label="登录" submitting={submitting} error={error} />
     </Form>
   );

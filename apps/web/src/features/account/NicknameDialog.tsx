@@ -1,12 +1,9 @@
 import { inviteCodeSchema, nicknameSchema, type UploadResult } from '@huafang/contracts';
 import { Form, Input } from 'antd';
-import { useNavigate } from 'react-router';
 import { FormSubmit } from '../../common/FormSubmit';
 import { perfectInfo } from '../../services/user';
-import { useSession } from '../../stores/session';
 import { AccountModal } from './AccountModal';
 import { AvatarUploader } from './AvatarUploader';
-import { loadCurrentUser } from './current-user';
 import { useAccountFlow } from './use-account-flow';
 import { useSubmit } from './use-submit';
 import { optionalText, zodRule } from './zod-rule';
@@ -18,24 +15,21 @@ interface ProfileValues {
   inviteCode?: string;
 }
 
-/** 完善资料 after registration; with an invite code it continues as accepting the invite (spec §4). */
+/**
+ * 完善资料 after registration; with an invite code it continues as accepting the invite (spec §4), without one it
+ * resumes what the guest was doing (else /omnibus).
+ */
 export function NicknameDialog() {
   const [form] = Form.useForm<ProfileValues>();
   const { submitting, submit, error } = useSubmit();
   const flow = useAccountFlow();
-  const navigate = useNavigate();
 
   const onFinish = (values: ProfileValues) =>
     submit(async () => {
       const inviteCode = optionalText(values.inviteCode);
       await perfectInfo({ nickname: values.nickname.trim(), avatar: values.avatar?.fileId, inviteCode });
-      if (inviteCode) {
-        await flow.acceptInvite(inviteCode);
-      } else {
-        await loadCurrentUser();
-        useSession.getState().closeAllDialogs();
-        navigate('/omnibus');
-      }
+      if (inviteCode) await flow.acceptInvite(inviteCode);
+      else await flow.completeProfile();
     });
 
   return (

@@ -33,13 +33,21 @@ export function ProfileDialog() {
             <Descriptions.Item label="昵称">
               {user.nickname ?? '—'} {edit('editNickname', '修改')}
             </Descriptions.Item>
-            <Descriptions.Item label="账号">{user.account ?? '未设置'}</Descriptions.Item>
+            <Descriptions.Item label="账号">
+              {user.account ?? '未设置'} {user.accountRenamable && edit('editAccount', '修改')}
+              <div className="hf-muted-label">
+                {user.accountRenamable ? '账号只能修改一次' : '账号已修改过，不能再改'}
+              </div>
+            </Descriptions.Item>
             <Descriptions.Item label="手机号">
               {user.mobile ?? '未绑定'}{' '}
               {edit(user.mobile ? 'unbindMobile' : 'bindMobile', user.mobile ? '解绑' : '绑定')}
             </Descriptions.Item>
             <Descriptions.Item label="登录密码">
               {user.hasPassword ? '已设置' : '未设置'} {edit('password', user.hasPassword ? '修改' : '设置')}
+            </Descriptions.Item>
+            <Descriptions.Item label="邀请码">
+              {user.invite ? '已填写' : '未填写（选填）'} {!user.invite && edit('invite', '填写')}
             </Descriptions.Item>
             <Descriptions.Item label="剩余点数">{user.credits} 点</Descriptions.Item>
           </Descriptions>

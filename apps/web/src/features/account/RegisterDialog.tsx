@@ -15,7 +15,10 @@ interface RegisterValues {
   account?: string;
 }
 
-/** Completes a code-405 registration: a password, optionally an account name, then 完善资料. */
+/**
+ * Completes a code-405 registration (an unknown account name at 账号登录): a password, then 完善资料. A new mobile
+ * never comes here: 手机登录 signs it up in one step.
+ */
 export function RegisterDialog() {
   const userId = useSession((state) => state.pendingUserId);
   const [form] = Form.useForm<RegisterValues>();
@@ -35,7 +38,7 @@ export function RegisterDialog() {
   return (
     <AccountModal name="register" title="注册账号" width={440} mask={{ closable: false }}>
       <Typography.Paragraph type="secondary">
-        该手机号尚未注册。设置登录密码即可完成注册，之后也可以用账号和密码登录。
+        该账号尚未注册。设置登录密码即可完成注册，之后用账号和密码登录。
       </Typography.Paragraph>
       <Form form={form} layout="vertical" onFinish={onFinish} requiredMark={false}>
         <NewPasswordFields label="登录密码" autoFocus />

@@ -1,12 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Empty } from 'antd';
 import { useNavigate } from 'react-router';
+import { requireLogin } from '../../features/account/require-login';
 import { useApplyTemplate } from '../../features/draw/use-apply-template';
 import { CardGridSkeleton } from '../../features/tasks/CardGridSkeleton';
 import { FeaturedTemplateCard } from '../../features/tasks/FeaturedTemplateCard';
-import { toast } from '../../services/notices';
 import { taskQueries } from '../../services/task';
-import { useSession } from '../../stores/session';
 import './home.css';
 
 const SKELETON_CARDS = 4;
@@ -14,17 +13,12 @@ const SKELETON_CARDS = 4;
 /** 精选模板: the templates an admin featured (else the newest published); a card opens /draw with it. */
 export function FeaturedTemplates() {
   const featured = useQuery(taskQueries.featured());
-  const loggedIn = useSession((state) => Boolean(state.token));
-  const openDialog = useSession((state) => state.openDialog);
   const navigate = useNavigate();
   const { apply, applyingId } = useApplyTemplate();
 
   function open(templateId: string) {
-    if (!loggedIn) {
-      toast('请先登录', 'info');
-      openDialog('login');
-      return;
-    }
+    // A guest logs in (or signs up) first and lands in this template (require-login.ts).
+    if (!requireLogin({ kind: 'template', templateId })) return;
     apply(templateId, { onSuccess: () => navigate('/draw') });
   }
 

@@ -4,9 +4,9 @@ import { Button } from 'antd';
 import TextArea from 'antd/es/input/TextArea';
 import { type KeyboardEvent, useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { requireLogin } from '../../features/account/require-login';
 import { AppHeader } from '../../layouts/AppHeader';
 import { OPEN_LOGIN_PARAM } from '../../services/navigation';
-import { toast } from '../../services/notices';
 import { useSession } from '../../stores/session';
 import { FeaturedTemplates } from './FeaturedTemplates';
 import { LatestWorks } from './LatestWorks';
@@ -21,7 +21,6 @@ const PROMPT_IDEAS = [
 
 export default function HomePage() {
   const [prompt, setPrompt] = useState('');
-  const loggedIn = useSession((state) => Boolean(state.token));
   const openDialog = useSession((state) => state.openDialog);
   const navigate = useNavigate();
   const [searchParams, setSearchParams] = useSearchParams();
@@ -33,11 +32,8 @@ export default function HomePage() {
   }, [searchParams, setSearchParams, openDialog]);
 
   function start() {
-    if (!loggedIn) {
-      toast('请先登录', 'info');
-      openDialog('login');
-      return;
-    }
+    // A guest's words wait through login or sign-up, then open in /chuangyi (require-login.ts).
+    if (!requireLogin({ kind: 'prompt', prompt: prompt.trim() })) return;
     navigate('/chuangyi', { state: { prompt: prompt.trim() } });
   }
 
