@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ADMIN,
   adminToken,
   api,
   generateAndWait,
@@ -69,7 +70,7 @@ describe('点赞, 收藏, 我的收藏, 举报 and the author’s 通知', () =>
       await visible(card.getByRole('button', { name: '取消点赞（1 个赞）' }));
 
       // The detail: the same like, 收藏 there.
-      await press(screen, card.getByRole('button').first());
+      await press(screen, card.getByRole('button', { name: /^查看作品/ }));
       const detail = dialog(page, '作品详情');
       await visible(detail.getByRole('button', { name: '取消点赞（1 个赞）' }));
       await press(screen, detail.getByRole('button', { name: '收藏（0 人收藏）' }));
@@ -121,6 +122,50 @@ describe('点赞, 收藏, 我的收藏, 举报 and the author’s 通知', () =>
       await authorPage.page.keyboard.press('Escape');
       await visible(authorPage.page.getByRole('button', { name: '通知', exact: true }));
       await authorPage.context.close();
+    });
+  }
+});
+
+interface TreeNode {
+  id: string;
+  name: string;
+  kind: string;
+  children?: TreeNode[];
+}
+
+describe('模板封面取自示例作品', () => {
+  for (const screen of ['desktop', 'phone'] as const) {
+    it(`on the ${screen}: the admin paints a sample and picks it as the cover`, async () => {
+      const tree = (
+        await api<TreeNode[]>(journey.server, 'GET', '/api/task/tree/all', {
+          token: await adminToken(journey.server),
+        })
+      ).data;
+      const template = tree
+        .flatMap((node) => [node, ...(node.children ?? [])])
+        .flatMap((node) => node.children ?? [])
+        .find((node) => node.kind === 'template');
+      if (!template) throw new Error('no template in the seeded tree');
+
+      const { page, context } = await loggedInOnDraw(journey, ADMIN, screen);
+      await page.goto(`${journey.server.baseUrl}/admin?node=${template.id}`);
+      await visible(page.getByText(`模板：${template.name}`));
+      await press(screen, page.getByRole('button', { name: '从作品选择' }));
+      const picker = dialog(page, '选择作品作为封面');
+      await visible(picker);
+      const works = picker.getByRole('button', { name: /^选用这幅作品作为封面/ });
+      const before = await works.count();
+      await press(screen, picker.getByRole('button', { name: '生成示例' }));
+      await visible(toast(page, '示例已生成，可在列表中选用'), 60_000);
+      await expect.poll(() => works.count(), { timeout: 15_000 }).toBeGreaterThan(before);
+      await visible(picker.getByRole('button', { name: '选用这幅作品作为封面（我的作品）' }));
+      await screenshot(page, `community-cover-picker-${screen}`);
+      await noSidewaysScroll(page);
+      await press(screen, picker.getByRole('button', { name: '选用这幅作品作为封面（我的作品）' }).first());
+      await visible(toast(page, '已选用为封面，保存模板后生效'));
+      await hidden(picker);
+      await visible(page.getByText('有未保存的修改'));
+      await context.close();
     });
   }
 });

@@ -21,8 +21,8 @@ export function WorkReactionButtons({ work, size = 'middle', onAskedToLogin }: W
     <span className="hf-reactions">
       <Button
         size={size}
-        type="text"
-        className={work.liked ? 'hf-reaction is-on' : 'hf-reaction'}
+        variant="text"
+        color={work.liked ? 'primary' : 'default'}
         icon={work.liked ? <HeartFilled /> : <HeartOutlined />}
         aria-label={work.liked ? `取消点赞（${work.likes} 个赞）` : `点赞（${work.likes} 个赞）`}
         aria-pressed={work.liked}
@@ -33,8 +33,8 @@ export function WorkReactionButtons({ work, size = 'middle', onAskedToLogin }: W
       </Button>
       <Button
         size={size}
-        type="text"
-        className={work.favorited ? 'hf-reaction is-on' : 'hf-reaction'}
+        variant="text"
+        color={work.favorited ? 'primary' : 'default'}
         icon={work.favorited ? <StarFilled /> : <StarOutlined />}
         aria-label={work.favorited ? `取消收藏（${work.favorites} 人收藏）` : `收藏（${work.favorites} 人收藏）`}
         aria-pressed={work.favorited}
