@@ -10,7 +10,7 @@ import {
   screenshot,
   setupJourney,
 } from './harness';
-import { dialog, hidden, loginDialog, press, sidewaysOverflow, toast, visible } from './ui';
+import { dialog, hidden, loginDialog, press, sidewaysOverflow, toast, toasts, visible } from './ui';
 
 /**
  * 灵感广场 as a community (docs/community.md): a guest is asked to log in to like; a reader likes, takes it back,
@@ -161,6 +161,8 @@ describe('模板封面取自示例作品', () => {
       await visible(picker.getByRole('button', { name: '选用这幅作品作为封面（我的作品）' }));
       await screenshot(page, `community-cover-picker-${screen}`);
       await noSidewaysScroll(page);
+      // One toast at a time: the pick's answer shows once the sample's is gone.
+      await hidden(toasts(page));
       await press(screen, picker.getByRole('button', { name: '选用这幅作品作为封面（我的作品）' }).first());
       await visible(toast(page, '已选用为封面，保存模板后生效'));
       await hidden(picker);
