@@ -26,6 +26,7 @@ import { inviteAdminRoutes } from './features/invite/invite.routes.js';
 import { modelRoutes } from './features/models/model.routes.js';
 import { sensitiveWordRoutes } from './features/moderation/sensitive-word.routes.js';
 import { workModerationAdminRoutes, workReportRoutes } from './features/moderation/work-moderation.routes.js';
+import { noticeRoutes } from './features/notice/notice.routes.js';
 import { optionRoutes } from './features/options/option.routes.js';
 import { promptRoutes } from './features/prompt/prompt.routes.js';
 import { promptHistoryRoutes } from './features/prompt/prompt-history.routes.js';
@@ -166,6 +167,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(workReviewRoutes, workDeps);
       await api.register(workReportRoutes, { moderation: services.workModeration });
       await api.register(workModerationAdminRoutes, { moderation: services.workModeration });
+      await api.register(noticeRoutes, { notices: services.notices });
       await api.register(promptHistoryRoutes, { history: services.promptHistory });
       await api.register(backendRoutes, { backends: services.backendAdmin });
       await api.register(comboRoutes, { combos: services.combos });

@@ -29,6 +29,7 @@ import { PublicationGate, workImageLink } from './features/moderation/publicatio
 import { SensitiveWordService } from './features/moderation/sensitive-word.service.js';
 import { SensitiveWordFilter } from './features/moderation/sensitive-word-filter.js';
 import { WorkModerationService } from './features/moderation/work-moderation.service.js';
+import { NoticeService } from './features/notice/notice.service.js';
 import { PromptService } from './features/prompt/prompt.service.js';
 import { PromptHistoryService } from './features/prompt/prompt-history.service.js';
 import { ComboService } from './features/store/combo.service.js';
@@ -95,6 +96,7 @@ export function createServices(deps: {
   const { board, interrupts } = mode;
   const generations = repos.generations;
   // Workers hear no broadcasts: they read the settings for each image instead of keeping a copy.
+  const notices = new NoticeService(repos.notices, deps.signer);
   const compliance = new ComplianceService(repos, deps.bus, role !== 'worker', config.aigcProducer);
   const webhookRepo = repos.webhooks;
   const webhookRules = new WebhookAddressRules(config.webhooks);
@@ -167,6 +169,7 @@ export function createServices(deps: {
     appConfig: new AppConfigService(repos),
     compliance,
     storage: deps.storage,
+    notices,
     works: new WorkService(
       works,
       deps.storage,
@@ -181,8 +184,18 @@ export function createServices(deps: {
         deps.log,
         workImageLink(deps.signer, config.publicBaseUrl),
       ),
+      notices,
+      compliance,
     ),
-    workModeration: new WorkModerationService(moderationRepo, works, files, deps.signer, webhookEvents),
+    workModeration: new WorkModerationService(
+      moderationRepo,
+      works,
+      files,
+      deps.signer,
+      webhookEvents,
+      auditRecorder,
+      notices,
+    ),
     audit: new AuditService(auditRepo, auditRecorder, config.audit.retentionDays, deps.log),
     signer: deps.signer,
     promptHistory: new PromptHistoryService(repos),

@@ -139,7 +139,7 @@ describe('galleries', () => {
     expect(await card.count()).toBe(1);
     await visible(card.getByText(user.nickname));
     await screenshot(visitor.page, 'omnibus');
-    await card.getByRole('button').click();
+    await card.getByRole('button', { name: /^查看作品/ }).click();
     const publicDetail = dialog(visitor.page, '作品详情');
     await visible(publicDetail.locator('.hf-work-prompt').first());
     expect(((await publicDetail.locator('.hf-work-prompt').first().textContent()) ?? '').trim()).toBe(prompt);
@@ -169,7 +169,10 @@ describe('galleries', () => {
     await chooseCategory(page, '人像摄影');
     await visible(page.getByText('这个分类还没有公开作品'));
     await chooseCategory(page, '国风插画');
-    await page.locator('.hf-public-card').getByRole('button').click();
+    await page
+      .locator('.hf-public-card')
+      .getByRole('button', { name: /^查看作品/ })
+      .click();
     // Waiting starts before the click, so a navigation that lands while the click returns is not missed.
     await Promise.all([
       page.waitForURL('**/draw', { waitUntil: 'commit' }),

@@ -26,6 +26,10 @@ function works(): PublicWorkItem[] {
     templateId: null,
     templateName: `作品${index + 1}`,
     views: 0,
+    likes: 0,
+    favorites: 0,
+    liked: false,
+    favorited: false,
     author: { nickname: `作者${index + 1}`, avatar: null },
   }));
 }

@@ -85,7 +85,7 @@ describe('内容审核: held publication, 举报 and 作品审核 › 待审核'
       await readerPage.page.goto(`${journey.server.baseUrl}/omnibus`);
       const card = readerPage.page.locator('.hf-public-card').filter({ hasText: author.nickname });
       await visible(card);
-      await press(screen, card.getByRole('button').first());
+      await press(screen, card.getByRole('button', { name: /^查看作品/ }));
       const publicDetail = dialog(readerPage.page, '作品详情');
       await press(screen, publicDetail.getByRole('button', { name: '举报' }));
       const reportDialog = dialog(readerPage.page, '举报作品');

@@ -19,6 +19,7 @@ export const AUDIT_ACTION_LABELS = {
   'work.publish': '发布作品',
   'work.unpublish': '取消发布',
   'work.delete': '删除作品',
+  'work.report': '举报作品',
   'credits.change': '算力变动',
   'admin.request': '管理操作',
   'admin.audit_export': '导出审计日志',

@@ -3,6 +3,7 @@ export * from './api-keys.js';
 export * from './app-config.js';
 export * from './audit.js';
 export * from './auth.js';
+export * from './community.js';
 export * from './compliance.js';
 export * from './constants.js';
 export * from './credits.js';

@@ -113,11 +113,17 @@ export const publicWorkItemSchema = z.object({
   templateId: z.string().nullable(),
   templateName: z.string(),
   views: z.number().int(),
+  /** 点赞 and 收藏 counts, and whether the viewer (when logged in) liked or favourited it; false for a guest. */
+  likes: z.number().int(),
+  favorites: z.number().int(),
+  liked: z.boolean(),
+  favorited: z.boolean(),
   author: workAuthorSchema,
 });
 export type PublicWorkItem = z.infer<typeof publicWorkItemSchema>;
 export const publicWorkPageSchema = pageSchema(publicWorkItemSchema);
 
+/** 最新 by publication; 热门 by the hot score (likes, favourites and views, decaying with age: docs/community.md). */
 export const publicWorkOrderSchema = z.enum(['latest', 'hot'], { error: '排序方式不正确' });
 /** GET /api/works/public and /public/list (spec §9: page 1, size 10 by default). */
 export const publicWorkQuerySchema = z.object({

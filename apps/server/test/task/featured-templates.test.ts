@@ -54,18 +54,9 @@ describeServer('featured templates: 设为精选 by an admin, listed publicly on
     }[];
   };
 
-  it('falls back to the newest published templates, for visitors without a login, when none is featured', async () => {
-    const newest = await publish('最新模板');
-    const list = await featuredList();
-    expect(list.length).toBeGreaterThan(0);
-    expect(list.length).toBeLessThanOrEqual(8);
-    expect(list[0]).toEqual({
-      templateId: newest,
-      taskId,
-      name: '最新模板',
-      cover: '/covers/最新模板.png',
-      description: '最新模板的描述',
-    });
+  it('shows nothing, to visitors without a login too, while no template is featured', async () => {
+    await publish('最新模板');
+    expect(await featuredList()).toEqual([]);
   });
 
   it('lists only the featured templates users can open, in the admin order', async () => {
@@ -78,7 +69,10 @@ describeServer('featured templates: 设为精选 by an admin, listed publicly on
     expect((await feature(draft, true, 0)).body.code).toBe(0);
     expect((await feature(privateOne, true, 0)).body.code).toBe(0);
 
-    expect((await featuredList()).map((t) => t.name)).toEqual(['精选乙', '精选甲']);
+    expect(await featuredList()).toEqual([
+      { templateId: second, taskId, name: '精选乙', cover: '/covers/精选乙.png', description: '精选乙的描述' },
+      { templateId: first, taskId, name: '精选甲', cover: '/covers/精选甲.png', description: '精选甲的描述' },
+    ]);
     const detail = await ctx.app.call('GET', `/api/task/template/detail/${second}`, { token: ctx.admin });
     expect(detail.body.data).toMatchObject({ featured: true, featuredSort: 1 });
 
@@ -90,10 +84,8 @@ describeServer('featured templates: 设为精选 by an admin, listed publicly on
     expect((await featuredList()).map((t) => t.name)).toEqual(['精选甲']);
 
     expect((await feature(first, false)).body).toMatchObject({ code: 0, msg: '已取消精选' });
-    // Nothing featured is left open to users: the newest published ones come back.
-    const fallback = (await featuredList()).map((t) => t.name);
-    expect(fallback).toContain('精选甲');
-    for (const closed of ['只是草稿', '私有模板', '精选乙']) expect(fallback).not.toContain(closed);
+    // Nothing featured is left open to users: the list is empty, newly published templates do not fill it.
+    expect(await featuredList()).toEqual([]);
   });
 
   it('refuses users, and templates that are not official', async () => {

@@ -10,6 +10,8 @@ export type SeedWork = {
   prompt?: string;
   createdAt?: string;
   public?: boolean;
+  /** When it was published (public works), else its createdAt. */
+  publishedAt?: string;
 };
 
 /**
@@ -55,9 +57,11 @@ export async function seedWorks(app: TestApp, userId: string, works: SeedWork[])
       image_key: files.imageKey,
       thumb_key: files.thumbKey,
       public: work.public ? 1 : 0,
-      published_at: work.public ? createdAt : null,
+      published_at: work.public ? (work.publishedAt ?? createdAt) : null,
       created_at: createdAt,
     });
+    // 热门 orders by the stored score, which publishing sets.
+    if (work.public) await app.services.workRepo.refreshHot(id);
     ids.push(id);
   }
   return ids;

@@ -1,6 +1,8 @@
 import type {
+  Page,
   Task,
   TaskTreeNode,
+  TemplateCoverWork,
   TemplateFeaturedBody,
   TemplateSaveBody,
   taskBodySchema,
@@ -10,6 +12,7 @@ import type {
   templateCopyBodySchema,
   templateMoveBodySchema,
   templateSaveResultSchema,
+  UploadResult,
 } from '@huafang/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
@@ -81,14 +84,35 @@ export async function setTemplateFeatured(body: TemplateFeaturedBody): Promise<s
   return (await requestEnvelope<null>('/api/task/template/featured', { method: 'POST', body })).msg;
 }
 
+/** Works made with the template that may become its cover: its public works and the admin's own. */
+export function fetchCoverWorks(query: { templateId: string; current: number; pageSize: number }) {
+  return http.get<Page<TemplateCoverWork>>('/api/task/template/cover/works', { ...query });
+}
+
+/** Copies the chosen work into a cover file; resolves it and the server's message. */
+export function coverFromWork(templateId: string, workId: string) {
+  return requestEnvelope<UploadResult>('/api/task/template/cover/from-work', {
+    method: 'POST',
+    body: { templateId, workId },
+  });
+}
+
 /** Under taskKeys.all: refreshing every task query after an admin change refreshes these too. */
 export const taskAdminKeys = {
   tree: [...taskKeys.all, 'admin', 'tree'] as const,
   template: (templateId: string) => [...taskKeys.all, 'admin', 'template', templateId] as const,
+  coverWorks: (templateId: string, current: number) =>
+    [...taskKeys.all, 'admin', 'coverWorks', templateId, current] as const,
 };
 
 export const taskAdminQueries = {
   tree: () => queryOptions({ queryKey: taskAdminKeys.tree, queryFn: fetchAdminTaskTree }),
   template: (templateId: string) =>
     queryOptions({ queryKey: taskAdminKeys.template(templateId), queryFn: () => fetchTemplateDetail(templateId) }),
+  coverWorks: (templateId: string, current: number, pageSize: number) =>
+    queryOptions({
+      queryKey: taskAdminKeys.coverWorks(templateId, current),
+      queryFn: () => fetchCoverWorks({ templateId, current, pageSize }),
+      staleTime: 0,
+    }),
 };

@@ -5,6 +5,7 @@ import type {
   reviewWorkItemSchema,
   WorkDetail,
   WorkItem,
+  WorkReactions,
 } from '@huafang/contracts';
 import {
   infiniteQueryOptions,
@@ -81,6 +82,21 @@ export function fetchPublicWorkDetail(id: string) {
   return http.get<PublicWorkDetail>('/api/works/public/detail', { id });
 }
 
+/** 点赞 or its undo; resolves the work's counts now and the server's message (已点赞 / 已取消点赞). */
+export function likeWork(id: string, like: boolean) {
+  return requestEnvelope<WorkReactions>('/api/works/like', { method: 'POST', body: { id, like } });
+}
+
+/** 收藏 or its undo (已收藏 / 已取消收藏). */
+export function favoriteWork(id: string, favorite: boolean) {
+  return requestEnvelope<WorkReactions>('/api/works/favorite', { method: 'POST', body: { id, favorite } });
+}
+
+/** 我的收藏: favourites still on 灵感广场, the latest first. */
+export function fetchFavoriteWorks(query: { current: number; pageSize: number }) {
+  return http.get<Page<PublicWorkItem>>('/api/works/favorites', { ...query });
+}
+
 /* ---------- 作品审核 ---------- */
 
 export function fetchReviewWorks(query: { current: number; pageSize: number; status: ReviewStatus }) {
@@ -105,7 +121,17 @@ export const worksKeys = {
     ['works', 'public', order, categoryId ?? ''] as const,
   publicDetail: (id: string) => ['works', 'publicDetail', id] as const,
   latest: (pageSize: number) => ['works', 'latest', pageSize] as const,
+  favorites: ['works', 'favorites'] as const,
 };
+
+/** 我的收藏 reads 20 a page. */
+const FAVORITES_PAGE_SIZE = 20;
+
+/** The next page of an infinite list of works, until `total`. */
+function nextWorksPage(last: Page<unknown>, pages: Page<unknown>[]): number | undefined {
+  const loaded = pages.reduce((sum, page) => sum + page.list.length, 0);
+  return loaded < last.total && last.list.length > 0 ? last.current + 1 : undefined;
+}
 
 export const worksQueries = {
   /** The grid keeps the previous page on screen while the next one loads. */
@@ -123,10 +149,15 @@ export const worksQueries = {
       queryFn: ({ pageParam }) =>
         fetchPublicWorks({ current: pageParam, pageSize: OMNIBUS_PAGE_SIZE, order, categoryId }),
       initialPageParam: 1,
-      getNextPageParam: (last, pages) => {
-        const loaded = pages.reduce((sum, page) => sum + page.list.length, 0);
-        return loaded < last.total && last.list.length > 0 ? last.current + 1 : undefined;
-      },
+      getNextPageParam: nextWorksPage,
+    }),
+  /** 我的收藏, page after page. */
+  favorites: () =>
+    infiniteQueryOptions({
+      queryKey: worksKeys.favorites,
+      queryFn: ({ pageParam }) => fetchFavoriteWorks({ current: pageParam, pageSize: FAVORITES_PAGE_SIZE }),
+      initialPageParam: 1,
+      getNextPageParam: nextWorksPage,
     }),
   /** Opening a public work counts a view, so every opening asks again (the cached answer shows meanwhile). */
   publicDetail: (id: string | null) =>
@@ -150,4 +181,27 @@ export async function refreshAfterDelete(queryClient: QueryClient, deletedIds: r
   const gone = (query: Query) => isDeletedWorkDetail(query.queryKey, deletedIds);
   queryClient.removeQueries({ queryKey: worksKeys.all, predicate: gone });
   await queryClient.invalidateQueries({ queryKey: worksKeys.all, predicate: (query) => !gone(query) });
+}
+
+type WorkLike = { id: string };
+
+/** `data` of any cached works query with the work's counts replaced: a detail, a page, or pages of a list. */
+function withReactions(data: unknown, reactions: WorkReactions): unknown {
+  if (!data || typeof data !== 'object') return data;
+  const patchItem = (item: unknown) =>
+    (item as WorkLike).id === reactions.id ? { ...(item as object), ...reactions } : item;
+  if ('pages' in data && Array.isArray(data.pages)) {
+    return { ...data, pages: data.pages.map((page: unknown) => withReactions(page, reactions)) };
+  }
+  if ('list' in data && Array.isArray(data.list)) return { ...data, list: data.list.map(patchItem) };
+  return patchItem(data);
+}
+
+/**
+ * After 点赞 or 收藏 every gallery showing the work (cards, the open detail, the home page) shows the new counts at
+ * once; 我的收藏 loads again, since a favourite adds or removes a card there.
+ */
+export async function applyReactions(queryClient: QueryClient, reactions: WorkReactions): Promise<void> {
+  queryClient.setQueriesData({ queryKey: worksKeys.all }, (data: unknown) => withReactions(data, reactions));
+  await queryClient.invalidateQueries({ queryKey: worksKeys.favorites });
 }

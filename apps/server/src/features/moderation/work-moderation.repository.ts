@@ -136,7 +136,7 @@ export class WorkModerationRepository {
    */
   async decide(
     decision: { id: string; workId: string; decision: 'approve' | 'remove'; adminId: string; note: string | null },
-    apply: (trx: Transaction<DB>, work: Selectable<WorkTable>) => Promise<void>,
+    apply: (trx: Transaction<DB>, work: Selectable<WorkTable>, reasons: ModerationReasonCount[]) => Promise<void>,
     at: string,
   ): Promise<{ reasons: ModerationReasonCount[]; work: Selectable<WorkTable> } | null> {
     return this.db.transaction().execute(async (trx) => {
@@ -167,7 +167,7 @@ export class WorkModerationRepository {
         counts.set(key, entry);
       }
       const reasons = [...counts.values()];
-      await apply(trx, work);
+      await apply(trx, work, reasons);
       await trx
         .insertInto('moderation_decisions')
         .values({

@@ -10,6 +10,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
 import { done, doneAfter, ok } from '../../platform/envelope.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
+import { originOf } from '../audit/audit-recorder.js';
 import { REPORT_MESSAGES, type WorkModerationService } from './work-moderation.service.js';
 
 type Deps = { moderation: WorkModerationService };
@@ -21,7 +22,7 @@ export const workReportRoutes: FastifyPluginAsyncZod<Deps> = async (app, { moder
   app.post(
     '/works/report',
     { schema: { tags: ['作品'], summary: '举报灵感广场的作品', body: workReportBodySchema, response: replyEmpty } },
-    async (req) => doneAfter(moderation.report(currentUser(req).id, req.body), REPORT_MESSAGES.done),
+    async (req) => doneAfter(moderation.report(currentUser(req).id, req.body, originOf(req)), REPORT_MESSAGES.done),
   );
 };
 

@@ -12,7 +12,9 @@ import {
 import { fail, notFound } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
+import type { AuditOrigin, AuditRecorder } from '../audit/audit-recorder.js';
 import type { FileService } from '../files/file.service.js';
+import type { NoticeService } from '../notice/notice.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
 import type { WorkRepository } from '../works/work.repository.js';
 import { signedWorkLink, workImageUrl, workThumbUrl } from '../works/work-files.js';
@@ -48,10 +50,19 @@ export class WorkModerationService {
     private readonly files: FileService,
     private readonly signer: UrlSigner,
     private readonly webhooks: WebhookEvents,
+    private readonly audit: AuditRecorder,
+    private readonly notices: NoticeService,
   ) {}
 
-  /** A logged-in user reports a public work; once per user and work, even when the same report arrives twice at once. */
-  async report(userId: string, body: { id: string; reason: WorkReportReason; detail?: string }): Promise<void> {
+  /**
+   * A logged-in user reports a public work; once per user and work, even when the same report arrives twice at
+   * once. The report enters the queue and the audit trail (who reported what, why).
+   */
+  async report(
+    userId: string,
+    body: { id: string; reason: WorkReportReason; detail?: string },
+    origin: AuditOrigin,
+  ): Promise<void> {
     const work = await this.works.findPublic(body.id);
     if (!work) throw notFound(REPORT_MESSAGES.gone);
     if (work.user_id === userId) throw fail(REPORT_MESSAGES.own);
@@ -67,6 +78,18 @@ export class WorkModerationService {
       created_at: nowIso(),
     });
     if (!added) throw fail(REPORT_MESSAGES.again);
+    this.audit.record({
+      action: 'work.report',
+      userId,
+      origin,
+      target: { type: 'work', id: work.id },
+      detail: {
+        authorId: work.user_id,
+        reason: body.reason,
+        label: WORK_REPORT_REASON_LABELS[body.reason],
+        ...(body.detail ? { detail: body.detail } : {}),
+      },
+    });
   }
 
   private moderatedWork(row: ModeratedWorkRow): ModeratedWork {
@@ -122,8 +145,9 @@ export class WorkModerationService {
 
   /**
    * 通过: the work stays as it is, and one whose author asked to publish it is published now; later publications
-   * skip the provider. 下架: the work leaves 灵感广场 (hidden) and can no longer be published. Either decides every
-   * open reason of the work and is recorded with the admin and the time.
+   * skip the provider. 下架: the work leaves 灵感广场 (hidden) and can no longer be published, and its author gets a
+   * notice with the reasons, in the same transaction. Either decides every open reason of the work and is recorded
+   * with the admin and the time.
    */
   async decide(adminId: string, body: { id: string; decision: 'approve' | 'remove'; note?: string }): Promise<string> {
     const at = nowIso();
@@ -131,9 +155,14 @@ export class WorkModerationService {
     const outcome: { published: string | null } = { published: null };
     const decided = await this.repo.decide(
       { id: newId(), workId: body.id, decision: body.decision, adminId, note: body.note ?? null },
-      async (trx, work) => {
+      async (trx, work, reasons) => {
         if (body.decision === 'remove') {
           await this.works.update(work.id, { moderation: 'removed', hidden: 1, publish_pending: 0 }, trx);
+          await this.notices.workRemoved(
+            work,
+            reasons.map((reason) => reason.label),
+            trx,
+          );
           return;
         }
         const publish = work.publish_pending === 1;
@@ -147,6 +176,7 @@ export class WorkModerationService {
           },
           trx,
         );
+        if (publish) await this.works.refreshHot(work.id, trx);
         if (outcome.published) {
           await this.webhooks.workPublished(work.user_id, { id: work.id, publishedAt: outcome.published }, trx);
         }

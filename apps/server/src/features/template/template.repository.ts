@@ -26,16 +26,19 @@ export class TemplateRepository extends IdTableRepository<'templates'> {
       .execute();
   }
 
-  /** Official public templates with a published version: the candidates for the home page's 精选模板. */
-  publishedOfficial(featuredOnly: boolean) {
-    let query = this.db
+  /** Featured official public templates with a published version: the candidates for the home page's 精选模板. */
+  featuredOfficial() {
+    return this.db
       .selectFrom('templates')
       .selectAll()
       .where('owner_id', 'is', null)
       .where('visibility', '=', 'public')
-      .where('published_json', 'is not', null);
-    if (featuredOnly) query = query.where('featured', '=', 1);
-    return query.orderBy('featured_sort').orderBy('created_at', 'desc').orderBy('id').execute();
+      .where('published_json', 'is not', null)
+      .where('featured', '=', 1)
+      .orderBy('featured_sort')
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .execute();
   }
 
   steps(templateIds: string[], trx: Executor = this.db) {

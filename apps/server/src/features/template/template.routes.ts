@@ -6,6 +6,9 @@ import {
   stepConfigSchema,
   taskTemplateListItemSchema,
   templateCopyBodySchema,
+  templateCoverFromWorkBodySchema,
+  templateCoverWorkPageSchema,
+  templateCoverWorksQuerySchema,
   templateDetailSchema,
   templateFeaturedBodySchema,
   templateListQuerySchema,
@@ -14,6 +17,7 @@ import {
   templateSaveBodySchema,
   templateSaveResultSchema,
   templateTaskSchema,
+  uploadResultSchema,
 } from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -21,7 +25,7 @@ import { currentUser } from '../../platform/auth/auth.plugin.js';
 import { doneAfter, ok } from '../../platform/envelope.js';
 import { idParams, reply, replyEmpty } from '../../platform/route-schemas.js';
 import { toTask } from '../task/task.service.js';
-import type { WorkService } from '../works/work.service.js';
+import { COVER_MESSAGES, type WorkService } from '../works/work.service.js';
 import type { TemplateService } from './template.service.js';
 
 const tags = ['模板'];
@@ -127,6 +131,33 @@ export const templateRoutes: FastifyPluginAsyncZod<{ templates: TemplateService;
     async (req) =>
       doneAfter(templates.setFeatured(currentUser(req), req.body), req.body.featured ? '已设为精选' : '已取消精选'),
   );
+  app.get(
+    '/task/template/cover/works',
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags,
+        summary: '可选作封面的作品（管理员）',
+        querystring: templateCoverWorksQuerySchema,
+        response: reply(templateCoverWorkPageSchema),
+      },
+    },
+    async (req) => ok(await works.coverCandidates(currentUser(req).id, req.query)),
+  );
+  app.post(
+    '/task/template/cover/from-work',
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags,
+        summary: '选用模板生成的作品作为封面（管理员）',
+        body: templateCoverFromWorkBodySchema,
+        response: reply(uploadResultSchema),
+      },
+    },
+    async (req) =>
+      ok(await works.coverFromWork(currentUser(req).id, req.body.templateId, req.body.workId), COVER_MESSAGES.picked),
+  );
   app.post(
     '/task/template/rename',
     { schema: { tags, summary: '重命名模板（不产生新版本）', body: templateRenameBodySchema, response: replyEmpty } },
@@ -154,7 +185,7 @@ export const publicTemplateRoutes: FastifyPluginAsyncZod<{ templates: TemplateSe
     {
       schema: {
         tags,
-        summary: '首页精选模板（未设精选时为最新发布的模板）',
+        summary: '首页精选模板（管理员设为精选的模板）',
         response: reply(z.array(featuredTemplateSchema)),
       },
     },

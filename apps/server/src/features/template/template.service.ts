@@ -133,40 +133,36 @@ export class TemplateService {
   }
 
   /**
-   * The home page's 精选模板, for anyone: the featured official templates users can open (published, public,
-   * in a published task and category), in the admin's order; the newest such templates when none is featured.
+   * The home page's 精选模板, for anyone: only templates an admin featured, among those users can open (published,
+   * public, in a published task and category), in the admin's order. None featured: none shown.
    */
   async featured(): Promise<FeaturedTemplate[]> {
-    const open = async (featuredOnly: boolean) => {
-      const candidates = await this.templates.publishedOfficial(featuredOnly);
-      const tasks = new Map<string, boolean>();
-      const taskOpen = async (taskId: string | null): Promise<boolean> => {
-        if (taskId === null) return true;
-        const known = tasks.get(taskId);
-        if (known !== undefined) return known;
-        const task = await this.tasks.find(taskId);
-        const result =
-          Boolean(task && task.owner_id === null && task.published === 1) && (await taskOpen(task!.parent_id));
-        tasks.set(taskId, result);
-        return result;
-      };
-      const shown: FeaturedTemplate[] = [];
-      for (const template of candidates) {
-        if (shown.length >= FEATURED_LIMIT) break;
-        const published = publishedOf(template);
-        if (!published || !(await taskOpen(template.task_id))) continue;
-        shown.push({
-          templateId: template.id,
-          taskId: template.task_id,
-          name: published.name,
-          cover: published.cover,
-          description: published.description,
-        });
-      }
-      return shown;
+    const candidates = await this.templates.featuredOfficial();
+    const tasks = new Map<string, boolean>();
+    const taskOpen = async (taskId: string | null): Promise<boolean> => {
+      if (taskId === null) return true;
+      const known = tasks.get(taskId);
+      if (known !== undefined) return known;
+      const task = await this.tasks.find(taskId);
+      const result =
+        Boolean(task && task.owner_id === null && task.published === 1) && (await taskOpen(task!.parent_id));
+      tasks.set(taskId, result);
+      return result;
     };
-    const chosen = await open(true);
-    return chosen.length > 0 ? chosen : open(false);
+    const shown: FeaturedTemplate[] = [];
+    for (const template of candidates) {
+      if (shown.length >= FEATURED_LIMIT) break;
+      const published = publishedOf(template);
+      if (!published || !(await taskOpen(template.task_id))) continue;
+      shown.push({
+        templateId: template.id,
+        taskId: template.task_id,
+        name: published.name,
+        cover: published.cover,
+        description: published.description,
+      });
+    }
+    return shown;
   }
 
   /** 设为精选 in the template editor: official templates only, by an admin; no new version. */

@@ -2,6 +2,7 @@ import type { Insertable, Selectable, Transaction, Updateable } from 'kysely';
 import { type PageRequest, pageRows } from '../../platform/db/count.js';
 import type { Database, Executor } from '../../platform/db/database.js';
 import type { DB, WorkTable } from '../../platform/db/schema.js';
+import { hotScore } from './hot-score.js';
 
 export type WorkRow = Selectable<WorkTable>;
 
@@ -13,6 +14,13 @@ export type WorkFilters = { templateId?: string | null; from?: string; to?: stri
 
 /** A public work with its author, as the galleries list it. */
 export type PublicWorkRow = WorkRow & { nickname: string | null; avatar_file_id: string | null };
+
+/** 点赞 (work_likes, counted in works.likes) or 收藏 (work_favorites, in works.favorites). */
+export type Reaction = 'like' | 'favorite';
+const REACTION = {
+  like: { table: 'work_likes', count: 'likes' },
+  favorite: { table: 'work_favorites', count: 'favorites' },
+} as const;
 
 export class WorkRepository {
   constructor(private readonly db: Database) {}
@@ -128,6 +136,7 @@ export class WorkRepository {
           .where('public', '=', 0)
           .executeTakeFirst();
         if (turned.numUpdatedRows > 0n) {
+          await this.refreshHot(id, trx);
           await onPublished(trx);
           return 'published';
         }
@@ -142,12 +151,15 @@ export class WorkRepository {
     });
   }
 
-  async setHidden(id: string, hidden: boolean): Promise<void> {
-    await this.db
+  /** True when this call changed it: of racing hides only one tells the author. */
+  async setHidden(id: string, hidden: boolean, trx: Executor = this.db): Promise<boolean> {
+    const result = await trx
       .updateTable('works')
       .set({ hidden: hidden ? 1 : 0 })
       .where('id', '=', id)
-      .execute();
+      .where('hidden', '=', hidden ? 0 : 1)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   /** Counts a view unless this viewer was already counted for the work that day; true when it counted. */
@@ -164,8 +176,107 @@ export class WorkRepository {
         .set((eb) => ({ views: eb('views', '+', 1) }))
         .where('id', '=', id)
         .execute();
+      await this.refreshHot(id, trx);
       return true;
     });
+  }
+
+  /**
+   * Stores 热门's score from the work's counts as they are now. Called in the transaction that changed them: on
+   * PostgreSQL that update holds the row's lock, so racing changes each score the counts they left.
+   */
+  async refreshHot(id: string, trx: Executor = this.db): Promise<void> {
+    const work = await trx
+      .selectFrom('works')
+      .select(['likes', 'favorites', 'views', 'published_at'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!work?.published_at) return;
+    await trx
+      .updateTable('works')
+      .set({
+        hot_score: hotScore({
+          likes: work.likes,
+          favorites: work.favorites,
+          views: work.views,
+          publishedAt: work.published_at,
+        }),
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /**
+   * Adds (on) or takes back the user's like or favourite. The key of the reaction's table decides, however many
+   * requests race: the work's count moves only with a row that was really added or removed, in one transaction.
+   */
+  async react(reaction: Reaction, workId: string, userId: string, on: boolean): Promise<void> {
+    const { table, count } = REACTION[reaction];
+    await this.db.transaction().execute(async (trx) => {
+      const changed = on
+        ? Number(
+            (
+              await trx
+                .insertInto(table)
+                .values({ work_id: workId, user_id: userId, created_at: new Date().toISOString() })
+                .onConflict((oc) => oc.columns(['work_id', 'user_id']).doNothing())
+                .executeTakeFirst()
+            ).numInsertedOrUpdatedRows ?? 0,
+          )
+        : Number(
+            (await trx.deleteFrom(table).where('work_id', '=', workId).where('user_id', '=', userId).executeTakeFirst())
+              .numDeletedRows,
+          );
+      if (changed === 0) return;
+      await trx
+        .updateTable('works')
+        .set((eb) => ({ [count]: eb(count, on ? '+' : '-', 1) }))
+        .where('id', '=', workId)
+        .execute();
+      await this.refreshHot(workId, trx);
+    });
+  }
+
+  /** Which of these works the user liked and favourited. */
+  async reactionsOf(userId: string, workIds: string[]): Promise<{ liked: Set<string>; favorited: Set<string> }> {
+    if (workIds.length === 0) return { liked: new Set(), favorited: new Set() };
+    const of = (table: 'work_likes' | 'work_favorites') =>
+      this.db
+        .selectFrom(table)
+        .select('work_id')
+        .where('user_id', '=', userId)
+        .where('work_id', 'in', workIds)
+        .execute()
+        .then((rows) => new Set(rows.map((row) => row.work_id)));
+    const [liked, favorited] = await Promise.all([of('work_likes'), of('work_favorites')]);
+    return { liked, favorited };
+  }
+
+  /** 我的收藏: the user's favourites still on 灵感广场, the latest favourite first. */
+  pageFavorites(userId: string, page: PageRequest) {
+    const query = this.db
+      .selectFrom('work_favorites')
+      .innerJoin('works', 'works.id', 'work_favorites.work_id')
+      .innerJoin('users', 'users.id', 'works.user_id')
+      .where('work_favorites.user_id', '=', userId)
+      .where('works.public', '=', 1)
+      .where('works.hidden', '=', 0);
+    return pageRows(query, page, (favorites) =>
+      favorites
+        .selectAll('works')
+        .select(['users.nickname', 'users.avatar_file_id'])
+        .orderBy('work_favorites.created_at', 'desc')
+        .orderBy('works.id', 'desc'),
+    );
+  }
+
+  /** Works made with a template that may become its cover: public ones, and the admin's own (a 生成示例). */
+  pageCoverCandidates(templateId: string, adminId: string, page: PageRequest) {
+    const query = this.db
+      .selectFrom('works')
+      .where('template_id', '=', templateId)
+      .where((eb) => eb.or([eb.and([eb('public', '=', 1), eb('hidden', '=', 0)]), eb('user_id', '=', adminId)]));
+    return pageRows(query, page, (works) => works.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'));
   }
 
   async forgetViewersBefore(day: string): Promise<void> {
@@ -196,7 +307,7 @@ export class WorkRepository {
       const picked = works.selectAll('works').select(['users.nickname', 'users.avatar_file_id']);
       const ordered =
         options.order === 'hot'
-          ? picked.orderBy('works.views', 'desc').orderBy('works.published_at', 'desc')
+          ? picked.orderBy('works.hot_score', 'desc')
           : picked.orderBy('works.published_at', 'desc');
       return ordered.orderBy('works.id', 'desc');
     });

@@ -7,11 +7,15 @@ import {
   reviewWorkPageSchema,
   reviewWorkQuerySchema,
   workDetailSchema,
+  workFavoriteBodySchema,
+  workFavoritesQuerySchema,
   workIdQuerySchema,
   workItemSchema,
+  workLikeBodySchema,
   workPageSchema,
   workProfileQuerySchema,
   workPublishBodySchema,
+  workReactionsSchema,
   worksDeleteBodySchema,
 } from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -26,7 +30,7 @@ import { originOf } from '../audit/audit-recorder.js';
 import type { ComplianceService } from '../compliance/compliance.service.js';
 import { PUBLIC_IMAGE_CACHE } from '../files/file.routes.js';
 import type { WorkRepository } from './work.repository.js';
-import type { WorkService } from './work.service.js';
+import { REACTION_MESSAGES, type WorkService } from './work.service.js';
 import { readWorkImage, readWorkThumb, workLinkScope } from './work-files.js';
 import { worksZip } from './work-zip.js';
 
@@ -145,6 +149,42 @@ export const myWorkRoutes: FastifyPluginAsyncZod<Deps> = async (app, { works, st
     },
   );
 
+  app.post(
+    '/works/like',
+    { schema: { tags, summary: '点赞或取消点赞', body: workLikeBodySchema, response: reply(workReactionsSchema) } },
+    async (req) => {
+      const { id, like } = req.body;
+      const reactions = await works.react(currentUser(req).id, 'like', id, like);
+      return ok(reactions, REACTION_MESSAGES.like[like ? 'on' : 'off']);
+    },
+  );
+
+  app.post(
+    '/works/favorite',
+    {
+      schema: { tags, summary: '收藏或取消收藏', body: workFavoriteBodySchema, response: reply(workReactionsSchema) },
+    },
+    async (req) => {
+      const { id, favorite } = req.body;
+      const reactions = await works.react(currentUser(req).id, 'favorite', id, favorite);
+      return ok(reactions, REACTION_MESSAGES.favorite[favorite ? 'on' : 'off']);
+    },
+  );
+
+  app.get(
+    '/works/favorites',
+    {
+      schema: {
+        tags,
+        summary: '我的收藏',
+        querystring: workFavoritesQuerySchema,
+        response: reply(publicWorkPageSchema),
+      },
+      config: { apiKeyScope: 'works:read' },
+    },
+    async (req) => ok(await works.favorites(currentUser(req).id, req.query)),
+  );
+
   app.get(
     '/files/downloadZip',
     {
@@ -171,7 +211,8 @@ export const publicWorkRoutes: FastifyPluginAsyncZod<Deps> = async (app, { works
     app.get(
       path,
       { schema: { tags, summary, querystring: publicWorkQuerySchema, response: reply(publicWorkPageSchema) } },
-      async (req) => ok(await works.publicPage(req.query)),
+      // Login is optional: a logged-in viewer's cards show what they liked and favourited.
+      async (req) => ok(await works.publicPage(req.query, (await app.identify(req))?.id ?? null)),
     );
   }
 

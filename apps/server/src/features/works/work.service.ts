@@ -6,8 +6,11 @@ import {
   type PromptGroupItem,
   type PublicWorkDetail,
   type PublicWorkItem,
+  type TemplateCoverWork,
+  type UploadResult,
   type WorkDetail,
   type WorkItem,
+  type WorkReactions,
   type workProfileQuerySchema,
 } from '@huafang/contracts';
 import type { z } from 'zod';
@@ -16,11 +19,29 @@ import { nowIso } from '../../platform/ids.js';
 import type { Storage } from '../../platform/storage/storage.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
 import type { AuditOrigin, AuditRecorder } from '../audit/audit-recorder.js';
+import type { ComplianceService } from '../compliance/compliance.service.js';
 import type { FileService } from '../files/file.service.js';
 import type { PublicationGate } from '../moderation/publication-gate.js';
+import type { NoticeService } from '../notice/notice.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
-import type { PublicWorkRow, WorkRepository, WorkRow } from './work.repository.js';
-import { signedWorkLink, workImageUrl, workThumbUrl } from './work-files.js';
+import type { PublicWorkRow, Reaction, WorkRepository, WorkRow } from './work.repository.js';
+import { readWorkImage, signedWorkLink, workImageUrl, workThumbUrl } from './work-files.js';
+
+/** The answers of 点赞 and 收藏 (docs/community.md). */
+export const REACTION_MESSAGES = {
+  like: { on: '已点赞', off: '已取消点赞' },
+  favorite: { on: '已收藏', off: '已取消收藏' },
+  gone: '作品不存在或已下架',
+} as const;
+
+export const COVER_MESSAGES = {
+  picked: '已选用为封面，保存模板后生效',
+  notCandidate: '只能选用该模板生成的公开作品或你自己的作品',
+} as const;
+
+/** What the viewer did to the works on a page: nothing for a guest. */
+type ViewerReactions = { liked: Set<string>; favorited: Set<string> };
+const NO_REACTIONS: ViewerReactions = { liked: new Set(), favorited: new Set() };
 
 const DAY_MS = 86_400_000;
 
@@ -78,6 +99,8 @@ export class WorkService {
     private readonly webhooks: WebhookEvents,
     private readonly audit: AuditRecorder,
     private readonly moderation: PublicationGate,
+    private readonly notices: NoticeService,
+    private readonly compliance: ComplianceService,
   ) {}
 
   async profile(userId: string, query: z.output<typeof workProfileQuerySchema>) {
@@ -196,12 +219,16 @@ export class WorkService {
     };
   }
 
-  private publicItem(row: PublicWorkRow): PublicWorkItem {
+  private publicItem(row: PublicWorkRow, mine: ViewerReactions = NO_REACTIONS): PublicWorkItem {
     return {
       // Public works are served without a signature: their links are stable and cacheable.
       ...picture(row, (path) => path),
       publishedAt: row.published_at ?? row.created_at,
       views: row.views,
+      likes: row.likes,
+      favorites: row.favorites,
+      liked: mine.liked.has(row.id),
+      favorited: mine.favorited.has(row.id),
       author: {
         nickname: row.nickname ?? '画坊用户',
         avatar: row.avatar_file_id ? this.files.urlOf(row.avatar_file_id) : null,
@@ -209,18 +236,104 @@ export class WorkService {
     };
   }
 
-  async publicPage(query: {
-    current: number;
-    pageSize: number;
-    order: 'latest' | 'hot';
-    categoryId?: string;
-    templateId?: string;
-  }): Promise<Page<PublicWorkItem>> {
+  private reactionsOf(userId: string | null, rows: { id: string }[]): Promise<ViewerReactions> {
+    if (!userId) return Promise.resolve(NO_REACTIONS);
+    return this.works.reactionsOf(
+      userId,
+      rows.map((row) => row.id),
+    );
+  }
+
+  /** `viewerId`: the logged-in viewer, whose likes and favourites the cards show. */
+  async publicPage(
+    query: {
+      current: number;
+      pageSize: number;
+      order: 'latest' | 'hot';
+      categoryId?: string;
+      templateId?: string;
+    },
+    viewerId: string | null = null,
+  ): Promise<Page<PublicWorkItem>> {
     let templateIds: string[] | undefined;
     if (query.templateId) templateIds = [query.templateId];
     else if (query.categoryId) templateIds = await this.works.templateIdsUnder(query.categoryId);
     const { rows, total } = await this.works.pagePublic({ ...query, templateIds });
-    return { list: rows.map((row) => this.publicItem(row)), current: query.current, pageSize: query.pageSize, total };
+    const mine = await this.reactionsOf(viewerId, rows);
+    return {
+      list: rows.map((row) => this.publicItem(row, mine)),
+      current: query.current,
+      pageSize: query.pageSize,
+      total,
+    };
+  }
+
+  /**
+   * 点赞 / 收藏 and their undo. Only a work on 灵感广场 can be liked or favourited; taking one back works on any
+   * work still there or not, so a user can always empty 我的收藏 of it. One per user and work however many race.
+   */
+  async react(userId: string, reaction: Reaction, id: string, on: boolean): Promise<WorkReactions> {
+    const visible = await this.works.findPublic(id);
+    if (on && !visible) throw notFound(REACTION_MESSAGES.gone);
+    if (!visible && !(await this.works.find(id))) throw notFound(REACTION_MESSAGES.gone);
+    await this.works.react(reaction, id, userId, on);
+    const row = await this.works.find(id);
+    if (!row) throw notFound(REACTION_MESSAGES.gone);
+    const mine = await this.works.reactionsOf(userId, [id]);
+    return {
+      id,
+      likes: row.likes,
+      favorites: row.favorites,
+      liked: mine.liked.has(id),
+      favorited: mine.favorited.has(id),
+    };
+  }
+
+  /** 我的收藏: favourites still on 灵感广场, the latest favourite first. */
+  async favorites(userId: string, page: { current: number; pageSize: number }): Promise<Page<PublicWorkItem>> {
+    const { rows, total } = await this.works.pageFavorites(userId, page);
+    const mine = await this.reactionsOf(userId, rows);
+    return {
+      list: rows.map((row) => this.publicItem(row, mine)),
+      current: page.current,
+      pageSize: page.pageSize,
+      total,
+    };
+  }
+
+  /** 选用作品为封面 (admins): the template's public works and the admin's own, e.g. a 生成示例. */
+  async coverCandidates(
+    adminId: string,
+    query: { templateId: string; current: number; pageSize: number },
+  ): Promise<Page<TemplateCoverWork>> {
+    const { rows, total } = await this.works.pageCoverCandidates(query.templateId, adminId, query);
+    return {
+      list: rows.map((row) => ({
+        id: row.id,
+        thumbUrl: signedWorkLink(this.signer, workThumbUrl(row.id), row),
+        width: row.width,
+        height: row.height,
+        own: row.user_id === adminId,
+        createdAt: row.created_at,
+      })),
+      current: query.current,
+      pageSize: query.pageSize,
+      total,
+    };
+  }
+
+  /**
+   * Copies a candidate's picture into a cover file of the admin's: the cover stays when the work is withdrawn or
+   * deleted, and it leaves like every copy of a work, with its AIGC labels and without prompt text.
+   */
+  async coverFromWork(adminId: string, templateId: string, workId: string): Promise<UploadResult> {
+    const row = await this.works.find(workId);
+    const candidate =
+      row?.template_id === templateId && ((row.public === 1 && row.hidden === 0) || row.user_id === adminId);
+    if (!row || !candidate) throw fail(COVER_MESSAGES.notCandidate);
+    const png = await readWorkImage(this.storage, this.compliance, row, true);
+    if (!png) throw notFound('作品不存在');
+    return this.files.store(adminId, await this.files.prepareImage(png));
   }
 
   /**
@@ -232,8 +345,9 @@ export class WorkService {
     if (!row) throw notFound('作品不存在或已下架');
     const counted = await this.countView(id, viewer);
     const hidden = row.hide_prompt === 1;
+    const mine = await this.reactionsOf(viewer.userId, [row]);
     return {
-      ...this.publicItem({ ...row, views: row.views + (counted ? 1 : 0) }),
+      ...this.publicItem({ ...row, views: row.views + (counted ? 1 : 0) }, mine),
       mode: row.mode as GenerateMode,
       hidePrompt: hidden,
       prompt: hidden ? null : row.prompt,
@@ -278,9 +392,11 @@ export class WorkService {
     };
   }
 
+  /** 隐藏 tells the author (once, however many admins click); 恢复显示 needs no notice. */
   async setHidden(id: string, hidden: boolean): Promise<void> {
     const row = await this.works.find(id);
     if (row?.public !== 1) throw fail('作品不存在或未发布');
-    await this.works.setHidden(id, hidden);
+    const changed = await this.works.setHidden(id, hidden);
+    if (changed && hidden) await this.notices.workHidden(row);
   }
 }

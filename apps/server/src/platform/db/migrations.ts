@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import { promptHistoryKey } from '../../features/prompt/prompt-history-key.js';
+import { hotScore } from '../../features/works/hot-score.js';
 
 /** prompt_history as 0017 finds it. */
 type HistoryRow = {
@@ -697,6 +698,61 @@ const migrations: Record<string, Migration> = {
         .columns(['user_id', 'content_key'])
         .unique()
         .execute();
+    },
+  },
+  '0018_work_reactions': {
+    async up(db: Kysely<unknown>) {
+      // 点赞 and 收藏: one row per user and work (the key decides, however many requests race); the counts on the
+      // work change in the same transaction as a row appears or goes, so cards never count the tables.
+      for (const table of ['work_likes', 'work_favorites']) {
+        await db.schema
+          .createTable(table)
+          .addColumn('work_id', 'varchar(32)', (c) => c.notNull().references('works.id').onDelete('cascade'))
+          .addColumn('user_id', 'varchar(32)', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+          .addPrimaryKeyConstraint(`${table}_pk`, ['work_id', 'user_id'])
+          .execute();
+      }
+      // 我的收藏 lists a user's favourites, the latest first.
+      await db.schema
+        .createIndex('work_favorites_user_idx')
+        .on('work_favorites')
+        .columns(['user_id', 'created_at'])
+        .execute();
+      await db.schema
+        .alterTable('works')
+        .addColumn('likes', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable('works')
+        .addColumn('favorites', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      // 热门: log of the engagement plus the publication time (docs/community.md); it only changes when a work
+      // is published, liked, favourited or viewed, so it is stored and indexed like 最新's published_at.
+      await db.schema
+        .alterTable('works')
+        .addColumn('hot_score', 'double precision', (c) => c.notNull().defaultTo(0))
+        .execute();
+      const published = await sql<{ id: string; views: number; published_at: string }>`
+        select id, views, published_at from works where public = 1 and published_at is not null`.execute(db);
+      for (const work of published.rows) {
+        const score = hotScore({ likes: 0, favorites: 0, views: Number(work.views), publishedAt: work.published_at });
+        await sql`update works set hot_score = ${score} where id = ${work.id}`.execute(db);
+      }
+      await db.schema.createIndex('works_hot_idx').on('works').columns(['public', 'hidden', 'hot_score']).execute();
+      // What an author is told: a work of theirs taken down, with the reason. Kept after the work is deleted.
+      await db.schema
+        .createTable('notices')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('user_id', 'varchar(32)', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('kind', 'varchar(32)', (c) => c.notNull())
+        .addColumn('work_id', 'varchar(32)')
+        .addColumn('title', 'varchar(100)', (c) => c.notNull())
+        .addColumn('body', 'varchar(500)', (c) => c.notNull())
+        .addColumn('read_at', 'varchar(32)')
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('notices_user_idx').on('notices').columns(['user_id', 'created_at']).execute();
     },
   },
   '0019_account_steps': {

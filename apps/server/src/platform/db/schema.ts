@@ -289,6 +289,30 @@ export interface WorkTable {
   moderation: Generated<string>;
   /** The author asked to publish it and the provider flagged it: an admin's 通过 publishes it. */
   publish_pending: Generated<number>;
+  /** 点赞 and 收藏 counts, kept with the rows of work_likes and work_favorites. */
+  likes: Generated<number>;
+  favorites: Generated<number>;
+  /** 热门's order (features/works/hot-score.ts); set when the work is published and whenever its engagement changes. */
+  hot_score: Generated<number>;
+}
+
+/** One user's 点赞 (work_likes) or 收藏 (work_favorites) of a work. */
+export interface WorkReactionTable {
+  work_id: string;
+  user_id: string;
+  created_at: string;
+}
+
+/** What a user is told: a work of theirs taken down (kind work_removed / work_hidden), with the reason. */
+export interface NoticeTable {
+  id: string;
+  user_id: string;
+  kind: string;
+  work_id: string | null;
+  title: string;
+  body: string;
+  read_at: string | null;
+  created_at: string;
 }
 
 export interface PromptHistoryTable {
@@ -501,6 +525,9 @@ export interface DB {
   generation_jobs: GenerationJobTable;
   works: WorkTable;
   work_views: WorkViewTable;
+  work_likes: WorkReactionTable;
+  work_favorites: WorkReactionTable;
+  notices: NoticeTable;
   prompt_history: PromptHistoryTable;
   backends: BackendTable;
   combo_plans: ComboPlanTable;

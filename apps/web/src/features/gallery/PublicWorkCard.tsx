@@ -2,6 +2,7 @@ import { EyeOutlined } from '@ant-design/icons';
 import type { PublicWorkItem } from '@huafang/contracts';
 import { AigcBadge } from '../../common/AigcBadge';
 import { AuthorBadge } from './AuthorBadge';
+import { WorkReactionButtons } from './WorkReactionButtons';
 
 interface PublicWorkCardProps {
   work: PublicWorkItem;
@@ -9,8 +10,8 @@ interface PublicWorkCardProps {
 }
 
 /**
- * A masonry card: the WebP thumbnail at its own aspect ratio (no jump when it loads) with the AI生成 badge, author
- * and views.
+ * A masonry card: the WebP thumbnail at its own aspect ratio (no jump when it loads) with the AI生成 badge, author,
+ * 点赞 and 收藏 (pressable right on the card) and views.
  */
 export function PublicWorkCard({ work, onOpen }: PublicWorkCardProps) {
   const title = work.templateName || '自由创作';
@@ -33,6 +34,9 @@ export function PublicWorkCard({ work, onOpen }: PublicWorkCardProps) {
         <span className="hf-public-views" title="浏览次数">
           <EyeOutlined /> {work.views}
         </span>
+      </div>
+      <div className="hf-public-actions">
+        <WorkReactionButtons work={work} size="small" />
       </div>
     </article>
   );

@@ -16,6 +16,7 @@ import { WorkDialog } from './WorkDialog';
 import { WorkOriginal } from './WorkOriginal';
 import { WorkParameterTable } from './WorkParameterTable';
 import { WorkPrompts } from './WorkPrompts';
+import { WorkReactionButtons } from './WorkReactionButtons';
 
 interface PublicWorkDialogProps {
   /** The card that was opened: its thumbnail and author show at once while the detail loads. */
@@ -67,6 +68,8 @@ export function PublicWorkDialog({ work, onClose }: PublicWorkDialogProps) {
               </span>
             </div>
             <div className="hf-work-template">{work.templateName || '自由创作'}</div>
+            {/* The card's counts show at once; the detail's replace them when it comes. */}
+            <WorkReactionButtons work={data ?? work} onAskedToLogin={onClose} />
             {detail.isError && !data ? (
               <Result status="warning" subTitle="作品不存在或已下架" />
             ) : !data ? (

@@ -1,4 +1,6 @@
+import type { TaskStep } from '@huafang/contracts';
 import { Form, Input, Radio } from 'antd';
+import { CoverFromWorks } from './CoverFromWorks';
 import { CoverUpload } from './CoverUpload';
 import { DraftNameField } from './DraftNameField';
 import type { TemplateBasics } from './template-draft';
@@ -6,10 +8,12 @@ import type { TemplateBasics } from './template-draft';
 interface TemplateBasicsFormProps {
   basics: TemplateBasics;
   onChange: (basics: Partial<TemplateBasics>) => void;
+  /** A saved official template: its cover can also be picked from works made with it (admins). */
+  sample?: { templateId: string; firstStep: TaskStep | undefined };
 }
 
 /** The template's name, cover, description and who may use it. */
-export function TemplateBasicsForm({ basics, onChange }: TemplateBasicsFormProps) {
+export function TemplateBasicsForm({ basics, onChange, sample }: TemplateBasicsFormProps) {
   return (
     <Form layout="vertical" component="div" className="hf-ta-basics">
       <DraftNameField label="模板名称" value={basics.name} maxLength={30} onChange={(name) => onChange({ name })} />
@@ -25,7 +29,16 @@ export function TemplateBasicsForm({ basics, onChange }: TemplateBasicsFormProps
         />
       </Form.Item>
       <Form.Item label="封面">
-        <CoverUpload value={basics.cover} onChange={(cover) => onChange({ cover })} />
+        <div className="hf-ta-cover-field">
+          <CoverUpload value={basics.cover} onChange={(cover) => onChange({ cover })} />
+          {sample && (
+            <CoverFromWorks
+              templateId={sample.templateId}
+              firstStep={sample.firstStep}
+              onChange={(cover) => onChange({ cover })}
+            />
+          )}
+        </div>
       </Form.Item>
       <Form.Item label="描述" className="hf-ta-basics-wide">
         <Input.TextArea

@@ -91,7 +91,13 @@ export function TemplateDraftEditor({
           </Space>
         }
       >
-        <TemplateBasicsForm basics={draft} onChange={setBasics} />
+        <TemplateBasicsForm
+          basics={draft}
+          onChange={setBasics}
+          sample={
+            detail.ownerId === null ? { templateId: detail.templateId, firstStep: detail.taskStepList[0] } : undefined
+          }
+        />
         {detail.ownerId === null && <FeaturedSwitch detail={detail} />}
       </Card>
       <Tabs

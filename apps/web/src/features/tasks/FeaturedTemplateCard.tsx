@@ -24,7 +24,8 @@ export function FeaturedTemplateCard({ template, opening, onOpen }: FeaturedTemp
       </Spin>
       <div className="hf-template-info">
         <div className="hf-template-name">{template.name}</div>
-        <p className="hf-template-desc">{template.description || '暂无描述'}</p>
+        {/* No filler: a template without a description shows its name alone. */}
+        {template.description && <p className="hf-template-desc">{template.description}</p>}
       </div>
     </button>
   );

@@ -10,7 +10,10 @@ import './home.css';
 
 const SKELETON_CARDS = 4;
 
-/** 精选模板: the templates an admin featured (else the newest published); a card opens /draw with it. */
+/**
+ * 精选模板: only the templates an admin featured; a card opens /draw with it. None featured: the section is left
+ * out rather than filled with other templates.
+ */
 export function FeaturedTemplates() {
   const featured = useQuery(taskQueries.featured());
   const navigate = useNavigate();
@@ -21,6 +24,8 @@ export function FeaturedTemplates() {
     if (!requireLogin({ kind: 'template', templateId })) return;
     apply(templateId, { onSuccess: () => navigate('/draw') });
   }
+
+  if (featured.isSuccess && featured.data.length === 0) return null;
 
   return (
     <section className="hf-home-section" aria-label="精选模板">
@@ -39,8 +44,6 @@ export function FeaturedTemplates() {
         <Empty description="精选模板加载失败">
           <Button onClick={() => void featured.refetch()}>重试</Button>
         </Empty>
-      ) : featured.data.length === 0 ? (
-        <Empty description="还没有发布的模板" />
       ) : (
         <div className="hf-template-row">
           {featured.data.map((template) => (
