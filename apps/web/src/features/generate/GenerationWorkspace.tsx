@@ -1,6 +1,6 @@
 import type { GenerateBody, GeneratedImage } from '@huafang/contracts';
 import { type ReactNode, useState } from 'react';
-import { useIsNarrow } from '../../common/use-screen';
+import { useIsAtLeast } from '../../common/use-screen';
 import { GenerateBar } from './GenerateBar';
 import type { FinishedRun } from './generation-state';
 import type { ResultHandlers } from './ResultActions';
@@ -21,6 +21,11 @@ interface GenerationWorkspaceProps {
   /** Fills the form with what made the image (its seed included). */
   onMakeSame: (run: FinishedRun, image: GeneratedImage) => void;
   emptyHint: string;
+  /**
+   * From which width the canvas gets a column of its own: /draw, whose aside takes 340 px, needs `xl`; below it
+   * the canvas is the sheet.
+   */
+  columnFrom?: 'lg' | 'xl';
   /** The form: prompts and parameters. */
   children: ReactNode;
 }
@@ -40,9 +45,10 @@ export function GenerationWorkspace({
   onNextStep,
   onMakeSame,
   emptyHint,
+  columnFrom = 'lg',
   children,
 }: GenerationWorkspaceProps) {
-  const narrow = useIsNarrow();
+  const narrow = !useIsAtLeast(columnFrom);
   const [sheetOpen, setSheetOpen] = useState(false);
   const closeSheet = () => setSheetOpen(false);
 

@@ -31,6 +31,7 @@ export default function DrawPage() {
         onNextStep={runNextStep}
         onMakeSame={makeSame}
         emptyHint={emptyHint}
+        columnFrom="xl"
       >
         <Typography.Title level={3} className="hf-page-title">
           {template ? template.name : '创作'}
