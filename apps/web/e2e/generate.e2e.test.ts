@@ -69,7 +69,7 @@ describe('generation', () => {
     expect(await cards.first().getByRole('link', { name: /保存/ }).getAttribute('download')).toMatch(/\.png$/);
     await cards
       .first()
-      .getByRole('button', { name: /查看大图/ })
+      .getByRole('button', { name: '查看第 1 张大图' })
       .click();
     await visible(page.locator('.ant-image-preview img'));
     await page.keyboard.press('Escape');

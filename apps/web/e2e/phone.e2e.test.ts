@@ -120,7 +120,7 @@ describe.each<ScreenName>(['phone', 'desktop'])('main flows on the %s', (screen)
     await screenshot(page, `${screen}-draw-results`);
 
     // 查看大图: the preview's close button sits clear of the header's controls, and closes the preview.
-    await press(screen, cards.first().getByRole('button', { name: /查看大图/ }));
+    await press(screen, cards.first().getByRole('button', { name: '查看第 1 张大图' }));
     await visible(page.locator('.ant-image-preview img'));
     const close = page.locator('.ant-image-preview-close');
     await visible(close);
