@@ -69,10 +69,11 @@ describe('draw fixes', () => {
     await visible(page.locator('.hf-generate-bar').getByText(/预计消耗 \d+ 点/));
     expect(await generateButton(page).isEnabled()).toBe(true);
     await screenshot(page, 'controlnet-reference');
-    // On a phone the parameters fold below the prompts; the reference and its preview are still first there.
+    // On a phone the parameters fold below the prompts; the reference and its preview stay open above the fold.
     await page.setViewportSize(PHONE);
     const parameters = page.getByRole('region', { name: '参数设置' });
-    await parameters.getByRole('button', { name: /参数设置/ }).click();
+    await visible(parameters.getByRole('button', { name: /参数设置/ }));
+    expect(await parameters.getByRole('button', { name: /参数设置/ }).getAttribute('aria-expanded')).toBe('false');
     const preview = parameters.getByRole('img', { name: '预处理预览' });
     await visible(preview, 30_000);
     await preview.scrollIntoViewIfNeeded();
@@ -100,7 +101,7 @@ describe('draw fixes', () => {
     await aside(page).getByRole('tab', { name: '步骤 1 生成' }).click();
     await hidden(progressPanel(page));
     const results = page.getByRole('region', { name: '本次结果' });
-    await visible(results.getByText('还没有生成结果'));
+    await visible(results.getByText('调整提示词和参数后点「生成」'));
     expect(await results.locator('.hf-result-card').count()).toBe(0);
     expect(await page.getByRole('region', { name: '更早的结果' }).count()).toBe(0);
     expect(await generateButton(page).isEnabled()).toBe(true);

@@ -66,11 +66,8 @@ describe('generation', () => {
     await visible(cards.first().getByText('256×256'));
     await visible(page.locator('.hf-credits', { hasText: '剩余 98 点' }));
     await visible(page.getByText('未配置 GPU 推理后端时，图片由内置演示引擎（非 AI 模型）绘制'));
-    expect(await cards.first().getByRole('link', { name: /下载/ }).getAttribute('download')).toMatch(/\.png$/);
-    await cards
-      .first()
-      .getByRole('button', { name: /查看大图/ })
-      .click();
+    expect(await cards.first().getByRole('link', { name: /保存/ }).getAttribute('download')).toMatch(/\.png$/);
+    await cards.first().getByRole('button', { name: '查看第 1 张大图' }).click();
     await visible(page.locator('.ant-image-preview img'));
     await page.keyboard.press('Escape');
     await hidden(page.locator('.ant-image-preview-img'));

@@ -120,7 +120,7 @@ describe.each<ScreenName>(['phone', 'desktop'])('main flows on the %s', (screen)
     await screenshot(page, `${screen}-draw-results`);
 
     // 查看大图: the preview's close button sits clear of the header's controls, and closes the preview.
-    await press(screen, cards.first().getByRole('button', { name: /查看大图/ }));
+    await press(screen, cards.first().getByRole('button', { name: '查看第 1 张大图' }));
     await visible(page.locator('.ant-image-preview img'));
     const close = page.locator('.ant-image-preview-close');
     await visible(close);
@@ -136,6 +136,12 @@ describe.each<ScreenName>(['phone', 'desktop'])('main flows on the %s', (screen)
     await press(screen, cards.first().getByRole('button', { name: /下一步：高清放大/ }));
     await visible(page.getByRole('tab', { name: '步骤 2 高清放大', selected: true }));
     await visible(results.getByText('512×512'), 30_000);
+    // On a phone the results are a sheet over the form (and the header): 返回表单 closes it.
+    if (screen === 'phone') {
+      const sheet = page.getByRole('dialog', { name: '生成结果' });
+      await press(screen, sheet.getByRole('button', { name: /返回表单/ }));
+      await hidden(sheet);
+    }
 
     // 我的作品: two columns on a phone, a work's detail, then 多选 and 删除.
     await openFromHeader(page, screen, '我的作品');

@@ -1,7 +1,11 @@
 import { Grid, theme } from 'antd';
 
-type Breakpoint = 'md' | 'lg';
-const TOKEN: Record<Breakpoint, 'screenMD' | 'screenLG'> = { md: 'screenMD', lg: 'screenLG' };
+type Breakpoint = 'md' | 'lg' | 'xl';
+const TOKEN: Record<Breakpoint, 'screenMD' | 'screenLG' | 'screenXL'> = {
+  md: 'screenMD',
+  lg: 'screenLG',
+  xl: 'screenXL',
+};
 
 /**
  * Whether the window is at least as wide as antd's breakpoint. Grid.useBreakpoint answers only after its first
@@ -21,6 +25,11 @@ export function useIsPhone(): boolean {
 /** Phones and upright tablets (below antd's lg, 992 px): the header folds into 菜单 and side panels stack. */
 export function useIsNarrow(): boolean {
   return !useAtLeast('lg');
+}
+
+/** Whether the window is at least antd's `lg` (992 px) or `xl` (1200 px) wide. */
+export function useIsAtLeast(breakpoint: 'lg' | 'xl'): boolean {
+  return useAtLeast(breakpoint);
 }
 
 /** A drawer's size: its desktop width, or the whole screen on a phone. */

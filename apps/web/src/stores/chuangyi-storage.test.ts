@@ -19,6 +19,7 @@ describe('saved free-creation draft', () => {
       currentStepNum: 1,
       generateStepIds: ['j1'],
       nextStepId: null,
+      detachedStepId: null,
     };
     expect(repairSavedChuangyi(JSON.parse(JSON.stringify(saved)))).toEqual(saved);
   });

@@ -59,6 +59,7 @@ describe('saved draw draft', () => {
       currentStepNum: 2,
       generateStepIds: ['j1', 'j2'],
       nextStepId: null,
+      detachedStepId: null,
     };
     expect(repairSavedDraw(JSON.parse(JSON.stringify({ ...saved, ...track })))).toEqual({ ...saved, ...track });
     expect(repairSavedDraw({ ...saved, ...track, templateId: 'other' })).toMatchObject({ templateId: null, ...track });

@@ -45,12 +45,31 @@ describe('switching template or step clears earlier results and progress', () =>
     expect(useDraw.getState().finishDataList).toHaveLength(1);
   });
 
-  it('a run still going keeps its progress on screen', () => {
+  it('a run still going goes on detached, and once over leaves nothing of it on screen', () => {
+    afterARun();
+    useDraw
+      .getState()
+      .startGeneration({ generateId: 'g2', currentStepId: 'job2', currentStepNum: 1 }, detail.templateId);
+    useDraw.getState().loadTemplateDetails({ ...detail, templateId: 'tpl2' });
+    expect(useDraw.getState()).toMatchObject({
+      generateId: 'g2',
+      currentStepId: 'job2',
+      detachedStepId: 'job2',
+      finishDataList: [],
+    });
+    expect(useDraw.getState().finishGeneration({ ...run('job2', 'succeeded'), generateId: 'g2' })).toBe(true);
+    expect(useDraw.getState()).toMatchObject({ generateId: null, currentStepId: null, finishDataList: [] });
+  });
+
+  it('a new run is no longer detached', () => {
     afterARun();
     useDraw
       .getState()
       .startGeneration({ generateId: 'g2', currentStepId: 'job2', currentStepNum: 1 }, detail.templateId);
     useDraw.getState().selectStep(1);
-    expect(useDraw.getState()).toMatchObject({ generateId: 'g2', currentStepId: 'job2', finishDataList: [] });
+    useDraw
+      .getState()
+      .startGeneration({ generateId: 'g3', currentStepId: 'job3', currentStepNum: 1 }, detail.templateId);
+    expect(useDraw.getState()).toMatchObject({ currentStepId: 'job3', detachedStepId: null });
   });
 });

@@ -1,5 +1,8 @@
-import type { GenerateBody } from '@huafang/contracts';
+import { FREE_CREATION_FORM, type GenerateBody, type GeneratedImage } from '@huafang/contracts';
+import { toast } from '../../services/notices';
 import { useChuangyi } from '../../stores/chuangyi';
+import type { FinishedRun } from '../generate/generation-state';
+import { MADE_SAME_NOTICE, madeSame } from '../generate/make-same';
 import { promptGroupFromText } from '../generate/prompt-text';
 import { useGeneration } from '../generate/use-generation';
 
@@ -22,5 +25,18 @@ export function useFreeGeneration() {
         }
       : null;
   const blockedReason = body ? null : '先描述你想要的画面，再点「生成」';
-  return { generation, body, blockedReason };
+
+  /** 做同款 on a result: its words and parameters back in the boxes, with its seed. */
+  const makeSame = (run: FinishedRun, image: GeneratedImage) => {
+    const state = useChuangyi.getState();
+    const same = madeSame(generation.requestOf(run.stepId), image, FREE_CREATION_FORM, state.parameters);
+    if (same.promptGroup) {
+      state.setPrompt(same.promptGroup.map((item) => item.promptText).join('，'));
+      state.setNegativePrompt(same.negativePromptGroup.map((item) => item.promptText).join('，'));
+    }
+    state.setParameters(same.parameters);
+    toast(MADE_SAME_NOTICE(image.seed), 'success');
+  };
+
+  return { generation, body, blockedReason, makeSame };
 }

@@ -1,10 +1,17 @@
 import { useDraw } from '../../stores/draw';
 import { FormConfigForm } from '../form-config/FormConfigForm';
+import { takesImage } from '../form-config/required-images';
+
+interface StepParametersProps {
+  /** The whole form, only the fields taking the user's images, or the others. */
+  part?: 'all' | 'images' | 'rest';
+}
 
 /** The current step's form, writing curParameters. */
-export function StepParameters() {
+export function StepParameters({ part = 'all' }: StepParametersProps) {
   const formConfig = useDraw((state) => state.formConfig);
   const curParameters = useDraw((state) => state.curParameters);
   const setCurParameters = useDraw((state) => state.setCurParameters);
-  return <FormConfigForm items={formConfig} values={curParameters} onChange={setCurParameters} />;
+  const items = part === 'all' ? formConfig : formConfig.filter((item) => takesImage(item) === (part === 'images'));
+  return <FormConfigForm items={items} values={curParameters} onChange={setCurParameters} />;
 }

@@ -1,6 +1,7 @@
 import { GENERATE_MODE_LABELS } from '@huafang/contracts';
 import { Tabs, Tag } from 'antd';
 import { useDraw } from '../../stores/draw';
+import { stepTabLabel } from './step-label';
 import './draw.css';
 
 /** 步骤 1 生成 · 步骤 2 高清放大 …: switching keeps the edits of the step left behind. */
@@ -16,7 +17,7 @@ export function StepTabs() {
         size="small"
         activeKey={String(stepKey)}
         onChange={(key) => selectStep(Number(key))}
-        items={steps.map((item, index) => ({ key: String(index), label: `步骤 ${index + 1} ${item.name}` }))}
+        items={steps.map((item, index) => ({ key: String(index), label: stepTabLabel(index, item.name) }))}
       />
       {step && (
         <div className="hf-step-meta">

@@ -4,6 +4,7 @@ import { toast } from '../../services/notices';
 import { useDraw } from '../../stores/draw';
 import { missingImage } from '../form-config/required-images';
 import { type FinishedRun, nextTemplateStep } from '../generate/generation-state';
+import { MADE_SAME_NOTICE, madeSame } from '../generate/make-same';
 import { useGeneration } from '../generate/use-generation';
 
 /** Steps that draw on a chosen result only run through 下一步, never from the 生成 button. */
@@ -61,5 +62,22 @@ export function useDrawGeneration() {
     });
   };
 
-  return { generation, body, blockedReason, runNextStep };
+  /** 做同款 on a result: its step's tab (results stay), its prompts, parameters and seed in the form. */
+  const makeSame = (run: FinishedRun, image: GeneratedImage) => {
+    const key = taskSteps.findIndex((item) => item.stepIndex === run.stepIndex);
+    if (key >= 0 && key !== stepKey) advanceToStep(key);
+    const state = useDraw.getState();
+    const same = madeSame(generation.requestOf(run.stepId), image, state.formConfig, state.curParameters);
+    if (same.promptGroup) state.setPromptGroups(same.promptGroup, same.negativePromptGroup);
+    state.setCurParameters(same.parameters);
+    toast(MADE_SAME_NOTICE(image.seed), 'success');
+  };
+
+  const emptyHint = !templateId
+    ? '选择模板后，调整提示词和参数，点「生成」'
+    : step?.useParentImage
+      ? '这一步在上一步的结果图上运行：在结果中点「下一步」'
+      : '调整提示词和参数后点「生成」，结果会显示在这里';
+
+  return { generation, body, blockedReason, runNextStep, makeSame, emptyHint };
 }

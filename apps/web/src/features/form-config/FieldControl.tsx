@@ -2,6 +2,7 @@ import type { FormConfigItem } from '@huafang/contracts';
 import { Input, InputNumber, Switch } from 'antd';
 import { ImageUploadField } from './ImageUploadField';
 import { ModelSelect } from './ModelSelect';
+import { numberInputMode } from './number-input';
 import { OptionRadio } from './OptionRadio';
 import { OptionSelect } from './OptionSelect';
 import { SeedInput } from './SeedInput';
@@ -38,6 +39,7 @@ export function FieldControl({ item, value, onChange }: FieldControlProps) {
           max={item.max}
           step={item.step}
           disabled={item.disabled}
+          inputMode={numberInputMode(item)}
           aria-label={item.text}
           className="hf-full-width"
         />

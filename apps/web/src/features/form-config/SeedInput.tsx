@@ -22,6 +22,8 @@ export function SeedInput({ item, value, onChange }: SeedInputProps) {
         max={item.max ?? MAX_SEED}
         precision={0}
         disabled={item.disabled}
+        // Digits only: an empty box lets the engine pick (as -1 does), and the dice fixes a random one.
+        inputMode="numeric"
         placeholder="-1 为随机"
         aria-label={item.text}
         className="hf-grow"

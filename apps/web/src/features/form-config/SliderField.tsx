@@ -1,5 +1,6 @@
 import type { FormConfigItem } from '@huafang/contracts';
 import { InputNumber, Slider } from 'antd';
+import { numberInputMode } from './number-input';
 import './parameter-form.css';
 
 interface SliderFieldProps {
@@ -20,6 +21,7 @@ export function SliderField({ item, value, onChange }: SliderFieldProps) {
         value={value}
         onChange={(next) => next !== null && onChange(next)}
         disabled={item.disabled}
+        inputMode={numberInputMode(range)}
         aria-label={item.text}
         className="hf-slider-number"
       />

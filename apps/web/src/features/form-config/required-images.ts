@@ -33,8 +33,12 @@ export function missingImage(formConfig: FormConfigItem[], parameters: Parameter
   return hasReference ? null : `请先上传${controlNet.text}的${reference.text}`;
 }
 
+/** A field taking the user's images: an image upload, or the ControlNet units with their 参考图. */
+export function takesImage(item: FormConfigItem): boolean {
+  return item.type === 'image' || item.name === CONTROLNETS;
+}
+
 /** Fields that take the user's images come first in a step's form: the rest of the form depends on them. */
 export function imagesFirst(items: FormConfigItem[]): FormConfigItem[] {
-  const takesImage = (item: FormConfigItem) => item.type === 'image' || item.name === CONTROLNETS;
   return [...items.filter(takesImage), ...items.filter((item) => !takesImage(item))];
 }

@@ -1,4 +1,4 @@
-import { ThunderboltOutlined } from '@ant-design/icons';
+import { PictureOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import type { GenerateBody } from '@huafang/contracts';
 import { Button, Tooltip } from 'antd';
 import { useEffect, useRef } from 'react';
@@ -13,13 +13,16 @@ interface GenerateBarProps {
   /** Why 生成 cannot run now, shown instead of the estimate. */
   blockedReason: string | null;
   generation: Pick<Generation, 'active' | 'submitting' | 'submit'>;
+  /** Narrow screens: reopens the result sheet once there is a run to look at. */
+  onShowResults?: () => void;
 }
 
 /** The sticky footer: 预计消耗 · 剩余 · 排队 · 约 N 秒 and the big 生成 button (Ctrl+Enter). */
-export function GenerateBar({ body, blockedReason, generation }: GenerateBarProps) {
+export function GenerateBar({ body, blockedReason, generation, onShowResults }: GenerateBarProps) {
   const { active, submitting, submit } = generation;
   const runnable = body !== null && blockedReason === null;
-  const predict = usePredict(runnable ? body : null);
+  // While a run goes on its own wait is the one shown (on the canvas); a second estimate would disagree with it.
+  const predict = usePredict(runnable && !active ? body : null);
   const disabled = !runnable || active;
 
   // The shortcut reads the latest props without re-binding the listener on every keystroke.
@@ -40,11 +43,16 @@ export function GenerateBar({ body, blockedReason, generation }: GenerateBarProp
 
   return (
     <div className="hf-generate-bar hf-generate-bar-live">
-      <PredictSummary predict={predict} blockedReason={blockedReason} />
+      <PredictSummary predict={predict} blockedReason={blockedReason} active={active} />
       <div className="hf-generate-actions">
         <span className="hf-generate-shortcut" aria-hidden>
           Ctrl + Enter
         </span>
+        {onShowResults && (
+          <Button size="large" icon={<PictureOutlined />} onClick={onShowResults}>
+            查看结果
+          </Button>
+        )}
         <Tooltip title={active ? '当前任务完成或中断后即可再次生成' : undefined}>
           <Button
             type="primary"

@@ -1,6 +1,7 @@
-import { StopOutlined } from '@ant-design/icons';
+import { RedoOutlined, StopOutlined } from '@ant-design/icons';
 import { GENERATION_STATUS_LABELS, type GenerationProgress as Progress } from '@huafang/contracts';
 import { Alert, Button, Progress as ProgressBar, Tag } from 'antd';
+import { waitText } from './canvas-state';
 import { isFinished } from './generation-state';
 import './generate.css';
 
@@ -10,6 +11,10 @@ interface GenerationProgressProps {
   error: Error | null;
   interrupting: boolean;
   onInterrupt: () => void;
+  /** 重试 after a failed or interrupted run; absent when the request that started it is unknown. */
+  onRetry?: () => void;
+  /** A run of what was on screen before a switch of template or step. */
+  background?: boolean;
 }
 
 const STATUS_COLORS: Record<Progress['status'], string> = {
@@ -27,13 +32,13 @@ function barStatus(status: Progress['status']) {
   return 'normal' as const;
 }
 
-function waitText(progress: Progress): string | null {
-  if (progress.status === 'queued') return `排队第 ${progress.queuePosition} 位 · 约 ${progress.etaSeconds} 秒后开始`;
-  if (progress.status === 'running') return `预计还需约 ${progress.etaSeconds} 秒`;
-  return null;
-}
-
-function EndNotice({ progress }: { progress: Progress }) {
+function EndNotice({ progress, onRetry }: { progress: Progress; onRetry?: () => void }) {
+  if (progress.status !== 'failed' && progress.status !== 'interrupted') return null;
+  const retry = onRetry && (
+    <Button size="small" icon={<RedoOutlined />} onClick={onRetry}>
+      重试
+    </Button>
+  );
   if (progress.status === 'failed') {
     return (
       <Alert
@@ -42,10 +47,10 @@ function EndNotice({ progress }: { progress: Progress }) {
         showIcon
         title="生成失败"
         description={`${progress.message ?? '推理后端出错'}。未完成部分的算力会退回。`}
+        action={retry}
       />
     );
   }
-  if (progress.status !== 'interrupted') return null;
   const kept = progress.images.length;
   return (
     <Alert
@@ -54,21 +59,36 @@ function EndNotice({ progress }: { progress: Progress }) {
       showIcon
       title="已中断"
       description={kept > 0 ? `已完成的 ${kept} 张图片已保留，未完成部分的算力会退回。` : '未完成部分的算力会退回。'}
+      action={retry}
     />
   );
 }
 
-/** The current run: status, percent, queue place and ETA, the live preview, 中断; how it ended. */
-export function GenerationProgress({ progress, error, interrupting, onInterrupt }: GenerationProgressProps) {
+/**
+ * The current run at the top of the result canvas: status, percent, one wait (queue place and ETA), the live
+ * preview as large as the canvas allows, 中断; how it ended, with 重试.
+ */
+export function GenerationProgress({
+  progress,
+  error,
+  interrupting,
+  onInterrupt,
+  onRetry,
+  background = false,
+}: GenerationProgressProps) {
   const status = progress?.status ?? 'queued';
   const running = !progress || !isFinished(status);
-  const wait = progress ? waitText(progress) : '正在获取进度…';
+  const wait = running ? waitText(progress) : '';
 
   return (
-    <section className="hf-panel hf-generation" aria-label="生成进度">
+    <section
+      className={`hf-panel hf-generation${running ? ' hf-generation-running' : ''}`}
+      aria-label="生成进度"
+      aria-busy={running}
+    >
       <div className="hf-generation-head">
         <span className="hf-generation-title">
-          生成进度
+          {background ? '上一个生成' : '生成进度'}
           <Tag color={STATUS_COLORS[status]} variant="filled">
             {GENERATION_STATUS_LABELS[status]}
           </Tag>
@@ -82,14 +102,29 @@ export function GenerationProgress({ progress, error, interrupting, onInterrupt 
           </Button>
         )}
       </div>
+      {background && (
+        <div className="hf-generation-meta">切换模板或步骤前开始的生成仍在进行，完成后可在「我的作品」查看。</div>
+      )}
       <ProgressBar percent={Math.round(progress?.progress ?? 0)} status={barStatus(status)} />
-      {wait && <div className="hf-generation-meta">{wait}</div>}
+      {wait && (
+        <div className="hf-generation-meta" aria-live="polite">
+          {wait}
+        </div>
+      )}
       {/* Why a started job waits again: a backend failed, a restart, its server stopped and it moves to another. */}
       {running && progress?.message && <div className="hf-generation-meta">{progress.message}</div>}
-      {running && progress?.previewUrl && (
-        <img className="hf-generation-preview" src={progress.previewUrl} alt="实时预览" />
+      {running && !background && (
+        <div className="hf-generation-stage">
+          {progress?.previewUrl ? (
+            <img className="hf-generation-preview" src={progress.previewUrl} alt="实时预览" />
+          ) : (
+            <span className="hf-generation-stage-note">
+              {status === 'queued' ? '排队中，轮到后这里显示实时预览' : '正在准备实时预览…'}
+            </span>
+          )}
+        </div>
       )}
-      {progress && <EndNotice progress={progress} />}
+      {progress && <EndNotice progress={progress} onRetry={onRetry} />}
       {error && (
         <Alert
           className="hf-generation-alert"

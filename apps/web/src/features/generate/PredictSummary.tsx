@@ -4,15 +4,25 @@ import type { usePredict } from './use-predict';
 interface PredictSummaryProps {
   predict: ReturnType<typeof usePredict>;
   blockedReason: string | null;
+  /** A run is queued or running: its progress (and its one ETA) is on the result canvas. */
+  active: boolean;
 }
 
 /** 预计消耗 N 点 · 剩余 M 点 · 排队第 K 位 · 约 S 秒, or why there is no estimate. */
-export function PredictSummary({ predict, blockedReason }: PredictSummaryProps) {
+export function PredictSummary({ predict, blockedReason, active }: PredictSummaryProps) {
   if (blockedReason) {
     return (
       <div className="hf-generate-estimate">
         <InfoCircleOutlined />
         &nbsp;{blockedReason}
+      </div>
+    );
+  }
+  if (active) {
+    return (
+      <div className="hf-generate-estimate" aria-live="polite">
+        <LoadingOutlined />
+        &nbsp;正在生成，进度见生成结果
       </div>
     );
   }

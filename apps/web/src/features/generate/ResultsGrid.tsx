@@ -1,30 +1,26 @@
-import { ArrowRightOutlined, DownloadOutlined, ExpandOutlined } from '@ant-design/icons';
 import type { GeneratedImage } from '@huafang/contracts';
-import { Button, Image } from 'antd';
+import { Image } from 'antd';
 import { useState } from 'react';
 import { AigcBadge } from '../../common/AigcBadge';
-import type { NextStep } from './generation-state';
+import type { FinishedRun } from './generation-state';
+import { ResultActions, type ResultHandlers } from './ResultActions';
 import './generate.css';
 
 interface ResultsGridProps {
   images: GeneratedImage[];
-  /** The template step 下一步 runs on one of these images; none hides the button. */
-  nextStep: NextStep | null;
-  onNextStep?: (image: GeneratedImage) => void;
-  /** The image a 下一步 is being submitted for. */
-  steppingWorkId: string | null;
-  /** Another run is under way: 下一步 waits for it. */
-  busy: boolean;
+  /** The run the images belong to; none while its batch is still painting. */
+  run: FinishedRun | undefined;
+  handlers: ResultHandlers;
 }
 
-/** Thumbnails of one run; 查看大图 opens the originals in one preview group, 下载 saves the original PNG. */
-export function ResultsGrid({ images, nextStep, onNextStep, steppingWorkId, busy }: ResultsGridProps) {
+/** The results of one run as cards; a tap on a picture opens the originals in one preview group. */
+export function ResultsGrid({ images, run, handlers }: ResultsGridProps) {
   const [preview, setPreview] = useState<{ open: boolean; current: number }>({ open: false, current: 0 });
   const show = (current: number) => setPreview({ open: true, current });
 
   return (
     <>
-      <div className="hf-results-grid">
+      <div className={`hf-results-grid${images.length === 1 ? ' hf-results-grid-single' : ''}`}>
         {images.map((image, index) => (
           <div key={image.workId} className="hf-result-card">
             <div className="hf-aigc-frame">
@@ -34,7 +30,7 @@ export function ResultsGrid({ images, nextStep, onNextStep, steppingWorkId, busy
                 onClick={() => show(index)}
                 aria-label={`查看第 ${index + 1} 张大图`}
               >
-                <img src={image.thumbUrl} alt={`生成结果 ${index + 1}`} loading="lazy" />
+                <img src={image.thumbUrl} alt={`生成结果 ${index + 1}`} />
               </button>
               <AigcBadge />
             </div>
@@ -42,46 +38,33 @@ export function ResultsGrid({ images, nextStep, onNextStep, steppingWorkId, busy
               <div className="hf-result-seed" title={`${image.width}×${image.height} · 种子 ${image.seed}`}>
                 {image.width}×{image.height} · 种子 {image.seed}
               </div>
-              <div className="hf-result-actions">
-                <Button size="small" icon={<ExpandOutlined />} onClick={() => show(index)}>
-                  查看大图
-                </Button>
-                <Button
-                  size="small"
-                  icon={<DownloadOutlined />}
-                  href={image.url}
-                  download={`huafang-${image.workId}.png`}
-                >
-                  下载
-                </Button>
-                {nextStep && onNextStep && (
-                  <Button
-                    size="small"
-                    type="primary"
-                    ghost
-                    icon={<ArrowRightOutlined />}
-                    loading={steppingWorkId === image.workId}
-                    disabled={busy}
-                    title={`在这张图上运行「${nextStep.name}」`}
-                    onClick={() => onNextStep(image)}
-                  >
-                    下一步：{nextStep.name}
-                  </Button>
-                )}
-              </div>
+              <ResultActions run={run} image={image} handlers={handlers} />
             </div>
           </div>
         ))}
       </div>
-      <Image.PreviewGroup
-        items={images.map((image) => image.url)}
-        preview={{
-          open: preview.open,
-          current: preview.current,
-          onOpenChange: (open) => setPreview((state) => ({ ...state, open })),
-          onChange: (current) => setPreview((state) => ({ ...state, current })),
-        }}
-      />
+      <ResultsPreview images={images} preview={preview} setPreview={setPreview} />
     </>
+  );
+}
+
+interface ResultsPreviewProps {
+  images: GeneratedImage[];
+  preview: { open: boolean; current: number };
+  setPreview: (update: (state: { open: boolean; current: number }) => { open: boolean; current: number }) => void;
+}
+
+/** The originals of a run in antd's viewer. */
+export function ResultsPreview({ images, preview, setPreview }: ResultsPreviewProps) {
+  return (
+    <Image.PreviewGroup
+      items={images.map((image) => image.url)}
+      preview={{
+        open: preview.open,
+        current: preview.current,
+        onOpenChange: (open) => setPreview((state) => ({ ...state, open })),
+        onChange: (current) => setPreview((state) => ({ ...state, current })),
+      }}
+    />
   );
 }

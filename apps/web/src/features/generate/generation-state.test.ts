@@ -86,6 +86,7 @@ describe('the generation track', () => {
       currentStepNum: 1,
       generateStepIds: ['j1'],
       nextStepId: null,
+      detachedStepId: null,
     });
     const second = startedTrack(
       { ...first, nextStepId: 's1' },

@@ -34,6 +34,11 @@ export interface GenerationTrack {
   generateStepIds: string[];
   /** The template step after the one that finished, when there is one. */
   nextStepId: string | null;
+  /**
+   * A job left running when the user switched template or step: it goes on (and is paid for) but its results
+   * belong to what was on screen before, so they are not shown as this template's; they land in 我的作品.
+   */
+  detachedStepId: string | null;
 }
 
 /** One finished step of a generation, kept for this visit. */
@@ -60,7 +65,7 @@ export interface GenerationSlice extends GenerationTrack {
 export interface GenerationActions {
   startGeneration(result: GenerateResult, templateId: string | null): void;
   resumeGeneration(unfinished: NonNullable<UnfinishedGeneration>): void;
-  /** Records a finished step once; false when it was already recorded. */
+  /** Records a finished step once (a detached one is forgotten instead); false when it was already recorded. */
   finishGeneration(run: FinishedRun): boolean;
   /** Forgets a generation the server no longer knows. */
   clearGeneration(): void;
@@ -77,6 +82,7 @@ export const GENERATION_TRACK_DEFAULTS: GenerationTrack = {
   currentStepNum: 0,
   generateStepIds: [],
   nextStepId: null,
+  detachedStepId: null,
 };
 
 export const GENERATION_DEFAULTS: GenerationSlice = {
@@ -109,6 +115,7 @@ export function startedTrack(
     currentStepNum: result.currentStepNum,
     generateStepIds: sameGeneration ? [...track.generateStepIds, result.currentStepId] : [result.currentStepId],
     nextStepId: null,
+    detachedStepId: null,
   };
 }
 
@@ -120,6 +127,7 @@ export function resumedTrack(unfinished: NonNullable<UnfinishedGeneration>): Gen
     currentStepNum: unfinished.currentStepNum,
     generateStepIds: [unfinished.currentStepId],
     nextStepId: null,
+    detachedStepId: null,
   };
 }
 
@@ -150,11 +158,14 @@ export function withFinishedRun(list: FinishedRun[], run: FinishedRun): Finished
 
 /**
  * Switching template or step: the results and the progress of earlier runs belong to what was on screen
- * before, so they go. A run still queued or running stays (its progress and, once done, its result).
+ * before, so they go. A run still queued or running goes on in the background (detached): the page can still
+ * interrupt it, and its result is not shown as the new template's.
  */
 export function withoutEarlierRuns(state: GenerationSlice): Partial<GenerationSlice> {
   const running = state.generateId !== null && !state.finishDataList.some((run) => run.stepId === state.currentStepId);
-  return running ? { finishDataList: [] } : { ...GENERATION_TRACK_DEFAULTS, finishDataList: [] };
+  return running
+    ? { finishDataList: [], detachedStepId: state.currentStepId }
+    : { ...GENERATION_TRACK_DEFAULTS, finishDataList: [] };
 }
 
 /** The template step after the one at stepIndex, for 下一步. */
@@ -178,6 +189,11 @@ export function createGenerationActions(
     },
     finishGeneration(run) {
       const state = get();
+      // A detached run is over: the page forgets it, and shows nothing of it.
+      if (run.stepId === state.detachedStepId) {
+        set(GENERATION_TRACK_DEFAULTS);
+        return true;
+      }
       const list = withFinishedRun(state.finishDataList, run);
       if (list === state.finishDataList) return false;
       const current = state.currentStepId === run.stepId;
@@ -203,6 +219,7 @@ const trackSchema = z.object({
   currentStepNum: z.number().int().min(1),
   generateStepIds: z.array(z.string()).catch([]),
   nextStepId: z.string().nullable().catch(null),
+  detachedStepId: z.string().nullable().catch(null),
 });
 
 /** The saved track, or none when it does not fit: the unfinished lookup still finds a running generation. */
@@ -219,5 +236,6 @@ export function pickGenerationTrack(state: GenerationTrack): GenerationTrack {
     currentStepNum: state.currentStepNum,
     generateStepIds: state.generateStepIds,
     nextStepId: state.nextStepId,
+    detachedStepId: state.detachedStepId,
   };
 }

@@ -1,6 +1,6 @@
 import { BizCode, type GenerateBody, type GenerateStepBody, type UnfinishedGeneration } from '@huafang/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import {
   fetchGenerationProgress,
   generationKeys,
@@ -33,6 +33,9 @@ export interface StepRequest {
   templateId: string | null;
 }
 
+/** What started a run, so 再次生成 and 重试 can send it again. */
+export type RunRequest = { kind: 'generate'; body: GenerateBody } | { kind: 'step'; step: StepRequest };
+
 /** A progress poll the server cannot answer any more (another database, or long gone). */
 function isGone(error: unknown): boolean {
   return isRequestError(error) && (error.status === 404 || error.code === BizCode.NOT_FOUND);
@@ -43,10 +46,12 @@ function useStartMutation<TVariables>(
   store: GenerationStoreHook,
   mutationFn: (variables: TVariables) => ReturnType<typeof submitGeneration>,
   templateIdOf: (variables: TVariables) => string | null,
+  remember: (stepId: string, variables: TVariables) => void,
 ) {
   return useMutation({
     mutationFn,
     onSuccess: (result, variables) => {
+      remember(result.currentStepId, variables);
       store.getState().startGeneration(result, templateIdOf(variables));
       // The server reserved the cost: the header's credits change now.
       void loadCurrentUser();
@@ -103,15 +108,26 @@ export function useGeneration({ store, scope, nextStepOf }: UseGenerationOptions
     if (store.getState().finishGeneration(run)) void loadCurrentUser();
   }, [data, store, nextStepOf]);
 
+  // This visit's requests by the job they started; a run resumed after a reload has none.
+  const requests = useRef(new Map<string, RunRequest>());
   const submit = useStartMutation(
     store,
     (body: GenerateBody) => submitGeneration(body),
     (body) => body.templateId ?? null,
+    (stepId, body) => requests.current.set(stepId, { kind: 'generate', body }),
   );
   const step = useStartMutation(
     store,
     (request: StepRequest) => submitGenerationStep(request.body),
     (request) => request.templateId,
+    (stepId, request) => requests.current.set(stepId, { kind: 'step', step: request }),
+  );
+  const requestOf = useCallback((stepId: string) => requests.current.get(stepId) ?? null, []);
+  const { mutate: submitMutate } = submit;
+  const { mutate: stepMutate } = step;
+  const resend = useCallback(
+    (request: RunRequest) => (request.kind === 'generate' ? submitMutate(request.body) : stepMutate(request.step)),
+    [submitMutate, stepMutate],
   );
 
   const interrupt = useMutation({
@@ -130,6 +146,10 @@ export function useGeneration({ store, scope, nextStepOf }: UseGenerationOptions
     submitting: submit.isPending || step.isPending,
     submit: submit.mutate,
     runStep: step.mutate,
+    /** The request that started a job of this visit. */
+    requestOf,
+    /** Sends a request again: 再次生成, 重试. */
+    resend,
     steppingWorkId: step.isPending ? step.variables.body.imageWorkId : null,
     interrupt: () => interrupt.mutate(),
     interrupting: interrupt.isPending,

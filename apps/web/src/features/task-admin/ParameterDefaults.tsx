@@ -1,5 +1,6 @@
 import type { Parameters } from '@huafang/contracts';
 import { Form, InputNumber } from 'antd';
+import { numberInputMode } from '../form-config/number-input';
 import { ExtraParameters } from './ExtraParameters';
 import { PARAMETER_LABELS } from './field-presets';
 import { ModelGroupSelect } from './ModelGroupSelect';
@@ -43,6 +44,7 @@ function DefaultInput({
       min={field.min}
       max={field.max}
       step={field.step}
+      inputMode={numberInputMode(field)}
       placeholder="不指定"
       aria-label={`默认${label}`}
       className="hf-full-width"

@@ -1,12 +1,12 @@
 import { Form, InputNumber, Space } from 'antd';
 
-/** Minimum, maximum, step and default of a number or slider field. */
+/** Minimum, maximum, step and default of a number or slider field (any may be fractional: a decimal keypad). */
 export function RangeSettings() {
   return (
     <>
       <Space size={12} className="hf-ta-range">
         <Form.Item name="min" label="最小值">
-          <InputNumber<number> aria-label="最小值" />
+          <InputNumber<number> inputMode="decimal" aria-label="最小值" />
         </Form.Item>
         <Form.Item
           name="max"
@@ -23,7 +23,7 @@ export function RangeSettings() {
             }),
           ]}
         >
-          <InputNumber<number> aria-label="最大值" />
+          <InputNumber<number> inputMode="decimal" aria-label="最大值" />
         </Form.Item>
         <Form.Item
           name="step"
@@ -36,11 +36,11 @@ export function RangeSettings() {
             },
           ]}
         >
-          <InputNumber<number> aria-label="步长" />
+          <InputNumber<number> inputMode="decimal" aria-label="步长" />
         </Form.Item>
       </Space>
       <Form.Item name="value" label="默认值">
-        <InputNumber<number> className="hf-full-width" aria-label="默认值" />
+        <InputNumber<number> inputMode="decimal" className="hf-full-width" aria-label="默认值" />
       </Form.Item>
     </>
   );

@@ -3,8 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { FreeParametersPanel } from '../../features/chuangyi/FreeParametersPanel';
 import { FreePromptPanel } from '../../features/chuangyi/FreePromptPanel';
 import { useFreeGeneration } from '../../features/chuangyi/use-free-generation';
-import { GenerateBar } from '../../features/generate/GenerateBar';
-import { GenerationPanel } from '../../features/generate/GenerationPanel';
+import { GenerationWorkspace } from '../../features/generate/GenerationWorkspace';
 import { QuotaNoticeDialog } from '../../features/generate/QuotaNoticeDialog';
 import { useChuangyi } from '../../stores/chuangyi';
 
@@ -14,12 +13,12 @@ function promptFromState(state: unknown): string {
   return typeof prompt === 'string' ? prompt.trim() : '';
 }
 
-/** 自由创作 (no title, spec §2): one column of prompts, parameters, 生成 and results. */
+/** 自由创作 (no title, spec §2): prompts and parameters beside the result canvas (a sheet on phones). */
 export default function ChuangyiPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const setPrompt = useChuangyi((state) => state.setPrompt);
-  const { generation, body, blockedReason } = useFreeGeneration();
+  const { generation, body, blockedReason, makeSame } = useFreeGeneration();
 
   // The home page hands over its prompt once; dropping the state keeps a reload from overwriting later edits.
   const handover = promptFromState(location.state);
@@ -31,10 +30,18 @@ export default function ChuangyiPage() {
 
   return (
     <div className="hf-page hf-chuangyi">
-      <FreePromptPanel />
-      <FreeParametersPanel />
-      <GenerationPanel store={useChuangyi} generation={generation} />
-      <GenerateBar body={body} blockedReason={blockedReason} generation={generation} />
+      <GenerationWorkspace
+        store={useChuangyi}
+        generation={generation}
+        body={body}
+        blockedReason={blockedReason}
+        showBar
+        onMakeSame={makeSame}
+        emptyHint="描述你想要的画面，调整参数后点「生成」，结果会显示在这里"
+      >
+        <FreePromptPanel />
+        <FreeParametersPanel />
+      </GenerationWorkspace>
       <QuotaNoticeDialog store={useChuangyi} />
     </div>
   );

@@ -7,8 +7,7 @@ import { StackedParameters } from '../../features/draw/StackedParameters';
 import { StackedTemplateCard } from '../../features/draw/StackedTemplateCard';
 import { useDrawGeneration } from '../../features/draw/use-draw-generation';
 import { useInitImageHandover } from '../../features/draw/use-init-image-handover';
-import { GenerateBar } from '../../features/generate/GenerateBar';
-import { GenerationPanel } from '../../features/generate/GenerationPanel';
+import { GenerationWorkspace } from '../../features/generate/GenerationWorkspace';
 import { QuotaNoticeDialog } from '../../features/generate/QuotaNoticeDialog';
 import { PromptGroupPanel } from '../../features/prompt/PromptGroupPanel';
 import { useDraw } from '../../stores/draw';
@@ -16,36 +15,44 @@ import '../../features/draw/draw.css';
 
 export default function DrawPage() {
   const template = useDraw((state) => state.taskTemplateDetails);
-  const generateId = useDraw((state) => state.generateId);
-  const { generation, body, blockedReason, runNextStep } = useDrawGeneration();
+  const { generation, body, blockedReason, runNextStep, makeSame, emptyHint } = useDrawGeneration();
   const handover = useInitImageHandover();
   // Narrow screens have no aside: its card, step tabs and parameters stack into the page around the prompts.
   const narrow = useIsNarrow();
 
   return (
     <div className="hf-page hf-draw-page">
-      <Typography.Title level={3} className="hf-page-title">
-        {template ? template.name : '创作'}
-      </Typography.Title>
-      {handover.waiting && <InitImageHandoverAlert onDismiss={handover.dismiss} />}
-      {narrow && <StackedTemplateCard />}
-      {template ? (
-        <>
-          {template.description && (
-            <Typography.Paragraph type="secondary" className="hf-page-sub">
-              {template.description}
-            </Typography.Paragraph>
-          )}
-          <PromptGroupPanel variant="positive" />
-          <PromptGroupPanel variant="negative" />
-          {narrow && <StackedParameters />}
-        </>
-      ) : (
-        <NoTemplateState />
-      )}
-      {/* A run resumed after a reload shows even before a template is chosen again. */}
-      {(template || generateId) && <GenerationPanel store={useDraw} generation={generation} onNextStep={runNextStep} />}
-      {template && <GenerateBar body={body} blockedReason={blockedReason} generation={generation} />}
+      <GenerationWorkspace
+        store={useDraw}
+        generation={generation}
+        body={body}
+        blockedReason={blockedReason}
+        showBar={template !== null}
+        onNextStep={runNextStep}
+        onMakeSame={makeSame}
+        emptyHint={emptyHint}
+        columnFrom="xl"
+      >
+        <Typography.Title level={3} className="hf-page-title">
+          {template ? template.name : '创作'}
+        </Typography.Title>
+        {handover.waiting && <InitImageHandoverAlert onDismiss={handover.dismiss} />}
+        {narrow && <StackedTemplateCard />}
+        {template ? (
+          <>
+            {template.description && (
+              <Typography.Paragraph type="secondary" className="hf-page-sub">
+                {template.description}
+              </Typography.Paragraph>
+            )}
+            <PromptGroupPanel variant="positive" />
+            <PromptGroupPanel variant="negative" />
+            {narrow && <StackedParameters />}
+          </>
+        ) : (
+          <NoTemplateState />
+        )}
+      </GenerationWorkspace>
       <QuotaNoticeDialog store={useDraw} />
       <DrawTour />
     </div>
