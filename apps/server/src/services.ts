@@ -187,7 +187,7 @@ export function createServices(deps: {
     signer: deps.signer,
     promptHistory: new PromptHistoryService(repos),
     credits,
-    combos: new ComboService(repos, credits),
+    combos: new ComboService(repos, credits, []),
     workRepo: works,
     pool,
     backendAdmin,
