@@ -48,6 +48,7 @@ const ISSUED_SECRETS = [
   'TENCENT_SECRET_KEY',
   'BAIDU_TRANSLATE_KEY',
   'TRANSLATE_API_KEY',
+  'ALIPAY_PRIVATE_KEY',
 ] as const;
 
 /** The password inside a postgres:// or redis:// URL, or undefined without one. */
