@@ -15,6 +15,7 @@ import { authRoutes } from './features/auth/auth.routes.js';
 import { backendRoutes } from './features/backends/backend.routes.js';
 import { complianceRoutes } from './features/compliance/compliance.routes.js';
 import { adminUserRoutes } from './features/credits/admin-user.routes.js';
+import { creditRoutes } from './features/credits/credit.routes.js';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.js';
 import { downloadRoutes } from './features/download/download.routes.js';
 import { fileRoutes } from './features/files/file.routes.js';
@@ -169,6 +170,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(backendRoutes, { backends: services.backendAdmin });
       await api.register(comboRoutes, { combos: services.combos });
       await api.register(adminUserRoutes, { credits: services.credits, users: services.users });
+      await api.register(creditRoutes, { credits: services.credits });
       await api.register(dashboardRoutes, { dashboard: services.dashboard });
       await api.register(downloadRoutes);
     },

@@ -5,6 +5,7 @@ export * from './audit.js';
 export * from './auth.js';
 export * from './compliance.js';
 export * from './constants.js';
+export * from './credits.js';
 export * from './engine-kinds.js';
 export * from './envelope.js';
 export * from './fields.js';

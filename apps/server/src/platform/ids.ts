@@ -20,3 +20,15 @@ export const sixDigitCode = () => randomInt(0, 1_000_000).toString().padStart(6,
 export const nowIso = () => new Date().toISOString();
 
 export const isoIn = (ms: number, from = Date.now()) => new Date(from + ms).toISOString();
+
+/**
+ * A clock of ISO stamps that never repeats nor goes back within this process: lists ordered by time, then by a
+ * random id, keep rows made in one millisecond in the order they were made.
+ */
+export function orderedStamps(): () => string {
+  let last = 0;
+  return () => {
+    last = Math.max(Date.now(), last + 1);
+    return new Date(last).toISOString();
+  };
+}

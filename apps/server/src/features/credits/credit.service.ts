@@ -1,7 +1,12 @@
-import { BizCode } from '@huafang/contracts';
+import {
+  BizCode,
+  type CreditLedgerPage,
+  type CreditLedgerQuery,
+  type CreditReason,
+  creditLedgerQuerySchema,
+} from '@huafang/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import { BizError, notFound } from '../../platform/errors.js';
-import { newId, nowIso } from '../../platform/ids.js';
 import type { Repositories } from '../../repositories.js';
 import type { AuditOrigin, AuditRecorder } from '../audit/audit-recorder.js';
 
@@ -13,7 +18,7 @@ export type CreditChange = {
   userId: string;
   delta: number;
   balance: number;
-  reason: 'charge' | 'refund' | 'grant';
+  reason: CreditReason;
   /** What it was for: the generation job, or the admin who granted. */
   ref: Record<string, string | null>;
 };
@@ -27,8 +32,8 @@ export function quotaExhausted(cost: number, credits: number): BizError {
 }
 
 /**
- * A user's credits: reserved when a job is submitted, given back for what a job did not produce, granted by admins.
- * `reserve` and `refund` run inside the generation's own transaction, so they take it first and always.
+ * A user's credits: reserved when a job is submitted, given back for what a job did not produce, granted by admins,
+ * bought with a plan. Every change goes into the ledger (算力明细) with its reason and source.
  */
 export class CreditService {
   constructor(
@@ -48,38 +53,57 @@ export class CreditService {
   }
 
   /** Takes `cost` in one statement so two submits cannot both spend the same credits; 10004 when short. */
+  /** Takes `cost` in one statement so two submits cannot both spend the same credits; 10004 when short. */
   async reserve(userId: string, cost: number, jobId: string, trx?: Executor): Promise<CreditChange> {
-    const balance = await this.repos.credits.take(userId, cost, trx);
+    const balance = await this.repos.credits.take(userId, cost, { reason: 'charge', ...ofJob(jobId) }, trx);
     if (balance === undefined) throw quotaExhausted(cost, await this.balance(userId, trx));
     return { userId, delta: -cost, balance, reason: 'charge', ref: { jobId } };
   }
 
   async refund(userId: string, amount: number, jobId: string, trx?: Executor): Promise<CreditChange | null> {
     if (amount <= 0) return null;
-    const balance = await this.repos.credits.add(userId, amount, trx);
+    const balance = await this.repos.credits.add(userId, amount, { reason: 'refund', ...ofJob(jobId) }, trx);
     return balance === undefined ? null : { userId, delta: amount, balance, reason: 'refund', ref: { jobId } };
+  }
+
+  /** The credits of a paid plan order, inside the transaction that marks it paid. */
+  async creditOrder(userId: string, credits: number, orderId: string, trx: Executor): Promise<CreditChange> {
+    const balance = await this.repos.credits.add(userId, credits, { reason: 'plan', ...ofOrder(orderId) }, trx);
+    if (balance === undefined) throw notFound('用户不存在');
+    return { userId, delta: credits, balance, reason: 'plan', ref: { orderId } };
+  }
+
+  /**
+   * Takes back what a refunded order granted, as far as the user still has it (never below zero), inside the
+   * refund's transaction; the change's delta says how many were taken.
+   */
+  async takeBackForRefund(userId: string, credits: number, orderId: string, trx: Executor): Promise<CreditChange> {
+    const { credits: repo } = this.repos;
+    await this.repos.generations.lockUser(userId, trx);
+    const current = await repo.balance(userId, trx);
+    if (current === undefined) throw notFound('用户不存在');
+    const taken = Math.min(credits, current);
+    if (taken <= 0) return { userId, delta: 0, balance: current, reason: 'plan_refund', ref: { orderId } };
+    const balance = await repo.add(userId, -taken, { reason: 'plan_refund', ...ofOrder(orderId) }, trx);
+    return { userId, delta: -taken, balance: balance ?? current - taken, reason: 'plan_refund', ref: { orderId } };
   }
 
   /** Admin grant (a negative amount takes credits back, never below zero); every grant is recorded. */
   async grant(adminId: string, userId: string, amount: number, origin: AuditOrigin, remark?: string): Promise<number> {
     const { credits } = this.repos;
     const { applied, balance } = await this.repos.transaction(async (trx) => {
+      await this.repos.generations.lockUser(userId, trx);
       const current = await credits.balance(userId, trx);
       if (current === undefined) throw notFound('用户不存在');
       const applied = Math.max(amount, -current);
-      await credits.add(userId, applied, trx);
-      await credits.insertGrant(
-        {
-          id: newId(),
-          user_id: userId,
-          amount: applied,
-          remark: remark ?? null,
-          granted_by: adminId,
-          created_at: nowIso(),
-        },
-        trx,
-      );
-      return { applied, balance: current + applied };
+      if (applied === 0) return { applied, balance: current };
+      const entry = {
+        reason: 'grant' as const,
+        sourceType: 'admin' as const,
+        sourceId: adminId,
+        remark: remark ?? null,
+      };
+      return { applied, balance: (await credits.add(userId, applied, entry, trx)) ?? current + applied };
     });
     this.recorded(
       { userId, delta: applied, balance, reason: 'grant', ref: { grantedBy: adminId, remark: remark ?? null } },
@@ -87,4 +111,28 @@ export class CreditService {
     );
     return balance;
   }
+
+  /** 算力明细: the user's own changes, newest first, and the balance now. */
+  async ledger(userId: string, query: CreditLedgerQuery): Promise<CreditLedgerPage> {
+    const page = creditLedgerQuerySchema.parse(query);
+    const { rows, total } = await this.repos.credits.ledgerPage(userId, page);
+    return {
+      list: rows.map((row) => ({
+        id: row.id,
+        delta: row.delta,
+        balance: row.balance,
+        reason: row.reason,
+        sourceType: row.source_type,
+        sourceId: row.source_id,
+        detail: row.template_name ? `${row.template_name} · 第 ${row.step_num} 步` : row.remark,
+        createdAt: row.created_at,
+      })),
+      ...page,
+      total,
+      credits: await this.balance(userId),
+    };
+  }
 }
+
+const ofJob = (jobId: string) => ({ sourceType: 'job' as const, sourceId: jobId });
+const ofOrder = (orderId: string) => ({ sourceType: 'order' as const, sourceId: orderId });

@@ -2,6 +2,7 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import { countRows, type PageRequest, pageRows } from '../../platform/db/count.js';
 import type { Database, Executor } from '../../platform/db/database.js';
 import type { UserTable } from '../../platform/db/schema.js';
+import { newId } from '../../platform/ids.js';
 
 export type UserRow = Selectable<UserTable>;
 
@@ -20,8 +21,26 @@ export class UserRepository {
     return this.db.selectFrom('users').selectAll().where('mobile', '=', mobile).executeTakeFirst();
   }
 
+  /** A new user; the credits a new account starts with open its ledger (注册赠送) in the same transaction. */
   async insert(row: Insertable<UserTable>, trx: Executor = this.db): Promise<void> {
+    if (!trx.isTransaction) return this.db.transaction().execute((own) => this.insert(row, own));
     await trx.insertInto('users').values(row).execute();
+    const credits = row.credits ?? 0;
+    if (credits === 0) return;
+    await trx
+      .insertInto('credit_ledger')
+      .values({
+        id: newId(),
+        user_id: row.id,
+        delta: credits,
+        balance: credits,
+        reason: 'signup',
+        source_type: null,
+        source_id: null,
+        remark: null,
+        created_at: row.created_at,
+      })
+      .execute();
   }
 
   async update(id: string, changes: Updateable<UserTable>, trx: Executor = this.db): Promise<void> {

@@ -615,6 +615,34 @@ const migrations: Record<string, Migration> = {
       );
     },
   },
+  '0016_credit_ledger': {
+    async up(db: Kysely<unknown>) {
+      // Every change of a user's credits, with its reason and what caused it (a job, an admin, an order): what
+      // 算力明细 lists. `balance` is the user's credits right after the change.
+      await db.schema
+        .createTable('credit_ledger')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('user_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('delta', 'integer', (c) => c.notNull())
+        .addColumn('balance', 'integer', (c) => c.notNull())
+        .addColumn('reason', 'varchar(16)', (c) => c.notNull())
+        .addColumn('source_type', 'varchar(16)')
+        .addColumn('source_id', 'varchar(32)')
+        .addColumn('remark', 'varchar(200)')
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('credit_ledger_user_idx')
+        .on('credit_ledger')
+        .columns(['user_id', 'created_at', 'id'])
+        .execute();
+      // The ledger opens with each user's balance of today (the rows are keyed by the user's id, unique here
+      // as the later rows' fresh ids are); the admins' grants before it stay in the audit trail.
+      await sql`insert into credit_ledger (id, user_id, delta, balance, reason, created_at)
+        select id, id, credits, credits, 'opening', ${new Date().toISOString()} from users where credits <> 0`.execute(
+        db,
+      );
+      await db.schema.dropTable('credit_grants').execute();
   '0020_payments': {
     async up(db: Kysely<unknown>) {
       // Plans get a price in fen, parsed from the old free-text label (¥9.9 / 月 → 990). A label without a number

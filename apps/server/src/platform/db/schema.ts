@@ -1,3 +1,4 @@
+import type { CreditReason, CreditSourceType } from '@huafang/contracts';
 import type { Generated } from 'kysely';
 
 /**
@@ -322,12 +323,16 @@ export interface ComboPlanTable {
   updated_at: string;
 }
 
-export interface CreditGrantTable {
+/** One change of a user's credits (migration 0016): the reason, what caused it, and the balance after it. */
+export interface CreditLedgerTable {
   id: string;
   user_id: string;
-  amount: number;
+  delta: number;
+  balance: number;
+  reason: CreditReason;
+  source_type: CreditSourceType | null;
+  source_id: string | null;
   remark: string | null;
-  granted_by: string;
   created_at: string;
 }
 
@@ -542,7 +547,7 @@ export interface DB {
   prompt_history: PromptHistoryTable;
   backends: BackendTable;
   combo_plans: ComboPlanTable;
-  credit_grants: CreditGrantTable;
+  credit_ledger: CreditLedgerTable;
   server_secrets: ServerSecretTable;
   login_failures: LoginFailureTable;
   api_keys: ApiKeyTable;

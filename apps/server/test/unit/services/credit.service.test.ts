@@ -79,33 +79,104 @@ describe('refunds', () => {
 });
 
 describe('admin grants', () => {
-  it('adds credits, keeps the grant with its admin and remark, and records the change', async () => {
+  it('adds credits, writes the grant into the ledger with its admin and remark, and records the change', async () => {
     const [adminId, userId] = [await ctx.newUser(), await ctx.newUser(5)];
     expect(await credits.grant(adminId, userId, 100, NO_ORIGIN, '月度套餐')).toBe(105);
     expect(await credits.balance(userId)).toBe(105);
-    const grants = await ctx.db.selectFrom('credit_grants').selectAll().execute();
-    expect(grants).toMatchObject([{ user_id: userId, amount: 100, remark: '月度套餐', granted_by: adminId }]);
+    expect((await credits.ledger(userId, {})).list[0]).toMatchObject({
+      delta: 100,
+      balance: 105,
+      reason: 'grant',
+      sourceType: 'admin',
+      sourceId: adminId,
+      detail: '月度套餐',
+    });
     expect(await trail()).toEqual([
       { userId, delta: 100, balance: 105, reason: 'grant', ref: { grantedBy: adminId, remark: '月度套餐' } },
     ]);
   });
 
-  it('takes back at most what the user has: the balance stops at zero and the grant keeps what was applied', async () => {
+  it('takes back at most what the user has: the balance stops at zero and the ledger keeps what was applied', async () => {
     const [adminId, userId] = [await ctx.newUser(), await ctx.newUser(30)];
     expect(await credits.grant(adminId, userId, -50, NO_ORIGIN)).toBe(0);
     expect(await credits.balance(userId)).toBe(0);
-    expect(await ctx.db.selectFrom('credit_grants').select(['amount', 'remark']).execute()).toEqual([
-      { amount: -30, remark: null },
-    ]);
+    expect((await credits.ledger(userId, {})).list[0]).toMatchObject({ delta: -30, balance: 0, detail: null });
     expect(await trail()).toEqual([
       { userId, delta: -30, balance: 0, reason: 'grant', ref: { grantedBy: adminId, remark: null } },
     ]);
   });
 
-  it('answers 用户不存在 for an unknown user and keeps no grant', async () => {
+  it('answers 用户不存在 for an unknown user and writes nothing', async () => {
     const adminId = await ctx.newUser();
     await expect(credits.grant(adminId, 'nobody', 10, NO_ORIGIN)).rejects.toThrow('用户不存在');
-    expect(await ctx.db.selectFrom('credit_grants').selectAll().execute()).toEqual([]);
+    expect(await ctx.db.selectFrom('credit_ledger').selectAll().where('user_id', '=', 'nobody').execute()).toEqual([]);
     expect(await trail()).toEqual([]);
+  });
+});
+
+describe('plan orders', () => {
+  it('credits a paid order and takes back at most the unspent part on refund, each in the ledger', async () => {
+    const userId = await ctx.newUser(0);
+    const paid = await ctx.repos.transaction((trx) => credits.creditOrder(userId, 100, 'order-1', trx));
+    expect(paid).toEqual({ userId, delta: 100, balance: 100, reason: 'plan', ref: { orderId: 'order-1' } });
+    await ctx.repos.transaction((trx) => credits.reserve(userId, 70, 'job-1', trx));
+    const back = await ctx.repos.transaction((trx) => credits.takeBackForRefund(userId, 100, 'order-1', trx));
+    expect(back).toEqual({ userId, delta: -30, balance: 0, reason: 'plan_refund', ref: { orderId: 'order-1' } });
+    const again = await ctx.repos.transaction((trx) => credits.takeBackForRefund(userId, 100, 'order-1', trx));
+    expect(again.delta).toBe(0);
+    const { list } = await credits.ledger(userId, {});
+    expect(
+      list.map(({ reason, delta, balance, sourceType, sourceId }) => ({
+        reason,
+        delta,
+        balance,
+        sourceType,
+        sourceId,
+      })),
+    ).toEqual([
+      { reason: 'plan_refund', delta: -30, balance: 0, sourceType: 'order', sourceId: 'order-1' },
+      { reason: 'charge', delta: -70, balance: 30, sourceType: 'job', sourceId: 'job-1' },
+      { reason: 'plan', delta: 100, balance: 100, sourceType: 'order', sourceId: 'order-1' },
+    ]);
+  });
+});
+
+describe('the ledger (算力明细)', () => {
+  it('opens with the credits a new account starts with and adds up to the balance, change by change', async () => {
+    const userId = await ctx.newUser(20);
+    await ctx.repos.transaction((trx) => credits.reserve(userId, 8, 'job-1', trx));
+    await ctx.repos.transaction((trx) => credits.refund(userId, 3, 'job-1', trx));
+    const page = await credits.ledger(userId, { pageSize: 10 });
+    expect(page.credits).toBe(15);
+    expect(page.total).toBe(3);
+    expect(page.list.map((entry) => [entry.reason, entry.delta, entry.balance])).toEqual([
+      ['refund', 3, 15],
+      ['charge', -8, 12],
+      ['signup', 20, 20],
+    ]);
+    expect(page.list.reduce((sum, entry) => sum + entry.delta, 0)).toBe(page.credits);
+  });
+
+  it('lists nothing of a change that was rolled back, and nothing of another user', async () => {
+    const [userId, otherId] = [await ctx.newUser(10), await ctx.newUser(10)];
+    await ctx.repos
+      .transaction(async (trx) => {
+        await credits.reserve(userId, 4, 'job-1', trx);
+        throw new Error('the job rows failed');
+      })
+      .catch(() => undefined);
+    await ctx.repos.transaction((trx) => credits.reserve(otherId, 4, 'job-2', trx));
+    expect((await credits.ledger(userId, {})).list.map((entry) => entry.reason)).toEqual(['signup']);
+  });
+
+  it('pages newest first without repeating or dropping a row', async () => {
+    const userId = await ctx.newUser(100);
+    for (let i = 0; i < 7; i += 1) await ctx.repos.transaction((trx) => credits.reserve(userId, 1, `job-${i}`, trx));
+    const first = await credits.ledger(userId, { current: 1, pageSize: 5 });
+    const second = await credits.ledger(userId, { current: 2, pageSize: 5 });
+    expect(first.total).toBe(8);
+    const ids = [...first.list, ...second.list].map((entry) => entry.id);
+    expect(new Set(ids).size).toBe(8);
+    expect(second.list.at(-1)?.reason).toBe('signup');
   });
 });
