@@ -643,6 +643,8 @@ const migrations: Record<string, Migration> = {
         db,
       );
       await db.schema.dropTable('credit_grants').execute();
+    },
+  },
   '0020_payments': {
     async up(db: Kysely<unknown>) {
       // Plans get a price in fen, parsed from the old free-text label (¥9.9 / 月 → 990). A label without a number
