@@ -75,6 +75,8 @@ describeServer('payments: Alipay', () => {
   it('credits the plan once the buyer pays at the cashier, and lists it in 我的订单', async () => {
     const { buyer, orderId, start } = await buy();
     expect(double.trades.get(orderId)?.totalAmount).toBe('9.90');
+    // Alipay was told to notify PUBLIC_BASE_URL/api/pay/notify/alipay.
+    expect(double.notifyUrlOf(orderId)).toBe(notifyUrl());
     await double.pay(orderId);
 
     const after = await orderOf(buyer, orderId);
@@ -279,6 +281,14 @@ describeServer('payments: Alipay', () => {
       token: (await registerUser(ctx.app)).token,
     });
     expect(notMine.status).toBe(404);
-    expect(notifyUrl()).toContain('/api/pay/notify/alipay');
+  });
+
+  it('shows paid orders and revenue per day on 数据看板', async () => {
+    const { orderId } = await buy();
+    const before = (await ctx.app.call('GET', '/api/admin/dashboard?days=1', { token: ctx.admin })).body.data.days[0];
+    await double.pay(orderId);
+    const after = (await ctx.app.call('GET', '/api/admin/dashboard?days=1', { token: ctx.admin })).body.data.days[0];
+    expect(after.paidOrders).toBe(before.paidOrders + 1);
+    expect(after.revenueFen).toBe(before.revenueFen + 990);
   });
 });
