@@ -49,6 +49,7 @@ const ISSUED_SECRETS = [
   'BAIDU_TRANSLATE_KEY',
   'TRANSLATE_API_KEY',
   'TRANSLATE_LLM_API_KEY',
+  'ALIPAY_PRIVATE_KEY',
 ] as const;
 
 /** The password inside a postgres:// or redis:// URL, or undefined without one. */

@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { complianceSettingsSchema, DEFAULT_COMPLIANCE_SETTINGS } from '@huafang/contracts';
 import { z } from 'zod';
 import { productionProblems, signingSecretProblems } from './config-secrets.js';
+import { loadWechatPayConfig, type WechatPayConfig } from './features/payments/wechatpay-config.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0'])
@@ -137,6 +139,17 @@ const envSchema = z.object({
     (v) => v === undefined || v.split(',').every((rule) => isHostRule(rule.trim())),
     'must be comma-separated host names, *.domain patterns, IP addresses or CIDR ranges',
   ),
+  PAYMENT_ORDER_TTL_MINUTES: z.coerce.number().int().min(1).max(120).default(15),
+  // Alipay (docs/payments.md): on when ALIPAY_APP_ID is set. Keys are PEM text or the bare base64 body; certificates
+  // are PEM text or a file path.
+  ALIPAY_APP_ID: optionalText,
+  ALIPAY_PRIVATE_KEY: optionalText,
+  ALIPAY_PUBLIC_KEY: optionalText,
+  ALIPAY_APP_CERT: optionalText,
+  ALIPAY_ROOT_CERT: optionalText,
+  ALIPAY_PUBLIC_CERT: optionalText,
+  ALIPAY_SELLER_ID: optionalText.refine((v) => v === undefined || /^2088\d{12}$/.test(v), 'must be a 2088… PID'),
+  ALIPAY_GATEWAY: optionalText.refine((v) => v === undefined || /^https?:\/\/\S+$/.test(v), 'must be an http(s) URL'),
   // The label's own rule, the one 合规设置 applies to the same value.
   AIGC_PRODUCER: optionalText.pipe(complianceSettingsSchema.shape.producer.optional()),
 });
@@ -221,6 +234,29 @@ export type StorageConfig =
       forcePathStyle: boolean;
     };
 
+/** Alipay's open platform app (docs/payments.md § 支付宝): public-key mode or certificate mode. */
+export type AlipayConfig = {
+  appId: string;
+  privateKey: string;
+  /** The merchant's PID (2088…): a notification for another seller is refused when set. */
+  sellerId: string | undefined;
+  /** Alipay's gateway (https://openapi.alipay.com/gateway.do); tests point it at a double. */
+  gateway: string;
+  keys:
+    | { mode: 'key'; alipayPublicKey: string }
+    | { mode: 'cert'; appCert: string; rootCert: string; publicCert: string };
+};
+
+export type PaymentsConfig = {
+  /** An unpaid order closes (here and at the channel) after this long. */
+  orderTtlMs: number;
+  /** Where the channels send notifications and buyers come back to: PUBLIC_BASE_URL. */
+  publicBaseUrl: string | undefined;
+  alipay: AlipayConfig | null;
+  /** WeChat Pay API v3 (docs/payments.md § 微信支付): on when any of its credentials is set. */
+  wechatPay?: WechatPayConfig;
+};
+
 export type Config = {
   port: number;
   host: string;
@@ -300,6 +336,7 @@ export type Config = {
    */
   aigcProducer: string;
   storage: StorageConfig;
+  payments: PaymentsConfig;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -314,10 +351,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = missing.map((name) => `  ${name}: required when TRANSLATE_PROVIDER=${e.TRANSLATE_PROVIDER}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
+  const wechatPay = loadWechatPayConfig(env);
   const refused = [
+    ...(wechatPay && !e.PUBLIC_BASE_URL
+      ? [
+          'PUBLIC_BASE_URL: required when WeChat Pay is enabled（微信支付通知发往 PUBLIC_BASE_URL/api/pay/notify/wechat）',
+        ]
+      : []),
     ...scaleOutProblems(e),
     ...smsProblems(e),
     ...moderationProblems(e),
+    ...alipayProblems(e),
     ...signingSecretProblems(e),
     ...productionProblems(e),
   ];
@@ -390,6 +434,68 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             forcePathStyle: e.S3_FORCE_PATH_STYLE,
           }
         : { kind: 'local', root: path.join(dataDir, 'files') },
+    payments: {
+      orderTtlMs: e.PAYMENT_ORDER_TTL_MINUTES * 60_000,
+      publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+      alipay: alipayConfig(e),
+      wechatPay,
+    },
+  };
+}
+
+const ALIPAY_CERTS = ['ALIPAY_APP_CERT', 'ALIPAY_ROOT_CERT', 'ALIPAY_PUBLIC_CERT'] as const;
+const ALIPAY_VARIABLES = ['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY', 'ALIPAY_PUBLIC_KEY', ...ALIPAY_CERTS] as const;
+
+/**
+ * Alipay is on when any of its variables is set; then it needs the app id, the app's private key, Alipay's public
+ * key or all three certificates, and the public address its notifications go to. Values are never echoed.
+ */
+function alipayProblems(e: z.infer<typeof envSchema>): string[] {
+  if (!ALIPAY_VARIABLES.some((name) => e[name])) return [];
+  const why = '（支付宝支付已启用，缺少此变量）';
+  const problems: string[] = [];
+  for (const name of ['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY'] as const) {
+    if (!e[name]) problems.push(`${name}: required when Alipay is enabled${why}`);
+  }
+  const certs = ALIPAY_CERTS.filter((name) => e[name]);
+  if (certs.length > 0 && certs.length < ALIPAY_CERTS.length) {
+    for (const name of ALIPAY_CERTS.filter((n) => !e[n])) {
+      problems.push(`${name}: required in certificate mode（证书模式需要应用公钥证书、支付宝根证书和支付宝公钥证书）`);
+    }
+  } else if (certs.length === 0 && !e.ALIPAY_PUBLIC_KEY) {
+    problems.push(
+      `ALIPAY_PUBLIC_KEY: required in public-key mode (or set ALIPAY_APP_CERT, ALIPAY_ROOT_CERT and ALIPAY_PUBLIC_CERT)${why}`,
+    );
+  }
+  if (!e.PUBLIC_BASE_URL) {
+    problems.push(
+      'PUBLIC_BASE_URL: required when Alipay is enabled（支付宝异步通知发往 PUBLIC_BASE_URL/api/pay/notify/alipay）',
+    );
+  }
+  return problems;
+}
+
+/** A certificate given as a path is read once here; PEM text is used as is. */
+function pemOrFile(value: string): string {
+  return value.includes('-----BEGIN') ? value.replace(/\\n/g, '\n') : readFileSync(value, 'utf8');
+}
+
+/** Only called after the check above, so the variables it needs are set. */
+function alipayConfig(e: z.infer<typeof envSchema>): AlipayConfig | null {
+  if (!e.ALIPAY_APP_ID) return null;
+  return {
+    appId: e.ALIPAY_APP_ID,
+    privateKey: e.ALIPAY_PRIVATE_KEY!.replace(/\\n/g, '\n'),
+    sellerId: e.ALIPAY_SELLER_ID,
+    gateway: e.ALIPAY_GATEWAY ?? 'https://openapi.alipay.com/gateway.do',
+    keys: e.ALIPAY_APP_CERT
+      ? {
+          mode: 'cert',
+          appCert: pemOrFile(e.ALIPAY_APP_CERT),
+          rootCert: pemOrFile(e.ALIPAY_ROOT_CERT!),
+          publicCert: pemOrFile(e.ALIPAY_PUBLIC_CERT!),
+        }
+      : { mode: 'key', alipayPublicKey: e.ALIPAY_PUBLIC_KEY!.replace(/\\n/g, '\n') },
   };
 }
 

@@ -16,6 +16,7 @@ import { ModelRepository } from './features/models/model.repository.js';
 import { SensitiveWordRepository } from './features/moderation/sensitive-word.repository.js';
 import { WorkModerationRepository } from './features/moderation/work-moderation.repository.js';
 import { NoticeRepository } from './features/notice/notice.repository.js';
+import { OrderRepository } from './features/payments/order.repository.js';
 import { PromptRepository } from './features/prompt/prompt.repository.js';
 import { PromptHistoryRepository } from './features/prompt/prompt-history.repository.js';
 import { ComboRepository } from './features/store/combo.repository.js';
@@ -51,6 +52,7 @@ export function createRepositories(db: Database, kind: DbKind) {
     loginFailures: new LoginGuardRepository(db),
     models: new ModelRepository(db),
     notices: new NoticeRepository(db),
+    orders: new OrderRepository(db, kind),
     promptHistory: new PromptHistoryRepository(db),
     prompts: new PromptRepository(db),
     registrations: new RegistrationRepository(db),

@@ -131,6 +131,9 @@ export const dashboardDaySchema = z.object({
   generations: z.number().int(),
   images: z.number().int(),
   activeUsers: z.number().int(),
+  /** Orders paid that day (UTC) and what they brought in, in fen (before refunds). */
+  paidOrders: z.number().int(),
+  revenueFen: z.number().int(),
 });
 export const dashboardSchema = z.object({
   days: z.array(dashboardDaySchema),

@@ -21,6 +21,13 @@ export const AUDIT_ACTION_LABELS = {
   'work.delete': '删除作品',
   'work.report': '举报作品',
   'credits.change': '算力变动',
+  'order.create': '创建订单',
+  'order.paid': '订单支付成功',
+  'order.closed': '订单关闭',
+  'order.notice_refused': '拒绝支付通知',
+  'order.review': '订单待核查',
+  'order.refund': '发起退款',
+  'order.refund_settled': '退款结果',
   'admin.request': '管理操作',
   'admin.audit_export': '导出审计日志',
 } as const;
@@ -33,6 +40,7 @@ export const AUDIT_CATEGORY_LABELS = {
   generation: '生成',
   work: '作品',
   credits: '算力',
+  order: '订单',
   admin: '管理操作',
 } as const;
 export type AuditCategory = keyof typeof AUDIT_CATEGORY_LABELS;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { displayNameOf, idOf } from './fields.js';
 import { pictureFields } from './files.js';
 import { parametersSchema } from './form-config.js';
+import { fenSchema, payChannelInfoSchema } from './payments.js';
 import { promptGroupSchema } from './prompt.js';
 
 /** POST /api/generate/task/controlnet/preview: the preprocessed map of an uploaded reference image. */
@@ -117,14 +118,16 @@ export const unfinishedGenerationSchema = z
   .nullable();
 export type UnfinishedGeneration = z.infer<typeof unfinishedGenerationSchema>;
 
-/** GET /api/account/combo/store: the plans an admin configured (no payment in the product). */
+/** GET /api/account/combo/store: the plans an admin configured, bought online (docs/payments.md) or by asking. */
 export const comboPlanSchema = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string(),
   credits: z.number().int(),
-  /** Shown as is, e.g. ¥29 / 月. */
-  priceLabel: z.string(),
+  /** In fen; shown with formatFen as ¥49.00. */
+  priceFen: z.number().int(),
+  /** Whether 套餐商店 sells it online (when a payment channel is configured). */
+  purchasable: z.boolean(),
   features: z.array(z.string()),
   recommended: z.boolean(),
   enabled: z.boolean(),
@@ -133,8 +136,10 @@ export const comboPlanSchema = z.object({
 export type ComboPlan = z.infer<typeof comboPlanSchema>;
 export const comboStoreSchema = z.object({
   credits: z.number().int(),
-  /** How a user gets a plan (contact, since the product takes no payment). */
-  notice: z.string(),
+  /** How to get a plan when no payment channel is configured (contact an admin); null when one is. */
+  notice: z.string().nullable(),
+  /** The payment channels configured, in the order to offer them; empty: no online payment. */
+  channels: z.array(payChannelInfoSchema),
   plans: z.array(comboPlanSchema),
 });
 export type ComboStore = z.infer<typeof comboStoreSchema>;
@@ -147,7 +152,8 @@ export const comboPlanBodySchema = z.object({
     .int('算力点数须为整数')
     .min(1, '算力点数至少为 1')
     .max(1_000_000, '算力点数不能超过 1000000'),
-  priceLabel: displayNameOf('价格说明', 20),
+  priceFen: fenSchema,
+  purchasable: z.boolean().default(true),
   features: z.array(displayNameOf('每条权益', 30)).max(8, '权益最多 8 条').default([]),
   recommended: z.boolean().default(false),
   enabled: z.boolean().default(true),

@@ -17,6 +17,7 @@ export * from './generate.js';
 export * from './help.js';
 export * from './model.js';
 export * from './moderation.js';
+export * from './payments.js';
 export * from './prompt.js';
 export * from './task.js';
 export * from './translate.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuerySchema, pageSchema } from './envelope.js';
 import { generatedImageSchema } from './generate.js';
+import { orderEventDataSchema } from './payments.js';
 
 /**
  * Webhooks: events POSTed to a user's HTTPS endpoint, signed per the Standard Webhooks spec
@@ -8,9 +9,10 @@ import { generatedImageSchema } from './generate.js';
  */
 
 /** Events an endpoint can subscribe to. */
-export const webhookEventTypeSchema = z.enum(['generation.succeeded', 'generation.failed', 'work.published'], {
-  error: '事件类型只能是 generation.succeeded、generation.failed 或 work.published',
-});
+export const webhookEventTypeSchema = z.enum(
+  ['generation.succeeded', 'generation.failed', 'work.published', 'order.paid', 'order.refunded'],
+  { error: '事件类型只能是 generation.succeeded、generation.failed、work.published、order.paid 或 order.refunded' },
+);
 export type WebhookEventType = z.infer<typeof webhookEventTypeSchema>;
 export const WEBHOOK_EVENT_TYPES = webhookEventTypeSchema.options;
 /** Sent only by 测试发送, to every endpoint whatever it subscribed to. */
@@ -155,6 +157,12 @@ export const webhookEventSchema = z.discriminatedUnion('type', [
     timestamp: z.string(),
     userId: z.string(),
     data: workPublishedEventDataSchema,
+  }),
+  z.object({
+    type: z.enum(['order.paid', 'order.refunded']),
+    timestamp: z.string(),
+    userId: z.string(),
+    data: orderEventDataSchema,
   }),
   z.object({
     type: z.literal(WEBHOOK_TEST_EVENT),

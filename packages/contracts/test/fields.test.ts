@@ -64,7 +64,6 @@ describe('contracts: field rules shared by server and web', () => {
       ['分组名称', modelGroupBodySchema.shape.name],
       ['后端名称', backendBodySchema.shape.name],
       ['套餐名称', comboPlanBodySchema.shape.name],
-      ['价格说明', comboPlanBodySchema.shape.priceLabel],
       ['中文标签', promptWordBodySchema.shape.label],
       ['标题', agreementBodySchema.shape.title],
     ] as const;

@@ -3,6 +3,7 @@ import { countRows } from '../../platform/db/count.js';
 import type { Database } from '../../platform/db/database.js';
 
 export type DayRow = { date: string; generations: number; images: number; activeUsers: number };
+export type RevenueRow = { date: string; paidOrders: number; revenueFen: number };
 
 /** Counts for 数据看板; one grouped query per figure, whatever the number of days. */
 export class DashboardRepository {
@@ -28,6 +29,26 @@ export class DashboardRepository {
       generations: Number(row.generations),
       images: Number(row.images ?? 0),
       activeUsers: Number(row.activeUsers),
+    }));
+  }
+
+  /** Orders paid per UTC day since `since` (ISO): how many and their amounts (before refunds). */
+  async revenue(since: string): Promise<RevenueRow[]> {
+    const day = sql<string>`substr(paid_at, 1, 10)`;
+    const rows = await this.db
+      .selectFrom('orders')
+      .select([
+        day.as('date'),
+        (eb) => eb.fn.countAll<string | number>().as('paidOrders'),
+        (eb) => eb.fn.sum<string | number | null>('amount_fen').as('revenueFen'),
+      ])
+      .where('paid_at', '>=', since)
+      .groupBy(day)
+      .execute();
+    return rows.map((row) => ({
+      date: row.date,
+      paidOrders: Number(row.paidOrders),
+      revenueFen: Number(row.revenueFen ?? 0),
     }));
   }
 

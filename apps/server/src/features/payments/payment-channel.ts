@@ -78,6 +78,12 @@ export interface PaymentChannel {
   readonly name: PaymentChannelName;
   /** Devices this channel is configured for (WeChat JSAPI only with an official account app id). */
   readonly devices: readonly PayDevice[];
+  /**
+   * Our app ids and merchant id at the channel: a trade must carry one of these and this (Alipay app_id/seller_id,
+   * WeChat appid/mchid; a WeChat JSAPI trade carries the official account's app id).
+   */
+  readonly appIds: readonly string[];
+  readonly merchantId: string | undefined;
   pay(request: PayRequest): Promise<PayAction>;
   /** Verifies the signature (and decrypts WeChat's resource); throws `InvalidNotice` when it does not verify. */
   verifyNotice(request: NoticeRequest): Promise<ChannelNotice>;

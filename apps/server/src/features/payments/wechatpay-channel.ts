@@ -109,6 +109,7 @@ function header(headers: NoticeRequest['headers'], name: string): string | undef
 export class WechatPayChannel implements PaymentChannel {
   readonly name = 'wechat';
   readonly devices: readonly PayDevice[];
+  readonly merchantId: string;
   private readonly api: Wechatpay;
 
   constructor(
@@ -117,6 +118,7 @@ export class WechatPayChannel implements PaymentChannel {
     private readonly notifyUrl: string,
   ) {
     this.devices = config.officialAccount ? ['desktop', 'phone', 'wechat'] : ['desktop', 'phone'];
+    this.merchantId = config.merchantId;
     this.api = new Wechatpay({
       mchid: config.merchantId,
       serial: config.certSerial,

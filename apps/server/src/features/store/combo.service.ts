@@ -1,4 +1,4 @@
-import type { ComboPlan, ComboStore, comboPlanBodySchema } from '@huafang/contracts';
+import type { ComboPlan, ComboStore, comboPlanBodySchema, PayChannelInfo } from '@huafang/contracts';
 import type { z } from 'zod';
 import { notFound } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
@@ -8,7 +8,7 @@ import type { ComboPlanRow } from './combo.repository.js';
 
 type PlanBody = z.output<typeof comboPlanBodySchema>;
 
-/** The product takes no payment: the store says how to get a plan, and an admin then grants the credits. */
+/** Without a payment channel the store says how to get a plan, and an admin then grants the credits. */
 export const COMBO_STORE_NOTICE =
   '画坊暂未开通在线支付。选好套餐后，请通过右上角菜单中的「帮助与反馈」联系我们，管理员会为你的账号充值算力。';
 
@@ -18,7 +18,8 @@ function toPlan(row: ComboPlanRow): ComboPlan {
     name: row.name,
     description: row.description,
     credits: row.credits,
-    priceLabel: row.price_label,
+    priceFen: row.price_fen,
+    purchasable: row.purchasable === 1,
     features: JSON.parse(row.features) as string[],
     recommended: row.recommended === 1,
     enabled: row.enabled === 1,
@@ -31,11 +32,14 @@ export class ComboService {
   constructor(
     private readonly repos: Repositories,
     private readonly credits: CreditService,
+    /** The payment channels configured (docs/payments.md); none: plans are granted by an admin. */
+    private readonly channels: readonly PayChannelInfo[],
   ) {}
 
   async store(userId: string): Promise<ComboStore> {
     const [credits, rows] = await Promise.all([this.credits.balance(userId), this.repos.combos.list(true)]);
-    return { credits, notice: COMBO_STORE_NOTICE, plans: rows.map(toPlan) };
+    const channels = [...this.channels];
+    return { credits, notice: channels.length > 0 ? null : COMBO_STORE_NOTICE, channels, plans: rows.map(toPlan) };
   }
 
   async list(): Promise<ComboPlan[]> {
@@ -47,7 +51,8 @@ export class ComboService {
       name: body.name,
       description: body.description,
       credits: body.credits,
-      price_label: body.priceLabel,
+      price_fen: body.priceFen,
+      purchasable: body.purchasable ? 1 : 0,
       features: JSON.stringify(body.features),
       recommended: body.recommended ? 1 : 0,
       enabled: body.enabled ? 1 : 0,
@@ -91,7 +96,8 @@ const DEMO_PLANS: PlanBody[] = [
     name: '体验版',
     description: '适合初次体验画坊的创作者',
     credits: 200,
-    priceLabel: '¥9.9 / 月',
+    priceFen: 990,
+    purchasable: true,
     features: ['每月 200 点算力', '所有官方模板', '作品保存 30 天'],
     recommended: false,
     enabled: true,
@@ -101,7 +107,8 @@ const DEMO_PLANS: PlanBody[] = [
     name: '创作版',
     description: '日常创作、电商出图都够用',
     credits: 1200,
-    priceLabel: '¥49 / 月',
+    priceFen: 4900,
+    purchasable: true,
     features: ['每月 1200 点算力', '优先排队', '作品永久保存', '高清放大'],
     recommended: true,
     enabled: true,
@@ -111,7 +118,8 @@ const DEMO_PLANS: PlanBody[] = [
     name: '团队版',
     description: '多人协作与批量生成',
     credits: 6000,
-    priceLabel: '¥199 / 月',
+    priceFen: 19900,
+    purchasable: true,
     features: ['每月 6000 点算力', '专属推理后端', '批量生成', '专人服务'],
     recommended: false,
     enabled: true,

@@ -763,6 +763,81 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('users').addColumn('account_renamed_at', 'varchar(32)').execute();
     },
   },
+  '0020_payments': {
+    async up(db: Kysely<unknown>) {
+      // Plans get a price in fen, parsed from the old free-text label (¥9.9 / 月 → 990). A label without a number
+      // keeps price 0 and is not sold online until an admin sets its price.
+      await db.schema
+        .alterTable('combo_plans')
+        .addColumn('price_fen', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable('combo_plans')
+        .addColumn('purchasable', 'integer', (c) => c.notNull().defaultTo(1))
+        .execute();
+      const plans = await sql<{ id: string; price_label: string }>`select id, price_label from combo_plans`.execute(db);
+      for (const plan of plans.rows) {
+        const yuan = /(\d+(?:\.\d{1,2})?)/.exec(plan.price_label.replace(/,/g, ''))?.[1];
+        const fen = yuan === undefined ? 0 : Math.round(Number(yuan) * 100);
+        await sql`update combo_plans set price_fen = ${fen}, purchasable = ${fen > 0 ? 1 : 0} where id = ${plan.id}`.execute(
+          db,
+        );
+      }
+      await db.schema.alterTable('combo_plans').dropColumn('price_label').execute();
+      // An order is our out_trade_no at the channel. pending_key (user:plan) is set only while the order is pending:
+      // its unique index lets parallel buys of one plan by one user find one order, on any API process.
+      await db.schema
+        .createTable('orders')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('user_id', 'varchar(32)', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('plan_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('plan_name', 'varchar(64)', (c) => c.notNull())
+        .addColumn('amount_fen', 'integer', (c) => c.notNull())
+        .addColumn('credits', 'integer', (c) => c.notNull())
+        .addColumn('channel', 'varchar(16)', (c) => c.notNull())
+        .addColumn('device', 'varchar(16)', (c) => c.notNull())
+        .addColumn('status', 'varchar(24)', (c) => c.notNull())
+        .addColumn('pending_key', 'varchar(80)', (c) => c.unique())
+        .addColumn('close_reason', 'varchar(16)')
+        .addColumn('trade_no', 'varchar(64)')
+        .addColumn('refunded_fen', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('review', 'varchar(200)')
+        .addColumn('channel_data', 'text')
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('expires_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('paid_at', 'varchar(32)')
+        .addColumn('closed_at', 'varchar(32)')
+        .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('orders_user_idx').on('orders').columns(['user_id', 'created_at']).execute();
+      await db.schema.createIndex('orders_status_idx').on('orders').columns(['status', 'expires_at']).execute();
+      await db.schema.createIndex('orders_paid_idx').on('orders').column('paid_at').execute();
+      await db.schema.createIndex('orders_created_idx').on('orders').column('created_at').execute();
+      await db.schema
+        .createTable('order_refunds')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('order_id', 'varchar(32)', (c) => c.notNull().references('orders.id').onDelete('cascade'))
+        .addColumn('amount_fen', 'integer', (c) => c.notNull())
+        .addColumn('reason', 'varchar(200)', (c) => c.notNull())
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('credits_taken', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('credits_short', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('admin_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('channel_data', 'text')
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('order_refunds_order_idx').on('order_refunds').column('order_id').execute();
+      // One row per reconciled day (UTC+8), replaced by each run; mismatches as JSON.
+      await db.schema
+        .createTable('payment_reconciliations')
+        .addColumn('day', 'varchar(10)', (c) => c.primaryKey())
+        .addColumn('ran_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('checked', 'integer', (c) => c.notNull())
+        .addColumn('mismatches', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

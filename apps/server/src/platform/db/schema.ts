@@ -347,7 +347,9 @@ export interface ComboPlanTable {
   name: string;
   description: string;
   credits: number;
-  price_label: string;
+  price_fen: number;
+  /** 1: 套餐商店 sells it online when a payment channel is configured. */
+  purchasable: Generated<number>;
   features: string;
   recommended: number;
   enabled: number;
@@ -502,6 +504,58 @@ export interface ModerationDecisionTable {
   created_at: string;
 }
 
+/** A purchase of a plan (features/payments): its id is our out_trade_no at the channel. */
+export interface OrderTable {
+  id: string;
+  user_id: string;
+  plan_id: string;
+  plan_name: string;
+  amount_fen: number;
+  credits: number;
+  channel: string;
+  device: string;
+  /** pending, paid, partially_refunded, refunded or closed. */
+  status: string;
+  /** user:plan while pending (unique), null after: one pending order per user and plan. */
+  pending_key: string | null;
+  close_reason: string | null;
+  trade_no: string | null;
+  refunded_fen: Generated<number>;
+  /** Why an admin should look at it (paid after closing, credits already spent at a refund); null when fine. */
+  review: string | null;
+  /** JSON: the channel's fields from its last notification or query. */
+  channel_data: string | null;
+  created_at: string;
+  expires_at: string;
+  paid_at: string | null;
+  closed_at: string | null;
+  updated_at: string;
+}
+
+export interface OrderRefundTable {
+  /** Our out_request_no (Alipay) / out_refund_no (WeChat). */
+  id: string;
+  order_id: string;
+  amount_fen: number;
+  reason: string;
+  /** processing, succeeded or failed. */
+  status: string;
+  credits_taken: Generated<number>;
+  credits_short: Generated<number>;
+  admin_id: string;
+  channel_data: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The last reconciliation of one day (UTC+8); `mismatches` is JSON read with reconciliationMismatchSchema. */
+export interface PaymentReconciliationTable {
+  day: string;
+  ran_at: string;
+  checked: number;
+  mismatches: string;
+}
+
 export interface DB {
   users: UserTable;
   sessions: SessionTable;
@@ -542,4 +596,7 @@ export interface DB {
   audit_log: AuditLogTable;
   moderation_items: ModerationItemTable;
   moderation_decisions: ModerationDecisionTable;
+  orders: OrderTable;
+  order_refunds: OrderRefundTable;
+  payment_reconciliations: PaymentReconciliationTable;
 }

@@ -8,7 +8,8 @@ import { zodRule } from '../account/zod-rule';
 
 interface ComboPlanValues {
   name: string;
-  priceLabel: string;
+  /** 元 with two decimals; the body carries fen. */
+  priceYuan: number;
   credits: number;
   description?: string;
   features: string[];
@@ -16,6 +17,7 @@ interface ComboPlanValues {
   sort: number | null;
   recommended: boolean;
   enabled: boolean;
+  purchasable: boolean;
 }
 
 interface ComboPlanDialogProps {
@@ -33,25 +35,23 @@ const { shape } = comboPlanBodySchema;
 function toBody(values: ComboPlanValues): ComboPlanBody {
   return {
     name: values.name.trim(),
-    priceLabel: values.priceLabel.trim(),
+    priceFen: Math.round(values.priceYuan * 100),
     credits: values.credits,
     description: values.description?.trim() ?? '',
     features: values.features.map((feature) => feature.trim()).filter(Boolean),
     sort: values.sort ?? 0,
     recommended: values.recommended,
     enabled: values.enabled,
+    purchasable: values.purchasable,
   };
 }
 
 /** 新建套餐 / 编辑套餐: what the 套餐商店 card shows. */
 export function ComboPlanDialog({ open, plan, nextSort, onClose, onSaved }: ComboPlanDialogProps) {
   const { submitting, submit } = useSubmit();
-  const initialValues: Partial<ComboPlanValues> = plan ?? {
-    features: [],
-    sort: nextSort,
-    recommended: false,
-    enabled: true,
-  };
+  const initialValues: Partial<ComboPlanValues> = plan
+    ? { ...plan, priceYuan: plan.priceFen / 100 }
+    : { features: [], sort: nextSort, recommended: false, enabled: true, purchasable: true };
 
   const onFinish = (values: ComboPlanValues) =>
     submit(async () => {
@@ -75,8 +75,8 @@ export function ComboPlanDialog({ open, plan, nextSort, onClose, onSaved }: Comb
       <Form.Item name="name" label="套餐名称" rules={[zodRule(shape.name)]}>
         <Input placeholder="例如：创作版" maxLength={20} autoFocus />
       </Form.Item>
-      <Form.Item name="priceLabel" label="价格说明" extra="按原样显示在套餐卡片上" rules={[zodRule(shape.priceLabel)]}>
-        <Input placeholder="例如：¥49 / 月" maxLength={20} />
+      <Form.Item name="priceYuan" label="价格（元）" rules={[{ required: true, message: '请填写价格' }]}>
+        <InputNumber min={0.01} max={100_000} precision={2} placeholder="例如：49.00" className="hf-full-width" />
       </Form.Item>
       <Form.Item name="credits" label="算力点数" rules={[zodRule(shape.credits)]}>
         <InputNumber min={1} max={1_000_000} precision={0} placeholder="例如：1200" className="hf-full-width" />
@@ -95,6 +95,9 @@ export function ComboPlanDialog({ open, plan, nextSort, onClose, onSaved }: Comb
           <Switch />
         </Form.Item>
         <Form.Item name="enabled" label="上架" valuePropName="checked">
+          <Switch />
+        </Form.Item>
+        <Form.Item name="purchasable" label="在线购买" valuePropName="checked">
           <Switch />
         </Form.Item>
       </div>

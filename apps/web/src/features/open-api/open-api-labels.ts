@@ -11,6 +11,8 @@ export const EVENT_LABELS: Record<WebhookEventType, { label: string; detail: str
   'generation.succeeded': { label: '生成成功', detail: '一次生成的一个步骤成功结束' },
   'generation.failed': { label: '生成失败', detail: '一个步骤失败，算力已退回' },
   'work.published': { label: '作品发布', detail: '作品从私有发布到灵感广场' },
+  'order.paid': { label: '订单支付成功', detail: '购买套餐的订单已支付，算力已到账' },
+  'order.refunded': { label: '订单退款', detail: '订单全部或部分退款，算力已扣回' },
 };
 
 const TEST_EVENT_LABEL = '测试发送';

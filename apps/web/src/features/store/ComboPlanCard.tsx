@@ -1,5 +1,5 @@
 import { CheckOutlined } from '@ant-design/icons';
-import type { ComboPlan } from '@huafang/contracts';
+import { type ComboPlan, formatFen } from '@huafang/contracts';
 import { Badge } from 'antd';
 
 /** One plan of the store: price, credits and what it includes; the recommended one wears a 推荐 ribbon. */
@@ -8,7 +8,7 @@ export function ComboPlanCard({ plan }: { plan: ComboPlan }) {
     <article className={plan.recommended ? 'hf-plan hf-plan-recommended' : 'hf-plan'} aria-label={plan.name}>
       <h3 className="hf-plan-name">{plan.name}</h3>
       {plan.description && <p className="hf-plan-desc">{plan.description}</p>}
-      <div className="hf-plan-price">{plan.priceLabel}</div>
+      <div className="hf-plan-price">{formatFen(plan.priceFen)}</div>
       <div className="hf-plan-credits">含 {plan.credits.toLocaleString('zh-CN')} 点算力</div>
       {plan.features.length > 0 && (
         <ul className="hf-plan-features">

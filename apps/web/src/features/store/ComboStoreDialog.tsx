@@ -52,17 +52,19 @@ function StorePlans() {
       ) : (
         <Empty className="hf-store-empty" description="暂无可选套餐，请稍后再来" />
       )}
-      <Alert
-        className="hf-store-notice"
-        type="info"
-        showIcon
-        title={notice}
-        action={
-          <Button type="primary" icon={<CustomerServiceOutlined />} onClick={contact}>
-            帮助与反馈
-          </Button>
-        }
-      />
+      {notice && (
+        <Alert
+          className="hf-store-notice"
+          type="info"
+          showIcon
+          title={notice}
+          action={
+            <Button type="primary" icon={<CustomerServiceOutlined />} onClick={contact}>
+              帮助与反馈
+            </Button>
+          }
+        />
+      )}
     </>
   );
 }

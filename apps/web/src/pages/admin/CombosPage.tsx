@@ -1,4 +1,4 @@
-import type { ComboPlan, ComboPlanBody } from '@huafang/contracts';
+import { type ComboPlan, type ComboPlanBody, formatFen } from '@huafang/contracts';
 import { Switch, type TableColumnsType, Tag } from 'antd';
 import { editDeleteColumn } from '../../common/edit-delete-column';
 import { AdminListPage } from '../../features/admin/AdminListPage';
@@ -32,7 +32,7 @@ function columns({ togglingId, onToggle, onEdit, onDelete }: RowActions): TableC
         </span>
       ),
     },
-    { title: '价格说明', dataIndex: 'priceLabel', width: 130 },
+    { title: '价格', dataIndex: 'priceFen', width: 130, render: (fen: number) => formatFen(fen) },
     { title: '算力', dataIndex: 'credits', width: 110, align: 'right', render: (credits: number) => `${credits} 点` },
     {
       title: '权益',
