@@ -143,6 +143,10 @@ export const routes: RouteObject[] = [
                 path: '/account/webhooks',
                 ...page('open-api', () => import('./pages/account/OpenApiPage'), 'Webhook'),
               },
+              {
+                path: '/account/credits',
+                ...page('credits', () => import('./pages/account/CreditsPage'), '算力明细'),
+              },
             ],
           },
           {

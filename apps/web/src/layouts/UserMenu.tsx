@@ -1,4 +1,5 @@
 import {
+  AccountBookOutlined,
   ApiOutlined,
   CustomerServiceOutlined,
   DownloadOutlined,
@@ -31,6 +32,7 @@ function menuItems(user: CurrentUser | null): MenuProps['items'] {
       : { key: 'bindMobile', icon: <MobileOutlined />, label: '绑定手机' },
     { type: 'divider' },
     { key: 'store', icon: <ShoppingOutlined />, label: '套餐商店' },
+    { key: 'credits', icon: <AccountBookOutlined />, label: '算力明细' },
     { key: 'plugin', icon: <DownloadOutlined />, label: '插件下载' },
     { key: 'openApi', icon: <ApiOutlined />, label: '开放接口' },
     { key: 'help', icon: <CustomerServiceOutlined />, label: '帮助与反馈' },
@@ -63,6 +65,7 @@ export function UserMenu() {
     closeDialog('userMenu');
     if (key === 'logout') void flow.logout();
     else if (key === 'store') openComboStore();
+    else if (key === 'credits') void navigate('/account/credits');
     else if (key === 'plugin') setPluginOpen(true);
     else if (key === 'openApi') void navigate('/account/api-keys');
     else if (DIALOG_KEYS.has(key)) openDialog(key as DialogName);
