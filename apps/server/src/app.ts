@@ -27,6 +27,7 @@ import { modelRoutes } from './features/models/model.routes.js';
 import { sensitiveWordRoutes } from './features/moderation/sensitive-word.routes.js';
 import { workModerationAdminRoutes, workReportRoutes } from './features/moderation/work-moderation.routes.js';
 import { optionRoutes } from './features/options/option.routes.js';
+import { paymentAdminRoutes, paymentNoticeRoutes, paymentRoutes } from './features/payments/payment.routes.js';
 import { promptRoutes } from './features/prompt/prompt.routes.js';
 import { promptHistoryRoutes } from './features/prompt/prompt-history.routes.js';
 import { comboRoutes } from './features/store/combo.routes.js';
@@ -169,6 +170,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(promptHistoryRoutes, { history: services.promptHistory });
       await api.register(backendRoutes, { backends: services.backendAdmin });
       await api.register(comboRoutes, { combos: services.combos });
+      const payments = { orders: services.orders, orderAdmin: services.orderAdmin, settlement: services.settlement };
+      await api.register(paymentRoutes, payments);
+      await api.register(paymentNoticeRoutes, payments);
+      await api.register(paymentAdminRoutes, payments);
       await api.register(adminUserRoutes, { credits: services.credits, users: services.users });
       await api.register(creditRoutes, { credits: services.credits });
       await api.register(dashboardRoutes, { dashboard: services.dashboard });

@@ -230,7 +230,9 @@ export type AlipayConfig = {
   sellerId: string | undefined;
   /** Alipay's gateway (https://openapi.alipay.com/gateway.do); tests point it at a double. */
   gateway: string;
-  keys: { mode: 'key'; alipayPublicKey: string } | { mode: 'cert'; appCert: string; rootCert: string; publicCert: string };
+  keys:
+    | { mode: 'key'; alipayPublicKey: string }
+    | { mode: 'cert'; appCert: string; rootCert: string; publicCert: string };
 };
 
 export type PaymentsConfig = {
@@ -445,7 +447,9 @@ function alipayProblems(e: z.infer<typeof envSchema>): string[] {
     );
   }
   if (!e.PUBLIC_BASE_URL) {
-    problems.push('PUBLIC_BASE_URL: required when Alipay is enabled（支付宝异步通知发往 PUBLIC_BASE_URL/api/pay/notify/alipay）');
+    problems.push(
+      'PUBLIC_BASE_URL: required when Alipay is enabled（支付宝异步通知发往 PUBLIC_BASE_URL/api/pay/notify/alipay）',
+    );
   }
   return problems;
 }

@@ -15,6 +15,7 @@ import { InviteRepository } from './features/invite/invite.repository.js';
 import { ModelRepository } from './features/models/model.repository.js';
 import { SensitiveWordRepository } from './features/moderation/sensitive-word.repository.js';
 import { WorkModerationRepository } from './features/moderation/work-moderation.repository.js';
+import { OrderRepository } from './features/payments/order.repository.js';
 import { PromptRepository } from './features/prompt/prompt.repository.js';
 import { PromptHistoryRepository } from './features/prompt/prompt-history.repository.js';
 import { ComboRepository } from './features/store/combo.repository.js';
@@ -49,6 +50,7 @@ export function createRepositories(db: Database, kind: DbKind) {
     invites: new InviteRepository(db),
     loginFailures: new LoginGuardRepository(db),
     models: new ModelRepository(db),
+    orders: new OrderRepository(db, kind),
     promptHistory: new PromptHistoryRepository(db),
     prompts: new PromptRepository(db),
     registrations: new RegistrationRepository(db),

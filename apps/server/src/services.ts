@@ -29,6 +29,10 @@ import { PublicationGate, workImageLink } from './features/moderation/publicatio
 import { SensitiveWordService } from './features/moderation/sensitive-word.service.js';
 import { SensitiveWordFilter } from './features/moderation/sensitive-word-filter.js';
 import { WorkModerationService } from './features/moderation/work-moderation.service.js';
+import { OrderService } from './features/payments/order.service.js';
+import { OrderAdminService } from './features/payments/order-admin.service.js';
+import { createPaymentChannels } from './features/payments/payment-channels.js';
+import { Settlement } from './features/payments/settlement.js';
 import { PromptService } from './features/prompt/prompt.service.js';
 import { PromptHistoryService } from './features/prompt/prompt-history.service.js';
 import { ComboService } from './features/store/combo.service.js';
@@ -135,7 +139,14 @@ export function createServices(deps: {
     log: deps.log,
   };
   const queue = mode.queue(queueDeps);
+  const paymentChannels = createPaymentChannels(config.payments);
+  const settlement = new Settlement(repos, paymentChannels, credits, webhookEvents, auditRecorder, deps.log);
+  const paymentOptions = { orderTtlMs: config.payments.orderTtlMs, publicBaseUrl: config.payments.publicBaseUrl };
   return {
+    paymentChannels,
+    settlement,
+    orders: new OrderService(repos, paymentChannels, settlement, credits, auditRecorder, paymentOptions, deps.log),
+    orderAdmin: new OrderAdminService(repos, paymentChannels, settlement, credits, auditRecorder, deps.log),
     controlnetPreview: new ControlnetPreviewService(backendOptions, files),
     models,
     modelImport: new ModelImportService(repos, backendAdmin),
@@ -187,7 +198,7 @@ export function createServices(deps: {
     signer: deps.signer,
     promptHistory: new PromptHistoryService(repos),
     credits,
-    combos: new ComboService(repos, credits, []),
+    combos: new ComboService(repos, credits, paymentChannels.info()),
     workRepo: works,
     pool,
     backendAdmin,

@@ -246,7 +246,6 @@ export const RECONCILIATION_KIND_LABELS = {
   amount_mismatch: '金额不一致',
   trade_no_mismatch: '交易号不一致',
   paid_not_settled: '渠道已支付但本站未入账',
-  refund_mismatch: '退款状态不一致',
   query_failed: '查询渠道失败',
 } as const;
 export const reconciliationKindSchema = z.enum([
@@ -255,7 +254,6 @@ export const reconciliationKindSchema = z.enum([
   'amount_mismatch',
   'trade_no_mismatch',
   'paid_not_settled',
-  'refund_mismatch',
   'query_failed',
 ]);
 

@@ -9,6 +9,10 @@ const HOUR_MS = 60 * 60_000;
 const DAY_MS = 24 * HOUR_MS;
 /** The first audit prune waits a minute: a start (or a restart loop) is not slowed by a large delete. */
 const FIRST_PRUNE_MS = 60_000;
+/** Pending orders are asked about at their channel every minute (lost notifications, expiry). */
+const PAYMENT_SWEEP_MS = 60_000;
+/** The first reconciliation of a start waits ten minutes, then one a day (for yesterday, Beijing time). */
+const FIRST_RECONCILIATION_MS = 10 * 60_000;
 
 /**
  * A task run every `intervalMs` (the first time after `firstMs`) by one process per tick (ModeParts.claimTick).
@@ -48,7 +52,9 @@ export function periodic(
  *   scale-out also other processes' changes), the progress store, the interrupt channel (workers listen) and
  *   the job queue (API processes only add to it);
  * - where jobs run (the embedded process, scale-out workers): webhook deliveries, the hourly sweep of expired
- *   sessions, codes and registrations, and the daily audit prune; the two periodic ones run in one worker per tick.
+ *   sessions, codes and registrations, the daily audit prune and, with a payment channel configured, the payment
+ *   sweep every minute and the daily reconciliation; the periodic ones run in one worker per tick (settling is
+ *   idempotent anyway: the order row is locked and checked).
  */
 export function processParts(
   services: Services,
@@ -79,6 +85,18 @@ export function processParts(
     },
     periodic('expired-sweep', { intervalMs: HOUR_MS }, () => services.auth.sweepExpired(), mode, log),
     periodic('audit-prune', { intervalMs: DAY_MS, firstMs: FIRST_PRUNE_MS }, () => services.audit.prune(), mode, log),
+    ...(services.paymentChannels.all().length === 0
+      ? []
+      : [
+          periodic('payment-sweep', { intervalMs: PAYMENT_SWEEP_MS }, () => services.orders.sweep(), mode, log),
+          periodic(
+            'payment-reconciliation',
+            { intervalMs: DAY_MS, firstMs: FIRST_RECONCILIATION_MS },
+            () => services.orderAdmin.reconcile(),
+            mode,
+            log,
+          ),
+        ]),
   ];
 }
 

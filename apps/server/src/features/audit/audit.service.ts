@@ -20,7 +20,7 @@ const DAY_MS = 86_400_000;
 
 const detailSchema = auditEntrySchema.shape.detail;
 
-function toEntry(row: AuditRow): AuditEntry {
+export function toEntry(row: AuditRow): AuditEntry {
   return {
     id: row.id,
     at: row.at,

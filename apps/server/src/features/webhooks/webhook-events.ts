@@ -1,5 +1,12 @@
-import type { GenerationEventData, WebhookEvent, WebhookEventType, WorkPublishedEventData } from '@huafang/contracts';
+import type {
+  GenerationEventData,
+  OrderEventData,
+  WebhookEvent,
+  WebhookEventType,
+  WorkPublishedEventData,
+} from '@huafang/contracts';
 import type { Transaction } from 'kysely';
+import type { Executor } from '../../platform/db/database.js';
 import type { DB } from '../../platform/db/schema.js';
 import { newId, nowIso } from '../../platform/ids.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
@@ -78,12 +85,22 @@ export class WebhookEvents {
     );
   }
 
+  /** An order was paid (order.paid) or refunded in part or whole (order.refunded): inside the settling transaction. */
+  async orderSettled(
+    userId: string,
+    type: 'order.paid' | 'order.refunded',
+    data: OrderEventData,
+    trx: Executor,
+  ): Promise<void> {
+    await this.emit(userId, type, async () => data, trx);
+  }
+
   /** `data` is read only when some endpoint listens, so an event nobody hears costs one query. */
   private async emit(
     userId: string,
     type: WebhookEventType,
     data: () => Promise<unknown>,
-    trx: Transaction<DB>,
+    trx: Executor,
   ): Promise<void> {
     const listeners = (await this.repo.listenersOf(userId, trx)).filter((endpoint) =>
       (JSON.parse(endpoint.events) as string[]).includes(type),
