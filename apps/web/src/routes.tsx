@@ -156,6 +156,8 @@ export const routes: RouteObject[] = [
                 path: '/account/orders/:id/result',
                 ...page('pay-result', () => import('./pages/account/PayResultPage'), '支付结果'),
               },
+              // The server's default return address (createOrderBodySchema.returnPath), for orders made without one.
+              { path: '/pay/result', ...page('pay-result', () => import('./pages/account/PayResultPage'), '支付结果') },
             ],
           },
           {

@@ -41,7 +41,7 @@ export function checkOrder(id: string) {
 
 /** 取消订单: closes a pending order here and at the channel. */
 export function cancelOrder(id: string) {
-  return http.post<Order>(`${orderPath(id)}/cancel`);
+  return http.post<OrderWithBalance>(`${orderPath(id)}/cancel`);
 }
 
 export function fetchMyOrders(query: { current: number; pageSize: number; status?: OrderStatus }) {

@@ -1,10 +1,11 @@
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { PageHead } from '../../components/PageHead';
 import { PayResult } from '../../features/payments/PayResult';
 
-/** /account/orders/:id/result: where Alipay's and WeChat Pay's pages send the buyer back. */
+/** /account/orders/:id/result (or /pay/result?orderId=): where Alipay's and WeChat Pay's pages send the buyer back. */
 export default function PayResultPage() {
-  const { id = '' } = useParams();
+  const [search] = useSearchParams();
+  const id = useParams().id ?? search.get('orderId') ?? '';
   return (
     <div className="hf-page">
       <PageHead title="支付结果" />
