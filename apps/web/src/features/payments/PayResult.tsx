@@ -99,6 +99,20 @@ export function PayResult({ orderId }: { orderId: string }) {
       />
     );
   }
+  if (order.status === 'refunded' || order.status === 'partially_refunded') {
+    return (
+      <Result
+        status="info"
+        title={order.status === 'refunded' ? '订单已退款' : '订单已部分退款'}
+        subTitle={`${order.planName} · 实付 ${formatFen(order.amountFen)} · 已退款 ${formatFen(order.refundedFen)}。当前算力 ${credits.toLocaleString('zh-CN')} 点`}
+        extra={
+          <Button type="primary" onClick={() => void navigate('/account/orders')}>
+            我的订单
+          </Button>
+        }
+      />
+    );
+  }
   return (
     <Result
       status="success"
