@@ -26,6 +26,8 @@ describeServer('admin: 数据看板', () => {
       generations: 2,
       images: 3,
       activeUsers: 2,
+      paidOrders: 0,
+      revenueFen: 0,
     });
     expect(days[0]).toMatchObject({ generations: 0, images: 0, activeUsers: 0 });
     expect(totals).toMatchObject({ works: 3, publicWorks: 0 });

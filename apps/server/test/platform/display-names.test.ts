@@ -51,7 +51,7 @@ describeServer('admin names: only visible characters', () => {
       ['昵称', '/api/user/update/nickname', user.token, (name: string) => ({ nickname: name })],
       ['密钥名称', '/api/user/apiKeys', user.token, (name: string) => ({ name, scopes: ['generate'] })],
       ['分组名称', '/api/admin/model-groups', ctx.admin, (name: string) => ({ name })],
-      ['套餐名称', '/api/admin/combos', ctx.admin, (name: string) => ({ name, credits: 100, priceLabel: '￥10' })],
+      ['套餐名称', '/api/admin/combos', ctx.admin, (name: string) => ({ name, credits: 100, priceFen: 1000 })],
       [
         '后端名称',
         '/api/admin/backends',
@@ -74,7 +74,7 @@ describeServer('admin names: only visible characters', () => {
     // A visible name with an emoji variation selector is still a name.
     const plan = await ctx.app.call('POST', '/api/admin/combos', {
       token: ctx.admin,
-      body: { name: '❤️ 月卡', credits: 100, priceLabel: '￥10' },
+      body: { name: '❤️ 月卡', credits: 100, priceFen: 1000 },
     });
     expect(plan.body.code, plan.body.msg).toBe(0);
   });

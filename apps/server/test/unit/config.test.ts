@@ -38,6 +38,33 @@ describe('config: environment variables parsed once', () => {
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
   });
 
+  it('keeps Alipay off unless configured, and refuses a partial Alipay configuration naming each variable', () => {
+    expect(loadConfig({}).payments.alipay).toBeNull();
+    const secret = 'MIIEowIBAAKCAQEAsecretsecretsecret';
+    let message = '';
+    try {
+      loadConfig({ ALIPAY_APP_ID: '2021000000000001', ALIPAY_PRIVATE_KEY: secret, ALIPAY_APP_CERT: '/x/app.crt' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toContain('ALIPAY_ROOT_CERT: required in certificate mode');
+    expect(message).toContain('ALIPAY_PUBLIC_CERT: required in certificate mode');
+    expect(message).toContain('PUBLIC_BASE_URL: required when Alipay is enabled');
+    expect(message).not.toContain(secret);
+    expect(() => loadConfig({ ALIPAY_PUBLIC_KEY: 'MIIB' })).toThrow(/ALIPAY_APP_ID: required when Alipay is enabled/);
+    const alipay = loadConfig({
+      ALIPAY_APP_ID: '2021000000000001',
+      ALIPAY_PRIVATE_KEY: secret,
+      ALIPAY_PUBLIC_KEY: 'MIIBpublic',
+      PUBLIC_BASE_URL: 'https://huafang.example.com',
+    }).payments.alipay;
+    expect(alipay).toMatchObject({
+      appId: '2021000000000001',
+      gateway: 'https://openapi.alipay.com/gateway.do',
+      keys: { mode: 'key', alipayPublicKey: 'MIIBpublic' },
+    });
+  });
+
   it('bounds the login protection: at most 20 failures before the lock, a lock of at most a day', () => {
     expect(loadConfig({ LOGIN_MAX_FAILURES: '20', LOGIN_LOCK_MINUTES: '1440' }).loginGuard).toEqual({
       delayAfter: 5,

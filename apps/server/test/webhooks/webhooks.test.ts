@@ -69,7 +69,7 @@ describeServer('webhooks', () => {
     await bad({ url: 'https://example.com/hook', events: [] }, '请至少选择一个事件');
     await bad(
       { url: 'https://example.com/hook', events: ['user.deleted'] },
-      '事件类型只能是 generation.succeeded、generation.failed 或 work.published',
+      '事件类型只能是 generation.succeeded、generation.failed、work.published、order.paid 或 order.refunded',
     );
     await bad({ url: 'https://u:p@example.com/hook', events }, '接收地址不能包含用户名或密码', 200);
     await bad({ url: 'https://example.com/hook', events, allUsers: true }, '只有管理员可以接收所有用户的事件', 403);

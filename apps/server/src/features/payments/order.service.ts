@@ -81,7 +81,9 @@ export class OrderService {
       if (fits) return { order: toOrder(existing), action: await this.payAction(channel, existing, body, origin) };
       // Another channel, a changed plan or nearly expired: the old one is closed at its channel first, so one
       // purchase can never be paid twice through two cashiers.
-      await this.settlement.close(existing, 'cancelled');
+      await this.settlement.close(existing, 'cancelled').catch(() => {
+        throw fail('暂时无法关闭之前的待支付订单，请稍后再试');
+      });
     }
     const now = Date.now();
     const row = {

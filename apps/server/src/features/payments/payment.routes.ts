@@ -106,9 +106,13 @@ export const paymentRoutes: FastifyPluginAsyncZod<Deps> = async (app, { orders }
  */
 export const paymentNoticeRoutes: FastifyPluginAsyncZod<Deps> = async (app, { settlement }) => {
   const raw = (_req: unknown, body: string, done: (err: null, body: string) => void) => done(null, body);
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, raw);
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, raw);
-  app.addContentTypeParser('text/plain', { parseAs: 'string' }, raw);
+  // Only in this plugin's scope: every other route keeps Fastify's JSON parser.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser(
+    ['application/x-www-form-urlencoded', 'application/json', 'text/plain'],
+    { parseAs: 'string' },
+    raw,
+  );
   app.post(
     '/pay/notify/:channel',
     { schema: { tags: ['支付'], summary: '支付渠道异步通知', params: z.object({ channel: z.string().max(16) }) } },
