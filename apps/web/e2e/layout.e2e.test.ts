@@ -33,6 +33,7 @@ const ROUTES: RouteCheck[] = [
     framed: true,
   })),
   { name: 'model', path: '/model', ready: heading('模型管理'), framed: true },
+  { name: 'credits', path: '/account/credits', ready: heading('算力明细'), framed: true },
   { name: 'questionnaire', path: '/questionnaire', ready: (page) => page.locator('.hf-doc h2') },
   { name: 'privacyAgreement', path: '/privacyAgreement', ready: (page) => page.locator('.hf-doc h2') },
   { name: 'servicePolicy', path: '/servicePolicy', ready: (page) => page.locator('.hf-doc h2') },
