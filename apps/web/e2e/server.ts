@@ -84,7 +84,8 @@ export function serverAt(address: ServerAddress, stop: () => Promise<void> = asy
 
 /**
  * Starts the compiled server (`node apps/server/dist/main.js`, built by `npm run build` or the e2e global setup) on
- * a free port with a fresh data dir; `env` adds to or overrides this process's environment.
+ * a free port with a fresh data dir; `env` adds to or overrides this process's environment, `{baseUrl}` in a value
+ * becoming the server's own address (PUBLIC_BASE_URL, which the payment channels' notifications come back to).
  */
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
   const port = await freePort();
@@ -105,7 +106,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
       LOG_LEVEL: 'info',
       // One code per mobile every 2 s instead of 60 s, so journeys that need a second code do not idle.
       SMS_RESEND_SECONDS: String(SMS_RESEND_SECONDS),
-      ...env,
+      ...Object.fromEntries(Object.entries(env).map(([name, value]) => [name, value.replaceAll('{baseUrl}', baseUrl)])),
     },
     stdio: ['ignore', log, log],
   });

@@ -77,6 +77,7 @@ const READY_ADMIN_PAGES: Record<string, () => Promise<PageModule>> = {
   backends: () => import('./pages/admin/BackendsPage'),
   combos: () => import('./pages/admin/CombosPage'),
   review: () => import('./pages/admin/WorkReviewPage'),
+  orders: () => import('./pages/admin/OrdersPage'),
 };
 const adminPlaceholder = () => import('./pages/admin/AdminPlaceholderPage');
 
@@ -147,6 +148,16 @@ export const routes: RouteObject[] = [
                 path: '/account/credits',
                 ...page('credits', () => import('./pages/account/CreditsPage'), '算力明细'),
               },
+              {
+                path: '/account/orders',
+                ...page('orders', () => import('./pages/account/OrdersPage'), '我的订单'),
+              },
+              {
+                path: '/account/orders/:id/result',
+                ...page('pay-result', () => import('./pages/account/PayResultPage'), '支付结果'),
+              },
+              // The server's default return address (createOrderBodySchema.returnPath), for orders made without one.
+              { path: '/pay/result', ...page('pay-result', () => import('./pages/account/PayResultPage'), '支付结果') },
             ],
           },
           {

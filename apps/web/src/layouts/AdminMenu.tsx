@@ -12,6 +12,7 @@ import {
   ShoppingOutlined,
   StopOutlined,
   TeamOutlined,
+  TransactionOutlined,
 } from '@ant-design/icons';
 import { Menu, type MenuProps } from 'antd';
 import type { ReactNode } from 'react';
@@ -30,6 +31,7 @@ const ADMIN_ICONS: Record<string, ReactNode> = {
   'sensitive-words': <StopOutlined />,
   'audit-log': <FileSearchOutlined />,
   combos: <ShoppingOutlined />,
+  orders: <TransactionOutlined />,
   dashboard: <BarChartOutlined />,
 };
 

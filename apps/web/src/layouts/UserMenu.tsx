@@ -9,6 +9,7 @@ import {
   LogoutOutlined,
   MobileOutlined,
   PictureOutlined,
+  ProfileOutlined,
   ShoppingOutlined,
   UserOutlined,
 } from '@ant-design/icons';
@@ -33,6 +34,7 @@ function menuItems(user: CurrentUser | null): MenuProps['items'] {
     { type: 'divider' },
     { key: 'store', icon: <ShoppingOutlined />, label: '套餐商店' },
     { key: 'credits', icon: <AccountBookOutlined />, label: '算力明细' },
+    { key: 'orders', icon: <ProfileOutlined />, label: '我的订单' },
     { key: 'plugin', icon: <DownloadOutlined />, label: '插件下载' },
     { key: 'openApi', icon: <ApiOutlined />, label: '开放接口' },
     { key: 'help', icon: <CustomerServiceOutlined />, label: '帮助与反馈' },
@@ -66,6 +68,7 @@ export function UserMenu() {
     if (key === 'logout') void flow.logout();
     else if (key === 'store') openComboStore();
     else if (key === 'credits') void navigate('/account/credits');
+    else if (key === 'orders') void navigate('/account/orders');
     else if (key === 'plugin') setPluginOpen(true);
     else if (key === 'openApi') void navigate('/account/api-keys');
     else if (DIALOG_KEYS.has(key)) openDialog(key as DialogName);

@@ -20,6 +20,7 @@ export const ADMIN_SECTIONS: AdminSection[] = [
   { path: 'sensitive-words', label: '敏感词库' },
   { path: 'audit-log', label: '审计日志' },
   { path: 'combos', label: '套餐配置' },
+  { path: 'orders', label: '订单管理' },
   { path: 'dashboard', label: '数据看板' },
 ];
 

@@ -25,7 +25,7 @@ export function labelledDays(count: number, width: number): boolean[] {
 }
 
 /** Whether every day's value fits over its bar, so the chart can show them all without hovering. */
-export function valuesFit(values: number[], width: number): boolean {
+export function valuesFit(values: (number | string)[], width: number): boolean {
   if (values.length === 0 || width <= 0) return false;
   const widest = Math.max(...values.map((value) => String(value).length));
   return widest * VALUE_DIGIT_WIDTH + VALUE_PADDING <= width / values.length;

@@ -1,9 +1,12 @@
 import { CheckOutlined } from '@ant-design/icons';
 import { type ComboPlan, formatFen } from '@huafang/contracts';
-import { Badge } from 'antd';
+import { Badge, Button } from 'antd';
 
-/** One plan of the store: price, credits and what it includes; the recommended one wears a 推荐 ribbon. */
-export function ComboPlanCard({ plan }: { plan: ComboPlan }) {
+/**
+ * One plan of the store: price, credits and what it includes; the recommended one wears a 推荐 ribbon. `onBuy` is
+ * given when the plan is sold online (a channel is configured and the plan is purchasable).
+ */
+export function ComboPlanCard({ plan, onBuy }: { plan: ComboPlan; onBuy?: () => void }) {
   const card = (
     <article className={plan.recommended ? 'hf-plan hf-plan-recommended' : 'hf-plan'} aria-label={plan.name}>
       <h3 className="hf-plan-name">{plan.name}</h3>
@@ -19,6 +22,17 @@ export function ComboPlanCard({ plan }: { plan: ComboPlan }) {
             </li>
           ))}
         </ul>
+      )}
+      {onBuy && (
+        <Button
+          type={plan.recommended ? 'primary' : 'default'}
+          block
+          className="hf-plan-buy"
+          onClick={onBuy}
+          aria-label={`购买${plan.name}`}
+        >
+          立即购买
+        </Button>
       )}
     </article>
   );

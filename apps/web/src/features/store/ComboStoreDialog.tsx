@@ -1,26 +1,25 @@
 import { CustomerServiceOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import type { ComboPlan } from '@huafang/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Empty, Modal, Skeleton } from 'antd';
-import { useEffect } from 'react';
+import { useState } from 'react';
 import { storeQueries } from '../../services/store';
 import { useSession } from '../../stores/session';
+import { QrPayPanel } from '../payments/QrPayPanel';
+import { useCheckout } from '../payments/use-checkout';
 import { ComboPlanCard } from './ComboPlanCard';
 import { useComboStoreDialog } from './combo-store-state';
+import { StoreCheckout } from './StoreCheckout';
+import { useHeaderCreditsSync } from './use-header-credits';
 import './combo-store.css';
-
-/** The store answers the live balance: the header badge follows it, so both say the same number. */
-function useHeaderCreditsSync(credits: number | undefined) {
-  useEffect(() => {
-    const { userData, setUserData } = useSession.getState();
-    if (credits !== undefined && userData && userData.credits !== credits) setUserData({ ...userData, credits });
-  }, [credits]);
-}
 
 function StorePlans() {
   const store = useQuery(storeQueries.store());
   useHeaderCreditsSync(store.data?.credits);
   const openDialog = useSession((state) => state.openDialog);
   const hide = useComboStoreDialog((state) => state.hide);
+  const [buying, setBuying] = useState<ComboPlan | null>(null);
+  const checkout = useCheckout(hide);
 
   if (store.isPending) return <Skeleton active paragraph={{ rows: 6 }} />;
   if (store.isError) {
@@ -31,12 +30,18 @@ function StorePlans() {
     );
   }
 
-  const { credits, notice, plans } = store.data;
-  // The product takes no payment: the way to a plan is a message through 帮助与反馈.
+  const { credits, notice, plans, channels } = store.data;
+  if (checkout.qr) return <QrPayPanel order={checkout.qr.order} codeUrl={checkout.qr.codeUrl} onDone={checkout.done} />;
+  if (buying) {
+    return <StoreCheckout plan={buying} channels={channels} checkout={checkout} onBack={() => setBuying(null)} />;
+  }
+
+  // Without a payment channel the way to a plan is a message through 帮助与反馈.
   const contact = () => {
     hide();
     openDialog('help');
   };
+  const sellsOnline = channels.length > 0;
   return (
     <>
       <div className="hf-store-balance">
@@ -46,7 +51,11 @@ function StorePlans() {
       {plans.length > 0 ? (
         <div className="hf-store-plans">
           {plans.map((plan) => (
-            <ComboPlanCard key={plan.id} plan={plan} />
+            <ComboPlanCard
+              key={plan.id}
+              plan={plan}
+              onBuy={sellsOnline && plan.purchasable ? () => setBuying(plan) : undefined}
+            />
           ))}
         </div>
       ) : (

@@ -15,6 +15,9 @@ const WINDOWS = [
 /** The queue and the backends change by the second; the page follows them without a reload. */
 const REFRESH_MS = 15_000;
 
+/** Revenue in fen as yuan with two decimals (a day's average may fall between two fen). */
+const yuan = (fen: number) => (Math.round(fen) / 100).toFixed(2);
+
 function Charts({ data }: { data: Dashboard }) {
   const series = (pick: (day: Dashboard['days'][number]) => number) =>
     data.days.map((day) => ({ date: day.date, value: pick(day) }));
@@ -29,11 +32,17 @@ function Charts({ data }: { data: Dashboard }) {
       <Card>
         <DayBarChart title="每日活跃用户" unit="人" days={series((day) => day.activeUsers)} />
       </Card>
+      <Card>
+        <DayBarChart title="每日收入" unit="元" days={series((day) => day.revenueFen)} format={yuan} />
+      </Card>
+      <Card>
+        <DayBarChart title="每日支付订单" unit="笔" days={series((day) => day.paidOrders)} />
+      </Card>
     </div>
   );
 }
 
-/** 数据看板: totals, the queue now, generations and active users per day, and the backends' state. */
+/** 数据看板: totals, the queue now, generations, active users, revenue and paid orders per day, and the backends' state. */
 export default function DashboardPage() {
   const [days, setDays] = useState(14);
   const query = useQuery({ ...adminQueries.dashboard(days), refetchInterval: REFRESH_MS });
