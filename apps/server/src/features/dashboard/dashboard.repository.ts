@@ -8,20 +8,35 @@ export type DayRow = { date: string; generations: number; images: number; active
 export class DashboardRepository {
   constructor(private readonly db: Database) {}
 
-  /** Step runs per UTC day since `since` (ISO): how many, images produced, distinct users. */
-  async days(since: string): Promise<DayRow[]> {
-    // Timestamps are ISO text on both databases, so the first ten characters are the UTC day.
-    const day = sql<string>`substr(queued_at, 1, 10)`;
+  /**
+   * Step runs per day of the window: how many, images produced, distinct users. `days` name each day and the ISO instant it
+   * begins, oldest first, and `end` where the last ends; the days come from the caller (in the display
+   * zone), so the SQL only compares ISO text, the same on both databases.
+   */
+  async days(days: { date: string; start: string }[], end: string): Promise<DayRow[]> {
+    const first = days[0];
+    if (!first) return [];
+    const newestFirst = [...days].reverse();
+    const dayOf = sql<string>`case ${sql.join(
+      newestFirst.map((day) => sql`when queued_at >= ${day.start} then ${day.date}`),
+      sql` `,
+    )} end`;
     const rows = await this.db
-      .selectFrom('generation_jobs')
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('generation_jobs')
+          .select([dayOf.as('date'), 'produced', 'user_id'])
+          .where('queued_at', '>=', first.start)
+          .where('queued_at', '<', end)
+          .as('runs'),
+      )
       .select([
-        day.as('date'),
+        'runs.date',
         (eb) => eb.fn.countAll<string | number>().as('generations'),
-        (eb) => eb.fn.sum<string | number | null>('produced').as('images'),
-        (eb) => eb.fn.count<string | number>('user_id').distinct().as('activeUsers'),
+        (eb) => eb.fn.sum<string | number | null>('runs.produced').as('images'),
+        (eb) => eb.fn.count<string | number>('runs.user_id').distinct().as('activeUsers'),
       ])
-      .where('queued_at', '>=', since)
-      .groupBy(day)
+      .groupBy('runs.date')
       .execute();
     return rows.map((row) => ({
       date: row.date,
