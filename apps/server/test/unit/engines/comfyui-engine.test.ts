@@ -650,7 +650,11 @@ describe('ComfyUI engine against the double', () => {
     await running;
 
     const down = await new ComfyUiEngine({ baseUrl: await refusedUrl() }).health();
-    expect(down).toEqual({ ok: false, busy: false, message: '无法连接：连接被拒绝，对方端口上没有服务在运行（ECONNREFUSED）' });
+    expect(down).toEqual({
+      ok: false,
+      busy: false,
+      message: '无法连接：连接被拒绝，对方端口上没有服务在运行（ECONNREFUSED）',
+    });
 
     const guarded = await start({ requireToken: 'secret' });
     expect((await engineFor(guarded).health()).message).toBe('无法连接：鉴权失败（HTTP 401）');
