@@ -57,6 +57,13 @@ export type BuildOptions = {
   clock?: () => number;
 };
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** DISPLAY_TIME_ZONE, for routes that name a day (download file names, 显示设置). */
+    displayTimeZone: string;
+  }
+}
+
 /** Returned in a plain object: a Fastify instance is thenable, so an async function must not return it bare. */
 export type BuiltApp = { app: FastifyInstance; services: Services; db: Database };
 
@@ -81,6 +88,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
   });
+  app.decorate('displayTimeZone', config.displayTimeZone);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app, config.uploadMaxBytes);

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { complianceSettingsSchema, DEFAULT_COMPLIANCE_SETTINGS } from '@huafang/contracts';
+import { complianceSettingsSchema, DEFAULT_COMPLIANCE_SETTINGS, DEFAULT_DISPLAY_TIME_ZONE } from '@huafang/contracts';
 import { z } from 'zod';
 import { productionProblems, signingSecretProblems } from './config-secrets.js';
 import { loadWechatPayConfig, type WechatPayConfig } from './features/payments/wechatpay-config.js';
+import { isTimeZone } from './platform/time-zone.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0'])
@@ -117,6 +118,11 @@ const envSchema = z.object({
   WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().default(10),
   RATE_LIMIT_WEBHOOK_TEST: z.coerce.number().int().positive().default(5),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(180),
+  DISPLAY_TIME_ZONE: z
+    .string()
+    .trim()
+    .refine(isTimeZone, 'must be an IANA time zone such as Asia/Shanghai')
+    .default(DEFAULT_DISPLAY_TIME_ZONE),
   NODE_ENV: z.string().optional(),
   API_DOCS: bool,
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
@@ -282,6 +288,8 @@ export type Config = {
    * outside fetches: Aliyun image moderation takes a signed, expiring link to the original, not the bytes.
    */
   publicBaseUrl: string | undefined;
+  /** DISPLAY_TIME_ZONE: the zone of every day and time the product shows (dates, file names, 数据看板 days). */
+  displayTimeZone: string;
   seedDemo: boolean;
   queue: { maxRunningPerUser: number; maxQueuedPerUser: number; maxAttempts: number };
   /** On a stop signal, how long running jobs may take to finish before they stop and continue after the restart. */
@@ -389,6 +397,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsResendMs: e.SMS_RESEND_SECONDS * 1000,
     moderation: moderationConfig(e),
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    displayTimeZone: e.DISPLAY_TIME_ZONE,
     seedDemo: e.SEED_DEMO,
     queue: {
       maxRunningPerUser: e.QUEUE_MAX_RUNNING_PER_USER,

@@ -219,7 +219,7 @@ export function createServices(deps: {
     board,
     interrupts,
     queue,
-    dashboard: new DashboardService(repos, queue, pool),
+    dashboard: new DashboardService(repos, queue, pool, config.displayTimeZone),
     role,
     tracking: new GenerationTracking({ repo: generations, works, queue, board, interrupts, signer: deps.signer }),
     generation: new GenerationService({

@@ -30,6 +30,7 @@ export const AUDIT_ACTION_LABELS = {
   'order.refund_settled': '退款结果',
   'admin.request': '管理操作',
   'admin.audit_export': '导出审计日志',
+  'moderation.refused': '拦截不当内容',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 export const AUDIT_ACTIONS = keysOf(AUDIT_ACTION_LABELS);
@@ -42,6 +43,7 @@ export const AUDIT_CATEGORY_LABELS = {
   credits: '算力',
   order: '订单',
   admin: '管理操作',
+  moderation: '内容安全',
 } as const;
 export type AuditCategory = keyof typeof AUDIT_CATEGORY_LABELS;
 export const AUDIT_CATEGORIES = keysOf(AUDIT_CATEGORY_LABELS);
@@ -59,6 +61,8 @@ export const auditEntrySchema = z.object({
   at: z.string(),
   action: z.enum(AUDIT_ACTIONS),
   userId: z.string().nullable(),
+  /** The acting user's nickname (or account) now; null for the system or an unknown user. */
+  actorName: z.string().nullable(),
   /** 138****5678: the trail never holds a whole mobile number. */
   mobile: z.string().nullable(),
   role: z.enum(['user', 'admin', 'system']),
@@ -68,6 +72,8 @@ export const auditEntrySchema = z.object({
   ip: z.string().nullable(),
   targetType: z.string().nullable(),
   targetId: z.string().nullable(),
+  /** The target's name when the action named it (a template's, a task's, a backend's). */
+  targetName: z.string().nullable(),
   /**
    * What was done, by action: prompt, model, backend, outputs ([{ produceId, sha256 }]) of a generation; delta,
    * balance and reason of a credit change; method, route, status and redacted body of an admin request; …

@@ -175,10 +175,16 @@ export const templateSaveBodySchema = z.object({
   taskStepList: z.array(taskStepInputSchema).min(1, '模板至少需要一个步骤').max(5, '模板最多 5 个步骤'),
 });
 export type TemplateSaveBody = z.input<typeof templateSaveBodySchema>;
+/** A task or category a template sits in, with whether users see it (未发布 hides everything inside). */
+const templatePlaceSchema = z.object({ id: z.string(), name: z.string(), published: z.boolean() });
+
 export const templateSaveResultSchema = z.object({
   templateId: z.string(),
   status: templateStatusSchema,
   version: z.number().int(),
+  /** Its task and the task's category: a published template stays out of users' sight while either is 未发布. */
+  task: templatePlaceSchema,
+  category: templatePlaceSchema.nullable(),
 });
 
 export const templateCopyBodySchema = z.object({
@@ -221,3 +227,11 @@ export const stepConfigSchema = z.object({
   parameters: parametersSchema,
   formConfig: z.array(formConfigItemSchema),
 });
+
+/** Why a template without a single prompt word cannot be published: users would generate from nothing. */
+export const TEMPLATE_WITHOUT_PROMPTS = '模板还没有提示词：请至少在一个步骤的正向提示词中添加提示词后再发布';
+
+/** Whether any step has a positive prompt word with text: the least a template needs to be published. */
+export function templateHasPrompts(steps: readonly { promptGroup?: readonly { promptText: string }[] }[]): boolean {
+  return steps.some((step) => (step.promptGroup ?? []).some((item) => item.promptText.trim() !== ''));
+}

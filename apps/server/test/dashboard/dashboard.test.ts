@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { addDays, dayIn, dayStartIn } from '../../src/platform/time-zone.js';
 import { demoTemplate, generateBody, waitForEnd } from '../generate/generation-helpers.js';
 import { describeServer } from '../helpers/suite.js';
 import { registerUser } from '../helpers/test-app.js';
@@ -22,7 +23,7 @@ describeServer('admin: 数据看板', () => {
     const { days, totals, queue, backends } = res.body.data;
     expect(days).toHaveLength(7);
     expect(days.at(-1)).toEqual({
-      date: new Date().toISOString().slice(0, 10),
+      date: dayIn(Date.now(), 'Asia/Shanghai'),
       generations: 2,
       images: 3,
       activeUsers: 2,
@@ -34,6 +35,20 @@ describeServer('admin: 数据看板', () => {
     expect(totals.users).toBeGreaterThanOrEqual(3);
     expect(queue).toEqual({ waiting: 0, running: 0 });
     expect(backends).toEqual([{ name: '内置演示引擎', healthy: true, busy: false }]);
+  });
+
+  it('buckets runs by Beijing day: a run at 00:30 Beijing time (16:30 UTC the day before) counts for that day', async () => {
+    const today = dayIn(Date.now(), 'Asia/Shanghai');
+    const yesterday = addDays(today, -1);
+    const halfPast = new Date(dayStartIn(yesterday, 'Asia/Shanghai') + 30 * 60_000).toISOString();
+    expect(halfPast.slice(0, 10)).toBe(addDays(yesterday, -1));
+    await ctx.app.db.updateTable('generation_jobs').set({ queued_at: halfPast }).execute();
+    const res = await ctx.app.call('GET', '/api/admin/dashboard?days=7', { token: ctx.admin });
+    const { days } = res.body.data;
+    expect(days.map((day: { date: string }) => day.date).slice(-2)).toEqual([yesterday, today]);
+    expect(days.at(-2)).toEqual({ date: yesterday, generations: 2, images: 3, activeUsers: 2 });
+    expect(days.at(-1)).toMatchObject({ generations: 0 });
+    expect(days.at(-3)).toMatchObject({ generations: 0 });
   });
 
   it('is for admins only and checks its window', async () => {

@@ -1,8 +1,26 @@
 import dayjs from 'dayjs';
+import timezone from 'dayjs/plugin/timezone';
+import utc from 'dayjs/plugin/utc';
 import 'dayjs/locale/zh-cn';
+import { displayTimeZone } from './display-zone';
 
 // Dates are formatted in Chinese. Set here rather than in main.tsx so dayjs stays out of the first load of pages
 // that show no dates: import dayjs from this module, not from 'dayjs'.
 dayjs.locale('zh-cn');
+dayjs.extend(utc);
+dayjs.extend(timezone);
+
+/** The value (now when left out) in the display zone (common/display-zone.ts), for format(), day() and days. */
+export function inDisplayZone(value?: dayjs.ConfigType): dayjs.Dayjs {
+  return dayjs(value).tz(displayTimeZone());
+}
+
+/**
+ * The display zone's offset now in minutes as `Date#getTimezoneOffset()` counts them (-480 in Beijing): what the
+ * servers' day filters (`tzOffset`) expect.
+ */
+export function displayZoneOffset(): number {
+  return -inDisplayZone().utcOffset() || 0;
+}
 
 export default dayjs;

@@ -1,7 +1,7 @@
-import dayjs from './dayjs';
+import { inDisplayZone } from './dayjs';
 
-/** A stored ISO time as lists and details show it (YYYY-MM-DD HH:mm, local time); anything unreadable as it came. */
+/** A stored ISO time as lists and details show it (YYYY-MM-DD HH:mm, Beijing time or DISPLAY_TIME_ZONE); anything unreadable as it came. */
 export function formatDateTime(value: string): string {
-  const parsed = dayjs(value);
+  const parsed = inDisplayZone(value);
   return parsed.isValid() ? parsed.format('YYYY-MM-DD HH:mm') : value;
 }

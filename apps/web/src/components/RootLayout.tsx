@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { Outlet, useMatches } from 'react-router';
+import { useDisplayZoneSync } from '../common/display-zone';
 import { useScreenClasses } from '../common/use-screen-classes';
 import { useCurrentUserSync } from '../features/account/current-user';
 import { useComboStoreDialog } from '../features/store/combo-store-state';
@@ -30,6 +31,7 @@ export function RootLayout() {
   useCurrentUserSync();
   useDocumentTitle();
   useScreenClasses();
+  useDisplayZoneSync();
   const initialLoading = useSession((state) => state.initialLoading);
   const accountDialogOpened = useSession((state) => Object.values(state.dialogs).some(Boolean));
   const comboStoreOpened = useComboStoreDialog((state) => state.open);

@@ -1,4 +1,4 @@
-import type { Agreement, AgreementType } from '@huafang/contracts';
+import type { Agreement, AgreementType, DisplayConfig } from '@huafang/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { http } from './request';
 
@@ -13,4 +13,13 @@ export const agreementKeys = {
 export const agreementQueries = {
   agreement: (type: AgreementType) =>
     queryOptions({ queryKey: agreementKeys.agreement(type), queryFn: () => fetchAgreement(type) }),
+};
+
+function fetchDisplayConfig() {
+  return http.get<DisplayConfig>('/api/app/configs/display', undefined, { quiet: true });
+}
+
+export const appConfigQueries = {
+  /** Once a visit: the zone does not change while the server runs. */
+  display: () => queryOptions({ queryKey: ['displayConfig'], queryFn: fetchDisplayConfig, staleTime: Infinity }),
 };

@@ -1,3 +1,4 @@
+import { explainNetworkError } from '../../platform/network-error.js';
 import { EngineError } from '../engine.js';
 import { isRecord } from './comfyui-messages.js';
 
@@ -28,24 +29,9 @@ export class ComfyUnavailableError extends EngineError {
 export type ComfyReply = { status: number; body: Buffer };
 export type UploadedFile = { name: string; subfolder: string; type: string };
 
-const NETWORK_REASONS: Record<string, string> = {
-  ECONNREFUSED: '连接被拒绝',
-  ENOTFOUND: '找不到主机',
-  EAI_AGAIN: '找不到主机',
-  ECONNRESET: '连接被重置',
-  EPIPE: '连接被重置',
-  UND_ERR_SOCKET: '连接被重置',
-  EHOSTUNREACH: '网络不可达',
-  ENETUNREACH: '网络不可达',
-  UND_ERR_CONNECT_TIMEOUT: '连接超时',
-};
-
 function networkReason(error: unknown): string {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return '请求超时';
-  const cause = error instanceof Error ? error.cause : undefined;
-  const code =
-    typeof cause === 'object' && cause !== null && 'code' in cause && typeof cause.code === 'string' ? cause.code : '';
-  return NETWORK_REASONS[code] ?? '网络错误';
+  return explainNetworkError(error);
 }
 
 export class ComfyUiClient {

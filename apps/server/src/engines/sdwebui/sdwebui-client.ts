@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { z } from 'zod';
+import { explainNetworkError } from '../../platform/network-error.js';
 import { EngineError } from '../engine.js';
 import { errorBodySchema } from './sdwebui-types.js';
 
@@ -39,17 +40,6 @@ export type RequestOptions = {
 };
 
 type HttpAnswer = { status: number; headers: IncomingHttpHeaders; body: Buffer };
-
-const NETWORK_REASONS: Record<string, string> = {
-  ECONNREFUSED: '连接被拒绝',
-  ENOTFOUND: '找不到主机',
-  EAI_AGAIN: '找不到主机',
-  ECONNRESET: '连接被中断',
-  EPIPE: '连接被中断',
-  ETIMEDOUT: '连接超时',
-  EHOSTUNREACH: '网络不可达',
-  ENETUNREACH: '网络不可达',
-};
 
 const truncate = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
@@ -184,20 +174,9 @@ export class SdWebUiClient {
         const message = `推理后端暂时不可用：「${this.label}」${text}`;
         throw new SdWebUiError(message, true, 'timeout', text, undefined, { cause: error });
       }
-      const code = networkCode(error);
-      const text = (code && NETWORK_REASONS[code]) || '网络错误';
-      const message = `推理后端暂时不可用：无法连接「${this.label}」（${text}）`;
+      const text = explainNetworkError(error);
+      const message = `推理后端暂时不可用：无法连接「${this.label}」：${text}`;
       throw new SdWebUiError(message, true, 'network', text, undefined, { cause: error });
     }
   }
-}
-
-function networkCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
-    const { code, cause } = current as { code?: unknown; cause?: unknown };
-    if (typeof code === 'string') return code;
-    current = cause;
-  }
-  return undefined;
 }

@@ -1,4 +1,10 @@
-import { agreementBodySchema, agreementSchema, agreementTypeSchema, MSG } from '@huafang/contracts';
+import {
+  agreementBodySchema,
+  agreementSchema,
+  agreementTypeSchema,
+  displayConfigSchema,
+  MSG,
+} from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { doneAfter, ok } from '../../platform/envelope.js';
@@ -12,6 +18,12 @@ export const appConfigRoutes: FastifyPluginAsyncZod<{ appConfig: AppConfigServic
     '/app/configs/agreement/:type',
     { schema: { tags: ['应用配置'], summary: '协议与问卷', params, response: reply(agreementSchema) } },
     async (req) => ok(await appConfig.agreement(req.params.type)),
+  );
+
+  app.get(
+    '/app/configs/display',
+    { schema: { tags: ['应用配置'], summary: '显示设置（日期所用的时区）', response: reply(displayConfigSchema) } },
+    async () => ok({ timeZone: app.displayTimeZone }),
   );
 
   app.put(

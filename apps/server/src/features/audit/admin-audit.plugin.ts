@@ -27,10 +27,54 @@ export function redacted(value: unknown): unknown {
   );
 }
 
-/** The user an admin request concerns, when its body or path names one: entries can then be found by it. */
-function targetOf(req: FastifyRequest): { type: string; id: string } | undefined {
-  const body = req.body as { userId?: unknown } | undefined;
-  return typeof body?.userId === 'string' ? { type: 'user', id: body.userId } : undefined;
+/** The kind of thing an admin route acts on, by the first segments of its path (after /api/admin/ or /api/). */
+const TARGET_TYPES: [RegExp, string][] = [
+  [/^\/api\/task\/template\//, 'template'],
+  [/^\/api\/task(\/|$)/, 'task'],
+  [/^\/api\/admin\/users?(\/|$)/, 'user'],
+  [/^\/api\/admin\/works?(\/|$)/, 'work'],
+  [/^\/api\/admin\/moderation(\/|$)/, 'work'],
+  [/^\/api\/admin\/backends(\/|$)/, 'backend'],
+  [/^\/api\/admin\/models(\/|$)/, 'model'],
+  [/^\/api\/admin\/model-groups(\/|$)/, 'model_group'],
+  [/^\/api\/admin\/combos(\/|$)/, 'combo'],
+  [/^\/api\/admin\/sensitive-words(\/|$)/, 'sensitive_word'],
+  [/^\/api\/admin\/prompt\//, 'prompt_word'],
+  [/^\/api\/admin\/invite/, 'invite_code'],
+  [/^\/api\/admin\/help/, 'help'],
+  [/^\/api\/admin\/agreement\//, 'agreement'],
+  [/^\/api\/admin\/compliance/, 'compliance'],
+];
+const ID_FIELDS = ['id', 'userId', 'workId', 'templateId', 'taskId', 'stepId', 'type'] as const;
+const NAME_FIELDS = ['name', 'nickname', 'title', 'account'] as const;
+
+const textOf = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/**
+ * What an admin request acts on, so the trail names it: the kind from the route, the id from the path or the body
+ * (a user id, a template id …), and a name when the body gives one (a template's, a task's, a backend's).
+ */
+export function targetOf(
+  route: string,
+  params: unknown,
+  body: unknown,
+): { type: string; id: string; name?: string } | undefined {
+  const type = TARGET_TYPES.find(([pattern]) => pattern.test(route))?.[1];
+  const sources = [params, body].map((source) =>
+    source && typeof source === 'object' && !Array.isArray(source) ? (source as Record<string, unknown>) : {},
+  );
+  const [fromPath, fromBody] = sources as [Record<string, unknown>, Record<string, unknown>];
+  let id: string | undefined;
+  for (const source of [fromPath, fromBody]) {
+    for (const field of ID_FIELDS) id ??= textOf(source[field]);
+  }
+  // A body about one user (算力调整, 停用) names the user whatever the route's kind.
+  const userId = textOf(fromBody.userId);
+  if (userId && !textOf(fromPath.id)) return { type: 'user', id: userId };
+  if (!type || !id) return undefined;
+  let name: string | undefined;
+  for (const field of NAME_FIELDS) name ??= textOf(fromBody[field]);
+  return { type, id, ...(name ? { name: name.slice(0, 100) } : {}) };
 }
 
 /**
@@ -61,7 +105,7 @@ export const adminAuditPlugin = fp(
         userId: req.authUser.id,
         role: 'admin',
         origin: originOf(req),
-        target: targetOf(req),
+        target: targetOf(req.routeOptions.url ?? req.url, req.params, req.body),
         detail: {
           method: req.method,
           route: req.routeOptions.url ?? req.url,

@@ -23,7 +23,8 @@ export type AuditEvent = {
   role?: AuditRole;
   /** Without a user: the mobile number a failed login named, kept masked. */
   mobile?: string;
-  target?: { type: string; id: string };
+  /** What was acted on; its name (a template's, a user's) goes into the detail as targetName. */
+  target?: { type: string; id: string; name?: string };
   detail?: Record<string, unknown>;
 };
 
@@ -109,7 +110,7 @@ export class AuditRecorder {
         action: event.action,
         target_type: column(event.target?.type, 32),
         target_id: column(event.target?.id, 64),
-        detail: detailJson(event.detail),
+        detail: detailJson(event.target?.name ? { ...event.detail, targetName: event.target.name } : event.detail),
       },
     });
     const over = this.pending.length - this.options.maxPending;

@@ -36,6 +36,12 @@ export class AuditRepository {
     return this.db.selectFrom('users').select(['id', 'mobile', 'is_admin']).where('id', 'in', userIds).execute();
   }
 
+  /** What the audit page calls the acting users: nickname, else account. */
+  names(userIds: string[]) {
+    if (userIds.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('users').select(['id', 'nickname', 'account']).where('id', 'in', userIds).execute();
+  }
+
   userIdsByMobile(mobile: string): Promise<string[]> {
     return this.db
       .selectFrom('users')

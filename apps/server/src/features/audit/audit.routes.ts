@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
 import { ok } from '../../platform/envelope.js';
 import { reply } from '../../platform/route-schemas.js';
+import { datedFileName } from '../../platform/time-zone.js';
 import type { AuditService } from './audit.service.js';
 import { originOf } from './audit-recorder.js';
 
@@ -37,7 +38,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ audit: AuditService }> = async
     },
     async (req, res) => {
       const csv = await audit.exportCsv(currentUser(req).id, originOf(req), req.query);
-      const name = `audit-log-${new Date().toISOString().slice(0, 10)}.csv`;
+      const name = datedFileName('audit-log', 'csv', app.displayTimeZone);
       return res
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${name}"`)

@@ -20,20 +20,35 @@ const DAY_MS = 86_400_000;
 
 const detailSchema = auditEntrySchema.shape.detail;
 
-export function toEntry(row: AuditRow): AuditEntry {
+function toEntry(row: AuditRow, actorNames: Map<string, string>): AuditEntry {
+  const detail = detailSchema.parse(JSON.parse(row.detail));
   return {
     id: row.id,
     at: row.at,
     action: row.action as AuditAction,
     userId: row.actor_user_id,
+    actorName: row.actor_user_id ? (actorNames.get(row.actor_user_id) ?? null) : null,
     mobile: row.actor_mobile_masked,
     role: row.actor_role as AuditRole,
     apiKeyId: row.api_key_id,
     ip: row.ip,
     targetType: row.target_type,
     targetId: row.target_id,
-    detail: detailSchema.parse(JSON.parse(row.detail)),
+    targetName: typeof detail.targetName === 'string' ? detail.targetName : null,
+    detail,
   };
+}
+
+/** Trail rows as entries, each actor named by nickname, else account (looked up now, so a rename shows). */
+export async function auditEntries(repo: AuditRepository, rows: AuditRow[]): Promise<AuditEntry[]> {
+  const actorIds = [...new Set(rows.flatMap((row) => (row.actor_user_id ? [row.actor_user_id] : [])))];
+  const names = new Map(
+    (await repo.names(actorIds)).flatMap((user) => {
+      const name = user.nickname || user.account;
+      return name ? [[user.id, name] as const] : [];
+    }),
+  );
+  return rows.map((row) => toEntry(row, names));
 }
 
 /** One CSV cell: quoted when needed, and a leading = + - @ defused so a spreadsheet never runs a prompt as a formula. */
@@ -102,7 +117,7 @@ export class AuditService {
   async page(query: AuditFilter & { current: number; pageSize: number }): Promise<Page<AuditEntry>> {
     const filter = await this.rowFilter(query);
     const { rows, total } = await this.repo.page(filter, query);
-    return { list: rows.map(toEntry), current: query.current, pageSize: query.pageSize, total };
+    return { list: await auditEntries(this.repo, rows), current: query.current, pageSize: query.pageSize, total };
   }
 
   /**

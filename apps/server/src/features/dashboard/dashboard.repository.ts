@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { countRows } from '../../platform/db/count.js';
 import type { Database } from '../../platform/db/database.js';
 
@@ -9,20 +9,31 @@ export type RevenueRow = { date: string; paidOrders: number; revenueFen: number 
 export class DashboardRepository {
   constructor(private readonly db: Database) {}
 
-  /** Step runs per UTC day since `since` (ISO): how many, images produced, distinct users. */
-  async days(since: string): Promise<DayRow[]> {
-    // Timestamps are ISO text on both databases, so the first ten characters are the UTC day.
-    const day = sql<string>`substr(queued_at, 1, 10)`;
+  /**
+   * Step runs per day of the window: how many, images produced, distinct users. `days` name each day and the ISO instant it
+   * begins, oldest first, and `end` where the last ends; the days come from the caller (in the display
+   * zone), so the SQL only compares ISO text, the same on both databases.
+   */
+  async days(days: Day[], end: string): Promise<DayRow[]> {
+    const first = days[0];
+    if (!first) return [];
+    const dayOf = dayOfTime(sql.ref('queued_at'), days);
     const rows = await this.db
-      .selectFrom('generation_jobs')
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('generation_jobs')
+          .select([dayOf.as('date'), 'produced', 'user_id'])
+          .where('queued_at', '>=', first.start)
+          .where('queued_at', '<', end)
+          .as('runs'),
+      )
       .select([
-        day.as('date'),
+        'runs.date',
         (eb) => eb.fn.countAll<string | number>().as('generations'),
-        (eb) => eb.fn.sum<string | number | null>('produced').as('images'),
-        (eb) => eb.fn.count<string | number>('user_id').distinct().as('activeUsers'),
+        (eb) => eb.fn.sum<string | number | null>('runs.produced').as('images'),
+        (eb) => eb.fn.count<string | number>('runs.user_id').distinct().as('activeUsers'),
       ])
-      .where('queued_at', '>=', since)
-      .groupBy(day)
+      .groupBy('runs.date')
       .execute();
     return rows.map((row) => ({
       date: row.date,
@@ -32,18 +43,26 @@ export class DashboardRepository {
     }));
   }
 
-  /** Orders paid per UTC day since `since` (ISO): how many and their amounts (before refunds). */
-  async revenue(since: string): Promise<RevenueRow[]> {
-    const day = sql<string>`substr(paid_at, 1, 10)`;
+  /** Orders paid per day of the window (days start at `start`, the last ends at `end`): how many, and their amounts. */
+  async revenue(days: Day[], end: string): Promise<RevenueRow[]> {
+    const first = days[0];
+    if (!first) return [];
+    const dayOf = dayOfTime(sql.ref('paid_at'), days);
     const rows = await this.db
-      .selectFrom('orders')
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('orders')
+          .select([dayOf.as('date'), 'amount_fen'])
+          .where('paid_at', '>=', first.start)
+          .where('paid_at', '<', end)
+          .as('paid'),
+      )
       .select([
-        day.as('date'),
+        'paid.date',
         (eb) => eb.fn.countAll<string | number>().as('paidOrders'),
-        (eb) => eb.fn.sum<string | number | null>('amount_fen').as('revenueFen'),
+        (eb) => eb.fn.sum<string | number | null>('paid.amount_fen').as('revenueFen'),
       ])
-      .where('paid_at', '>=', since)
-      .groupBy(day)
+      .groupBy('paid.date')
       .execute();
     return rows.map((row) => ({
       date: row.date,
@@ -60,4 +79,15 @@ export class DashboardRepository {
     ]);
     return { users, works, publicWorks };
   }
+}
+
+/** A day of the dashboard's window: its date in the display zone and the instant it starts (ISO). */
+type Day = { date: string; start: string };
+
+/** The window's day a stored ISO time falls on: the latest day that started at or before it. */
+function dayOfTime(column: RawBuilder<unknown>, days: Day[]): RawBuilder<string> {
+  return sql<string>`case ${sql.join(
+    [...days].reverse().map((day) => sql`when ${column} >= ${day.start} then ${day.date}`),
+    sql` `,
+  )} end`;
 }

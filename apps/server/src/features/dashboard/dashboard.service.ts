@@ -1,9 +1,8 @@
 import type { Dashboard } from '@huafang/contracts';
+import { addDays, dayIn, dayStartIn } from '../../platform/time-zone.js';
 import type { Repositories } from '../../repositories.js';
 import type { BackendPool } from '../backends/backend-pool.js';
 import type { JobQueue } from '../generate/job-queue.js';
-
-const DAY_MS = 86_400_000;
 
 /** 数据看板: generations, active users, paid orders and revenue per day, totals, the queue now and the backends. */
 export class DashboardService {
@@ -11,20 +10,28 @@ export class DashboardService {
     private readonly repos: Repositories,
     private readonly queue: JobQueue,
     private readonly pool: BackendPool,
+    private readonly timeZone: string,
+    private readonly now: () => number = Date.now,
   ) {}
 
-  /** The last `dayCount` days (UTC), today included. */
+  /** The last `dayCount` days in the display zone (Beijing by default), today included. */
   async dashboard(dayCount: number): Promise<Dashboard> {
     const repo = this.repos.dashboard;
-    const today = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
-    const first = today - (dayCount - 1) * DAY_MS;
-    const since = new Date(first).toISOString();
-    const [rows, revenue, totals] = await Promise.all([repo.days(since), repo.revenue(since), repo.totals()]);
+    const today = dayIn(this.now(), this.timeZone);
+    const window = Array.from({ length: dayCount }, (_, i) => {
+      const date = addDays(today, i - dayCount + 1);
+      return { date, start: new Date(dayStartIn(date, this.timeZone)).toISOString() };
+    });
+    const end = new Date(dayStartIn(addDays(today, 1), this.timeZone)).toISOString();
+    const [rows, revenue, totals] = await Promise.all([
+      repo.days(window, end),
+      repo.revenue(window, end),
+      repo.totals(),
+    ]);
     const byDate = new Map(rows.map((row) => [row.date, row]));
     const revenueByDate = new Map(revenue.map((row) => [row.date, row]));
     // Every day of the window, the quiet ones as zeros, oldest first.
-    const days = Array.from({ length: dayCount }, (_, i) => {
-      const date = new Date(first + i * DAY_MS).toISOString().slice(0, 10);
+    const days = window.map(({ date }) => {
       const paid = revenueByDate.get(date);
       return {
         ...(byDate.get(date) ?? { date, generations: 0, images: 0, activeUsers: 0 }),

@@ -10,7 +10,11 @@ import type { BackendPool } from '../backends/backend-pool.js';
 import type { CreditService } from '../credits/credit.service.js';
 import type { FileService } from '../files/file.service.js';
 import type { ModelService } from '../models/model.service.js';
-import type { SensitiveWordFilter } from '../moderation/sensitive-word-filter.js';
+import {
+  ContentRefusal,
+  MODERATED_FIELD_LABELS,
+  type SensitiveWordFilter,
+} from '../moderation/sensitive-word-filter.js';
 import type { TemplateService, Viewer } from '../template/template.service.js';
 import type { TranslateService } from '../translate/translate.service.js';
 import type { WorkRepository } from '../works/work.repository.js';
@@ -219,8 +223,38 @@ export class GenerationService {
     });
   }
 
+  /**
+   * The preparation of a submit or next step; a prompt the word list refuses goes into the trail as
+   * moderation.refused, naming the user and the template (or 自由创作), before the refusal is answered.
+   */
+  private async prepareRecorded(
+    viewer: Viewer,
+    origin: AuditOrigin,
+    input: Parameters<JobPreparation['prepare']>[1],
+  ): Promise<PreparedJob> {
+    try {
+      return await this.preparation.prepare(viewer, input);
+    } catch (error) {
+      if (error instanceof ContentRefusal) {
+        const words = (group: typeof input.promptGroup) => (group ?? []).map((item) => item.promptText).join(', ');
+        this.deps.audit.record({
+          action: 'moderation.refused',
+          userId: viewer.id,
+          origin,
+          target: input.templateId ? { type: 'template', id: input.templateId } : undefined,
+          detail: {
+            field: MODERATED_FIELD_LABELS[error.field],
+            prompt: words(input.promptGroup),
+            negativePrompt: words(input.negativePromptGroup),
+          },
+        });
+      }
+      throw error;
+    }
+  }
+
   async submit(viewer: Viewer, body: GenerateBody, origin: AuditOrigin): Promise<GenerateResult> {
-    const prepared = await this.preparation.prepare(viewer, this.fromBody(body));
+    const prepared = await this.prepareRecorded(viewer, origin, this.fromBody(body));
     return this.enqueue(viewer, prepared, { id: newId(), isNew: true, stepNum: 1 }, origin);
   }
 
@@ -232,7 +266,7 @@ export class GenerationService {
     const parentWork = await this.deps.works.findOwned(viewer.id, body.imageWorkId);
     if (!parentWork || parentWork.generation_id !== generation.id)
       throw fail('所选图片不存在，请从本次生成的结果中选择');
-    const prepared = await this.preparation.prepare(viewer, {
+    const prepared = await this.prepareRecorded(viewer, origin, {
       templateId: generation.template_id,
       stepIndex: body.stepIndex,
       promptGroup: body.promptGroup,

@@ -1,6 +1,7 @@
+import { BizCode } from '@huafang/contracts';
 import { z } from 'zod';
 import { type Broadcast, topic } from '../../platform/broadcast/broadcast.js';
-import { fail } from '../../platform/errors.js';
+import { BizError } from '../../platform/errors.js';
 import type { Repositories } from '../../repositories.js';
 import type { SensitiveWordRepository } from './sensitive-word.repository.js';
 import { WordMatcher } from './word-matcher.js';
@@ -24,6 +25,13 @@ export const MODERATED_FIELD_LABELS = {
 export type ModeratedField = keyof typeof MODERATED_FIELD_LABELS;
 
 export const refusalOf = (field: ModeratedField) => `${MODERATED_FIELD_LABELS[field]}包含不当内容，请修改后再试`;
+
+/** A refusal of the word list (body code -1 like any `fail`), carrying the field, so callers can record it. */
+export class ContentRefusal extends BizError {
+  constructor(readonly field: ModeratedField) {
+    super(BizCode.FAIL, refusalOf(field));
+  }
+}
 
 /**
  * How long the matcher is trusted without asking the database. Changes reach every API process at once through the
@@ -73,7 +81,7 @@ export class SensitiveWordFilter {
     const present = texts.filter((text): text is string => Boolean(text));
     if (present.length === 0) return;
     const matcher = await this.matcher();
-    if (present.some((text) => matcher.find(text) !== null)) throw fail(refusalOf(field));
+    if (present.some((text) => matcher.find(text) !== null)) throw new ContentRefusal(field);
   }
 
   private matcher(): Promise<WordMatcher> {

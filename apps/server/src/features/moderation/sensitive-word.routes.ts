@@ -13,6 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { doneAfter, ok } from '../../platform/envelope.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
+import { datedFileName } from '../../platform/time-zone.js';
 import type { SensitiveWordService } from './sensitive-word.service.js';
 
 const tags = ['管理后台'];
@@ -86,7 +87,7 @@ export const sensitiveWordRoutes: FastifyPluginAsyncZod<{ sensitiveWords: Sensit
       },
     },
     async (req, res) => {
-      const name = `sensitive-words-${new Date().toISOString().slice(0, 10)}.txt`;
+      const name = datedFileName('sensitive-words', 'txt', app.displayTimeZone);
       return res
         .header('content-type', 'text/plain; charset=utf-8')
         .header('content-disposition', `attachment; filename="${name}"`)

@@ -21,7 +21,7 @@ import { z } from 'zod';
 import { fail, notFound } from '../../platform/errors.js';
 import { newId, nowIso } from '../../platform/ids.js';
 import type { Repositories } from '../../repositories.js';
-import { toEntry } from '../audit/audit.service.js';
+import { auditEntries } from '../audit/audit.service.js';
 import type { AuditOrigin, AuditRecorder } from '../audit/audit-recorder.js';
 import type { CreditService } from '../credits/credit.service.js';
 import type { OrderFilter, OrderRow, RefundRow } from './order.repository.js';
@@ -170,7 +170,7 @@ export class OrderAdminService {
       order: toAdminOrder(row),
       channelData: row.channel_data ? z.record(z.string(), z.unknown()).parse(JSON.parse(row.channel_data)) : null,
       refunds: refunds.map(toRefund),
-      audit: audit.map(toEntry),
+      audit: await auditEntries(this.repos.audit, audit),
       refundPreview: canRefund
         ? {
             refundableFen: refundable,

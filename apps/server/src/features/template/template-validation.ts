@@ -1,9 +1,15 @@
-import { type FormConfigItem, GENERATE_MODE_LABELS, type taskStepInputSchema } from '@huafang/contracts';
+import {
+  type FormConfigItem,
+  GENERATE_MODE_LABELS,
+  TEMPLATE_WITHOUT_PROMPTS,
+  type taskStepInputSchema,
+  templateHasPrompts,
+} from '@huafang/contracts';
 import type { z } from 'zod';
 
 type StepToCheck = Pick<
   z.output<typeof taskStepInputSchema>,
-  'name' | 'generateMode' | 'useParentImage' | 'formConfig' | 'parameters'
+  'name' | 'generateMode' | 'useParentImage' | 'formConfig' | 'parameters' | 'promptGroup'
 >;
 
 const NEEDS_INPUT_IMAGE = new Set(['img2img', 'upscale', 'inpaint']);
@@ -17,7 +23,7 @@ export async function templateProblems(
   optionUrls: readonly string[],
   modelExists: (id: string) => Promise<boolean>,
 ): Promise<string[]> {
-  const problems: string[] = [];
+  const problems: string[] = templateHasPrompts(steps) ? [] : [TEMPLATE_WITHOUT_PROMPTS];
   for (const [index, step] of steps.entries()) {
     const where = `步骤 ${index + 1}「${step.name}」`;
     if (index === 0 && step.useParentImage) problems.push(`${where}：第一步没有上一步的图片可用`);

@@ -311,7 +311,19 @@ export class TemplateService {
         );
       }
     });
-    return { templateId, status: status as 'draft' | 'published', version };
+    const category = task.parent_id ? await this.tasks.find(task.parent_id) : undefined;
+    const place = (row: { id: string; name: string; published: number }) => ({
+      id: row.id,
+      name: row.name,
+      published: row.published === 1,
+    });
+    return {
+      templateId,
+      status: status as 'draft' | 'published',
+      version,
+      task: place(task),
+      category: category ? place(category) : null,
+    };
   }
 
   /**

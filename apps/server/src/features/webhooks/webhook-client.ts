@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { Agent, type Dispatcher, fetch, type Response } from 'undici';
+import { explainNetworkError } from '../../platform/network-error.js';
 import { type WebhookAddressRules, WebhookRefusal } from './webhook-address.js';
 
 /** Characters of an endpoint's answer kept in the delivery log: enough to read an error, never a whole page. */
@@ -40,8 +41,7 @@ function reasonOf(err: unknown, timeoutMs: number): string {
   }
   const cause = err instanceof Error ? err.cause : undefined;
   if (cause instanceof WebhookRefusal) return cause.message;
-  const code = (cause as { code?: string } | undefined)?.code;
-  return `无法连接接收地址${code ? `（${code}）` : ''}`;
+  return `无法连接接收地址：${explainNetworkError(err)}`;
 }
 
 /**

@@ -25,6 +25,7 @@ import { doneAfter, ok } from '../../platform/envelope.js';
 import { forbidden, notFound } from '../../platform/errors.js';
 import { reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { Storage } from '../../platform/storage/storage.js';
+import { datedFileName } from '../../platform/time-zone.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
 import { originOf } from '../audit/audit-recorder.js';
 import type { ComplianceService } from '../compliance/compliance.service.js';
@@ -193,7 +194,7 @@ export const myWorkRoutes: FastifyPluginAsyncZod<Deps> = async (app, { works, st
     },
     async (req, reply) => {
       const rows = await works.ownedForDownload(currentUser(req).id, req.query.ids);
-      const name = `huafang-works-${new Date().toISOString().slice(0, 10)}.zip`;
+      const name = datedFileName('huafang-works', 'zip', app.displayTimeZone);
       return reply
         .header('content-type', 'application/zip')
         .header('content-disposition', `attachment; filename="${name}"`)

@@ -564,7 +564,7 @@ describe('ComfyUI engine against the double', () => {
 
     const refused = await engineError(new ComfyUiEngine({ baseUrl: await refusedUrl(), label: '机房 A' }).run(job()));
     expect(refused.retryable).toBe(true);
-    expect(refused.message).toBe('推理后端暂时不可用：「机房 A」连接被拒绝');
+    expect(refused.message).toBe('推理后端暂时不可用：「机房 A」连接被拒绝，对方端口上没有服务在运行（ECONNREFUSED）');
 
     double.hangRequests('/prompt');
     const timeout = await engineError(engineFor(double, { requestTimeoutMs: 150 }).run(job()));
@@ -650,7 +650,11 @@ describe('ComfyUI engine against the double', () => {
     await running;
 
     const down = await new ComfyUiEngine({ baseUrl: await refusedUrl() }).health();
-    expect(down).toEqual({ ok: false, busy: false, message: '无法连接：连接被拒绝' });
+    expect(down).toEqual({
+      ok: false,
+      busy: false,
+      message: '无法连接：连接被拒绝，对方端口上没有服务在运行（ECONNREFUSED）',
+    });
 
     const guarded = await start({ requireToken: 'secret' });
     expect((await engineFor(guarded).health()).message).toBe('无法连接：鉴权失败（HTTP 401）');

@@ -486,7 +486,9 @@ describe('SdWebUiEngine auth and failures', () => {
     await double.close();
     const error = await engineError(engine.run(job()));
     expect(error.retryable).toBe(true);
-    expect(error.message).toBe('推理后端暂时不可用：无法连接「测试后端」（连接被拒绝）');
+    expect(error.message).toBe(
+      '推理后端暂时不可用：无法连接「测试后端」：连接被拒绝，对方端口上没有服务在运行（ECONNREFUSED）',
+    );
     await expect(engine.listModels()).rejects.toMatchObject({ retryable: true });
   });
 });
@@ -507,7 +509,11 @@ describe('SdWebUiEngine.health', () => {
 
     await double.close();
     const down = await engine.health();
-    expect(down).toEqual({ ok: false, busy: false, message: '无法连接：连接被拒绝' });
+    expect(down).toEqual({
+      ok: false,
+      busy: false,
+      message: '无法连接：连接被拒绝，对方端口上没有服务在运行（ECONNREFUSED）',
+    });
     const nowhere = new SdWebUiEngine({ baseUrl: 'http://no-such-host.invalid:7860' });
     expect((await nowhere.health()).message).toMatch(/^无法连接：/);
   });

@@ -1,3 +1,4 @@
+import { displayZoneOffset } from '../../common/dayjs';
 import type { MyWorksQuery } from '../../services/works';
 /** The toolbar filters of 我的作品; the date range holds YYYY-MM-DD days. */
 export interface GalleryFilters {
@@ -13,14 +14,14 @@ export function hasFilters(filters: GalleryFilters): boolean {
 }
 
 /**
- * The /api/works/profile query of one page; empty filters are left out rather than sent blank. Days are the
- * browser's (the grid groups by them too), so the range carries the browser's time-zone offset.
+ * The /api/works/profile query of one page; empty filters are left out rather than sent blank. Days are in the
+ * display zone (the grid groups by them too), so the range carries that zone's offset.
  */
 export function profileQuery(
   filters: GalleryFilters,
   current: number,
   pageSize: number,
-  tzOffset: number = new Date().getTimezoneOffset(),
+  tzOffset: number = displayZoneOffset(),
 ): MyWorksQuery {
   const query: MyWorksQuery = { current, pageSize };
   if (filters.templateId) query.templateId = filters.templateId;

@@ -1,7 +1,8 @@
-import dayjs from '../../common/dayjs';
+import type dayjs from '../../common/dayjs';
+import { inDisplayZone } from '../../common/dayjs';
 
 export interface WorkDayGroup<T> {
-  /** YYYY-MM-DD in the browser's time zone. */
+  /** YYYY-MM-DD in the display zone (Beijing time), whatever the browser's zone. */
   day: string;
   /** 今天, 昨天, 5月3日 星期五, or 2024年5月3日 for other years. */
   label: string;
@@ -22,10 +23,10 @@ export function groupWorksByDay<T extends { createdAt: string }>(
   works: T[],
   now: Date = new Date(),
 ): WorkDayGroup<T>[] {
-  const today = dayjs(now);
+  const today = inDisplayZone(now);
   const groups: WorkDayGroup<T>[] = [];
   for (const work of works) {
-    const created = dayjs(work.createdAt);
+    const created = inDisplayZone(work.createdAt);
     const day = created.isValid() ? created.format('YYYY-MM-DD') : '';
     let group = groups.find((candidate) => candidate.day === day);
     if (!group) {

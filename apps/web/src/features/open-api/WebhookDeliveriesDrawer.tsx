@@ -3,14 +3,14 @@ import type { PageQuery, WebhookDelivery, WebhookEndpoint } from '@huafang/contr
 import { useQuery } from '@tanstack/react-query';
 import { Button, Drawer, Result, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import dayjs from '../../common/dayjs';
+import { inDisplayZone } from '../../common/dayjs';
 import { useDrawerSize } from '../../common/use-screen';
 import { webhookQueries } from '../../services/webhooks';
 import { attemptSummary, DELIVERY_STATUS, eventLabel } from './open-api-labels';
 
 const PAGE_SIZE = 10;
 
-const time = (value: string) => dayjs(value).format('YYYY-MM-DD HH:mm:ss');
+const time = (value: string) => inDisplayZone(value).format('YYYY-MM-DD HH:mm:ss');
 
 const COLUMNS: TableColumnsType<WebhookDelivery> = [
   {
@@ -35,8 +35,8 @@ const COLUMNS: TableColumnsType<WebhookDelivery> = [
     // On a phone the date and the time take a line each, never breaking inside either.
     render: (createdAt: string) => (
       <>
-        <span className="hf-oa-nowrap">{dayjs(createdAt).format('YYYY-MM-DD')}</span>{' '}
-        <span className="hf-oa-nowrap">{dayjs(createdAt).format('HH:mm:ss')}</span>
+        <span className="hf-oa-nowrap">{inDisplayZone(createdAt).format('YYYY-MM-DD')}</span>{' '}
+        <span className="hf-oa-nowrap">{inDisplayZone(createdAt).format('HH:mm:ss')}</span>
       </>
     ),
   },

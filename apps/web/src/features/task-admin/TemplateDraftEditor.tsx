@@ -62,9 +62,9 @@ export function TemplateDraftEditor({
   return (
     <div className="hf-ta-template">
       <Card
-        className="hf-ta-card"
+        className="hf-ta-card hf-ta-template-card"
         title={
-          <Space size={8}>
+          <Space size={8} wrap>
             <span>模板：{detail.name}</span>
             {statusTagsOf({ kind: 'template', published, status: detail.status }).map((tag) => (
               <Tag key={tag.text} color={tag.color}>

@@ -19,7 +19,7 @@ interface TemplateEditorProps {
  */
 export function TemplateEditor({ templateId, published }: TemplateEditorProps) {
   const detail = useQuery(taskAdminQueries.template(templateId));
-  const { save, saving, outcome, clearOutcome } = useTemplateSave();
+  const { save, saving, outcome, clearOutcome, publishTask, publishingTask } = useTemplateSave();
   const [activeIndex, setActiveIndex] = useState(0);
 
   if (detail.isPending) return <Skeleton active paragraph={{ rows: 10 }} />;
@@ -28,7 +28,12 @@ export function TemplateEditor({ templateId, published }: TemplateEditorProps) {
   }
   return (
     <>
-      <SaveOutcomeAlert outcome={outcome} onClose={clearOutcome} />
+      <SaveOutcomeAlert
+        outcome={outcome}
+        onClose={clearOutcome}
+        onPublishTask={() => void publishTask()}
+        publishingTask={publishingTask}
+      />
       <TemplateDraftEditor
         key={`${detail.data.updatedAt}-${detail.data.version}-${detail.data.status}`}
         detail={detail.data}

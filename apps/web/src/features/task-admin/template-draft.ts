@@ -3,8 +3,10 @@ import {
   type GenerateMode,
   type Parameters,
   type PromptGroupItem,
+  TEMPLATE_WITHOUT_PROMPTS,
   type TemplateDetail,
   type TemplateSaveBody,
+  templateHasPrompts,
   templateSaveBodySchema,
 } from '@huafang/contracts';
 import { localId } from './ids';
@@ -90,13 +92,13 @@ export function newTemplateBody(taskId: string, name: string): TemplateSaveBody 
 }
 
 /**
- * The first thing the server's schema would refuse, in its Chinese words and naming the step, or null.
- * Checked before saving so a draft with an empty name never leaves the page.
+ * The first thing the server's schema would refuse, in its Chinese words and naming the step, or null; for 发布
+ * also a template without prompts (the server's rule). Checked before saving so such a draft never leaves the page.
  */
-export function draftProblem(body: TemplateSaveBody): string | null {
+export function draftProblem(body: TemplateSaveBody, mode: 'draft' | 'publish' = 'draft'): string | null {
   const result = templateSaveBodySchema.safeParse(body);
   const issue = result.success ? undefined : result.error.issues[0];
-  if (!issue) return null;
+  if (!issue) return mode === 'publish' && !templateHasPrompts(body.taskStepList) ? TEMPLATE_WITHOUT_PROMPTS : null;
   const [list, stepIndex] = issue.path;
   return list === 'taskStepList' && typeof stepIndex === 'number'
     ? `步骤 ${stepIndex + 1}：${issue.message}`

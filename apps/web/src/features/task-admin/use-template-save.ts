@@ -1,27 +1,28 @@
 import { useState } from 'react';
 import { toast } from '../../services/notices';
 import { isRequestError } from '../../services/request-error';
-import { saveTemplate, type TemplateSaveMode } from '../../services/task-admin';
+import { saveTemplate, type TemplateSaveMode, updateTask } from '../../services/task-admin';
+import { publishedOutcome, type SaveOutcome, taskPublishedOutcome } from './publish-outcome';
 import { draftProblem, saveBodyOf, type TemplateDraft } from './template-draft';
 import { useRefreshTasks } from './use-refresh-tasks';
 
-/** The validation result shown above the editor after 保存草稿 or 发布. */
-export interface SaveOutcome {
-  type: 'success' | 'info' | 'error';
-  title: string;
-  description?: string;
-}
+export type { SaveOutcome } from './publish-outcome';
 
-/** 保存草稿 and 发布: checks the draft first, then lets the server validate and keeps its verdict in view. */
+/**
+ * 保存草稿 and 发布: checks the draft first, then lets the server validate and keeps its verdict in view; after 发布
+ * into a 未发布 task, 发布任务 publishes the task from that message.
+ */
 export function useTemplateSave() {
   const refresh = useRefreshTasks();
   const [saving, setSaving] = useState<TemplateSaveMode | null>(null);
   const [outcome, setOutcome] = useState<SaveOutcome | null>(null);
+  const [publishingTask, setPublishingTask] = useState(false);
+  const [lastPublish, setLastPublish] = useState<Parameters<typeof taskPublishedOutcome> | null>(null);
   const failedTitle = (mode: TemplateSaveMode) => (mode === 'publish' ? '发布未通过校验' : '保存失败');
 
   async function save(mode: TemplateSaveMode, draft: TemplateDraft): Promise<void> {
     const body = saveBodyOf(draft);
-    const problem = draftProblem(body);
+    const problem = draftProblem(body, mode);
     if (problem) {
       setOutcome({ type: 'error', title: failedTitle(mode), description: problem });
       return;
@@ -30,13 +31,10 @@ export function useTemplateSave() {
     try {
       const result = await saveTemplate(mode, body);
       toast(mode === 'publish' ? '发布成功' : '草稿已保存', 'success');
+      setLastPublish(mode === 'publish' ? [result, draft.visibility] : null);
       setOutcome(
         mode === 'publish'
-          ? {
-              type: 'success',
-              title: '发布成功',
-              description: `校验通过，当前为第 ${result.version} 版，用户已可以使用。`,
-            }
+          ? publishedOutcome(result, draft.visibility)
           : {
               type: 'info',
               title: '草稿已保存',
@@ -53,5 +51,21 @@ export function useTemplateSave() {
     }
   }
 
-  return { save, saving, outcome, clearOutcome: () => setOutcome(null) };
+  async function publishTask(): Promise<void> {
+    if (!lastPublish) return;
+    setPublishingTask(true);
+    try {
+      await updateTask(lastPublish[0].task.id, { published: true });
+      toast('任务已发布', 'success');
+      setOutcome(taskPublishedOutcome(...lastPublish));
+      await refresh();
+    } catch (error) {
+      // The request layer has shown why; the message and its button stay for another try.
+      if (!isRequestError(error)) throw error;
+    } finally {
+      setPublishingTask(false);
+    }
+  }
+
+  return { save, saving, outcome, clearOutcome: () => setOutcome(null), publishTask, publishingTask };
 }

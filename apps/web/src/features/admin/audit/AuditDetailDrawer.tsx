@@ -20,6 +20,7 @@ function items(entry: AuditEntry): DescriptionsProps['items'] {
       ),
     },
     { key: 'userId', label: '用户编号', children: orDash(entry.userId) },
+    { key: 'actor', label: '操作人', children: orDash(entry.actorName) },
     { key: 'mobile', label: '手机号', children: orDash(entry.mobile) },
     { key: 'role', label: '角色', children: roleLabel(entry) },
     { key: 'ip', label: 'IP 地址', children: orDash(entry.ip) },

@@ -1,6 +1,6 @@
 import type { AuditEntry } from '@huafang/contracts';
 import { Button, Empty, Pagination, type PaginationProps, Spin, Tag } from 'antd';
-import { actionColor, actionLabel, auditSummary, roleLabel } from './audit-detail';
+import { actionColor, actionLabel, auditSummary, roleLabel, targetText } from './audit-detail';
 import { auditTime } from './audit-format';
 
 interface AuditLogListProps {
@@ -26,7 +26,9 @@ export function AuditLogList({ entries, loading, pagination, emptyText, onShow }
                   <time dateTime={entry.at}>{auditTime(entry.at)}</time>
                 </div>
                 <div className="hf-audit-item-meta">
-                  {[entry.mobile, roleLabel(entry), entry.ip].filter(Boolean).join(' · ')}
+                  {[entry.actorName, entry.mobile, roleLabel(entry), entry.ip, targetText(entry)]
+                    .filter(Boolean)
+                    .join(' · ')}
                 </div>
                 {summary && <div className="hf-audit-item-summary">{summary}</div>}
                 <Button size="small" onClick={() => onShow(entry)} className="hf-audit-item-more">

@@ -21,7 +21,8 @@ function columns(onShow: (entry: AuditEntry) => void): TableColumnsType<AuditEnt
       render: (_value, entry) =>
         entry.userId || entry.mobile ? (
           <div className="hf-audit-user">
-            <span>{orDash(entry.mobile)}</span>
+            <span>{entry.actorName ?? orDash(entry.mobile)}</span>
+            {entry.actorName && entry.mobile && <span className="hf-audit-id">{entry.mobile}</span>}
             {entry.userId && (
               <Typography.Text className="hf-audit-id" type="secondary" ellipsis={{ tooltip: entry.userId }}>
                 {entry.userId}

@@ -15,7 +15,23 @@ export interface AuditDetailRow {
   block?: boolean;
 }
 
-const TARGET_LABELS: Record<string, string> = { user: '用户', work: '作品', generation: '生成任务' };
+const TARGET_LABELS: Record<string, string> = {
+  user: '用户',
+  work: '作品',
+  generation: '生成任务',
+  template: '模板',
+  task: '任务',
+  backend: '推理后端',
+  model: '模型',
+  model_group: '模型分组',
+  combo: '套餐',
+  sensitive_word: '敏感词',
+  prompt_word: '提示词',
+  invite_code: '邀请码',
+  help: '帮助反馈',
+  agreement: '协议',
+  compliance: '合规设置',
+};
 const LOGIN_METHODS: Record<string, string> = { password: '账号密码', sms: '短信验证码' };
 const CREDIT_REASONS: Record<string, string> = { charge: '生成扣除', refund: '生成退还', grant: '管理员调整' };
 
@@ -49,6 +65,8 @@ const FIELD_LABELS: Record<string, string> = {
   wasPublic: '此前已公开',
   hidePrompt: '隐藏提示词',
   filter: '筛选条件',
+  targetName: '对象名称',
+  field: '内容',
   rows: '导出条数',
 };
 
@@ -150,6 +168,8 @@ export function auditSummary(entry: AuditEntry): string {
       const status = num('status');
       return cut([str('method'), str('route'), status === null ? '' : `→ ${status}`].filter(Boolean).join(' '));
     }
+    case 'moderation':
+      return cut([str('field'), str('prompt')].filter(Boolean).join('：'));
     default:
       return '';
   }
@@ -168,11 +188,12 @@ export function categoryLabel(entry: AuditEntry): string {
   return AUDIT_CATEGORY_LABELS[category] ?? category;
 }
 
-/** 作品 01H…: the object the entry concerns, or null. */
+/** 模板「水墨山水」 01H…: the object the entry concerns, named when the entry knows its name, or null. */
 export function targetText(entry: AuditEntry): string | null {
   if (!entry.targetType && !entry.targetId) return null;
   const type = entry.targetType ? (TARGET_LABELS[entry.targetType] ?? entry.targetType) : '';
-  return [type, entry.targetId].filter(Boolean).join(' ');
+  const named = entry.targetName ? `${type}「${entry.targetName}」` : type;
+  return [named, entry.targetId].filter(Boolean).join(' ');
 }
 
 /** Tag colours per category, so a page of entries can be scanned by kind. */
@@ -182,9 +203,11 @@ export const CATEGORY_COLORS: Record<string, string> = {
   work: 'cyan',
   credits: 'gold',
   admin: 'red',
+  moderation: 'volcano',
 };
 
 export function actionColor(entry: AuditEntry): string {
   const color = CATEGORY_COLORS[entry.action.split('.')[0] ?? ''];
-  return entry.action.endsWith('_failed') || entry.action === 'generation.failed' ? 'error' : (color ?? 'default');
+  const failed = entry.action.endsWith('_failed') || entry.action === 'generation.failed';
+  return failed || entry.action === 'moderation.refused' ? 'error' : (color ?? 'default');
 }

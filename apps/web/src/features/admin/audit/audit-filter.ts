@@ -7,6 +7,7 @@ import {
   type AuditCategory,
   type AuditFilter,
 } from '@huafang/contracts';
+import { displayZoneOffset } from '../../../common/dayjs';
 
 /** A day of the date range as the picker holds it (a Dayjs). */
 interface Day {
@@ -56,12 +57,9 @@ function text(value: string | undefined): string | undefined {
 
 /**
  * The query of GET /api/admin/audit-log (and of its export) for the form's values: blank fields are left out, the
- * days are the browser's, so the browser's time-zone offset goes with them.
+ * days are in the display zone (Beijing time), so its offset goes with them.
  */
-export function auditFilterOf(
-  values: AuditFilterValues,
-  tzOffset: number = new Date().getTimezoneOffset(),
-): AuditFilter {
+export function auditFilterOf(values: AuditFilterValues, tzOffset: number = displayZoneOffset()): AuditFilter {
   const filter: AuditFilter = { tzOffset };
   const [from, to] = values.days ?? [];
   if (from) filter.dateFrom = from.format('YYYY-MM-DD');
