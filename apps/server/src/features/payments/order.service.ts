@@ -75,12 +75,14 @@ export class OrderService {
     if (existing) {
       const fits =
         existing.channel === channel.name &&
+        existing.device === body.device &&
         existing.amount_fen === plan.price_fen &&
         existing.credits === plan.credits &&
         Date.parse(existing.expires_at) - Date.now() > REUSE_MARGIN_MS;
       if (fits) return { order: toOrder(existing), action: await this.payAction(channel, existing, body, origin) };
-      // Another channel, a changed plan or nearly expired: the old one is closed at its channel first, so one
-      // purchase can never be paid twice through two cashiers.
+      // Another channel or device, a changed plan or nearly expired: the old one is closed at its channel first, so
+      // one purchase can never be paid twice through two cashiers (and WeChat refuses one out_trade_no placed again
+      // for another product as 商户订单号重复).
       await this.settlement.close(existing, 'cancelled').catch(() => {
         throw fail('暂时无法关闭之前的待支付订单，请稍后再试');
       });
