@@ -38,6 +38,7 @@ async function askedToLogIn(page: Page) {
   await visible(login);
   expect(await login.getByRole('tab', { name: '手机登录' }).getAttribute('aria-selected')).toBe('true');
   await visible(login.getByText('未注册的手机号验证后自动注册'));
+  await visible(login.getByText('登录或注册后会自动继续刚才的操作'));
   return login;
 }
 
@@ -84,7 +85,11 @@ describe('nothing lost on the way in', () => {
       await visible(page.getByRole('heading', { name: templateName }));
       const generate = page.locator('.hf-generate-button');
       await visible(generate);
-      await expect.poll(() => generate.isEnabled()).toBe(true);
+      // Ready to generate: the template's words are in, and 生成 runs (or names the one input the template needs).
+      await visible(page.getByRole('region', { name: '正向提示词' }));
+      await expect
+        .poll(async () => (await generate.isEnabled()) || (await page.getByText(/^请先上传/).count()) > 0)
+        .toBe(true);
       // Not stopped on the way: no register, profile or invite step.
       for (const title of ['注册账号', '完善资料', '填写邀请码']) expect(await dialog(page, title).count()).toBe(0);
       await noSidewaysScroll(page);

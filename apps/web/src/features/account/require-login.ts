@@ -1,6 +1,5 @@
 import { useEffect, useRef } from 'react';
 import { create } from 'zustand';
-import { toast } from '../../services/notices';
 import { useSession } from '../../stores/session';
 import {
   handOverToPage,
@@ -13,6 +12,8 @@ import {
 } from './pending-action';
 
 const storage = tabStorage();
+
+export const RESUME_NOTICE = '请先登录，登录或注册后会自动继续刚才的操作';
 
 /** Bumped when login hands an action to its page, so a page already on screen runs it too. */
 const useHandOvers = create(() => ({ count: 0 }));
@@ -37,8 +38,10 @@ export function requireLogin(action: PendingAction): boolean {
   const session = useSession.getState();
   if (session.token) return true;
   savePendingAction(storage, action, currentAddress());
-  toast('请先登录', 'info');
+  // Said in the dialog, not as a toast: a toast would hold the one-toast slot (spec §8) for 3 s and swallow the
+  // 登录成功 / 注册成功 of a quick login.
   session.openDialog('login');
+  session.setLoginNotice(RESUME_NOTICE);
   return false;
 }
 
