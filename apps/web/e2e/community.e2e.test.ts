@@ -10,7 +10,7 @@ import {
   screenshot,
   setupJourney,
 } from './harness';
-import { dialog, hidden, loginDialog, press, sidewaysOverflow, toast, toasts, visible } from './ui';
+import { dialog, hidden, logInWhenAsked, loginDialog, press, sidewaysOverflow, toast, toasts, visible } from './ui';
 
 /**
  * 灵感广场 as a community (docs/community.md): a guest is asked to log in to like; a reader likes, takes it back,
@@ -40,15 +40,21 @@ describe('点赞, 收藏, 我的收藏, 举报 and the author’s 通知', () =>
       });
       expect(published.msg).toBe('已发布到灵感广场');
 
-      // A guest is asked to log in.
+      // A guest is asked to log in; after logging in the like is done, on the same page.
+      const fan = await registerInvitedUser(journey.server);
       const guest = await newPage(journey.browser, screen);
       await guest.page.goto(`${journey.server.baseUrl}/omnibus`);
       const guestCard = guest.page.locator('.hf-public-card').filter({ hasText: author.nickname });
       await visible(guestCard);
       await press(screen, guestCard.getByRole('button', { name: '点赞（0 个赞）' }));
-      await visible(toast(guest.page, '请先登录'));
-      await visible(loginDialog(guest.page));
+      await visible(loginDialog(guest.page).getByText('登录或注册后会自动继续刚才的操作'));
       await noSidewaysScroll(guest.page);
+      await logInWhenAsked(guest.page, fan.account, fan.password);
+      await visible(guestCard.getByRole('button', { name: '取消点赞（1 个赞）', pressed: true }));
+      expect(new URL(guest.page.url()).pathname).toBe('/omnibus');
+      // The fan takes it back, so the reader below starts from no likes.
+      await press(screen, guestCard.getByRole('button', { name: '取消点赞（1 个赞）' }));
+      await visible(guestCard.getByRole('button', { name: '点赞（0 个赞）', pressed: false }));
       await guest.context.close();
 
       // The reader likes on the card, takes it back, likes again; the count follows.

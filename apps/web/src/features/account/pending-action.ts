@@ -18,10 +18,11 @@ export const pendingActionSchema = z.discriminatedUnion('kind', [
   /** Actions their page performs itself (useResumedAction): login returns to that page, which runs them. */
   z.object({ kind: z.literal('publish'), workId: id }),
   z.object({ kind: z.literal('favorite'), workId: id }),
+  z.object({ kind: z.literal('like'), workId: id }),
 ]);
 export type PendingAction = z.infer<typeof pendingActionSchema>;
 export type PendingKind = PendingAction['kind'];
-export type PageActionKind = 'publish' | 'favorite';
+export type PageActionKind = 'publish' | 'favorite' | 'like';
 export type PageAction = Extract<PendingAction, { kind: PageActionKind }>;
 
 const recordSchema = z.object({
@@ -39,7 +40,7 @@ export const PENDING_ACTION_KEY = 'hf.pendingAction';
 export const PENDING_ACTION_TTL_MS = 30 * 60_000;
 
 export function isPageAction(action: PendingAction): action is PageAction {
-  return action.kind === 'publish' || action.kind === 'favorite';
+  return action.kind === 'publish' || action.kind === 'favorite' || action.kind === 'like';
 }
 
 /** Remembers the latest action asked for; an earlier one is replaced, as the guest changed their mind. */

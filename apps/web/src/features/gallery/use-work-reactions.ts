@@ -1,14 +1,13 @@
 import type { PublicWorkItem } from '@huafang/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { toast } from '../../services/notices';
 import { applyReactions, favoriteWork, likeWork } from '../../services/works';
-import { useSession } from '../../stores/session';
+import { requireLogin, useResumedAction } from '../account/require-login';
 
 export type ReactionKind = 'like' | 'favorite';
 
 /**
- * 点赞 and 收藏 of a public work. A guest is asked to log in first, the same way 做同款 and 举报 ask (toast and the
- * login dialog); resolves false then, so a dialog can step aside for the login one.
+ * 点赞 and 收藏 of a public work. A guest is asked to log in first (requireLogin: the click is remembered and done
+ * after login, by useResumedReactions on the page); false then, so a dialog can step aside for the login one.
  */
 export function useWorkReactions(work: Pick<PublicWorkItem, 'id' | 'liked' | 'favorited'>) {
   const queryClient = useQueryClient();
@@ -20,15 +19,23 @@ export function useWorkReactions(work: Pick<PublicWorkItem, 'id' | 'liked' | 'fa
   });
 
   function toggle(kind: ReactionKind): boolean {
-    const session = useSession.getState();
-    if (!session.token) {
-      toast('请先登录', 'info');
-      session.openDialog('login');
-      return false;
-    }
+    if (!requireLogin({ kind, workId: work.id })) return false;
     mutation.mutate(kind);
     return true;
   }
 
   return { toggle, pending: mutation.isPending ? mutation.variables : null };
+}
+
+/**
+ * On a page that shows 点赞/收藏: a guest's click, remembered while they logged in, is done once they are back (a
+ * like or favourite, never an undo: the guest could not have had one).
+ */
+export function useResumedReactions(): void {
+  const queryClient = useQueryClient();
+  const apply = ({ data }: Awaited<ReturnType<typeof likeWork>>) => applyReactions(queryClient, data);
+  // A refusal (the work left 灵感广场 meanwhile) was shown by the request layer.
+  const shown = () => undefined;
+  useResumedAction('like', ({ workId }) => void likeWork(workId, true).then(apply, shown));
+  useResumedAction('favorite', ({ workId }) => void favoriteWork(workId, true).then(apply, shown));
 }

@@ -5,6 +5,7 @@ import { Empty } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { lazyNamed, MountWhenOpened } from '../../components/MountWhenOpened';
+import { useResumedReactions } from '../../features/gallery/use-work-reactions';
 import { WorkMasonry, WorkMasonrySkeleton } from '../../features/gallery/WorkMasonry';
 import { worksQueries } from '../../services/works';
 
@@ -15,6 +16,7 @@ const LATEST_COUNT = 12;
 
 /** 最新作品: the newest public works (spec §7 `/api/works/public/list`, readable logged out). */
 export function LatestWorks() {
+  useResumedReactions();
   const works = useQuery(worksQueries.latest(LATEST_COUNT));
   const [opened, setOpened] = useState<PublicWorkItem | null>(null);
   const list = works.data?.list ?? [];

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { OmnibusCategorySelect } from '../../features/gallery/OmnibusCategorySelect';
 import { PublicWorkDialog } from '../../features/gallery/PublicWorkDialog';
 import { useSentinel } from '../../features/gallery/use-sentinel';
+import { useResumedReactions } from '../../features/gallery/use-work-reactions';
 import { WorkMasonry, WorkMasonrySkeleton } from '../../features/gallery/WorkMasonry';
 import { worksOfPages } from '../../features/gallery/work-pages';
 import type { PublicWorkOrder } from '../../services/works';
@@ -19,6 +20,7 @@ const ORDER_TABS: { key: PublicWorkOrder; label: string }[] = [
 
 /** 灵感广场: the community's public works, newest or most viewed, page after page as the reader scrolls. */
 export default function OmnibusPage() {
+  useResumedReactions();
   const loggedIn = useSession((state) => Boolean(state.token));
   const [order, setOrder] = useState<PublicWorkOrder>('latest');
   const [categoryId, setCategoryId] = useState<string | undefined>();
