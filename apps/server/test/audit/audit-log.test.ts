@@ -266,7 +266,11 @@ describeServer('audit: 审计日志 for admins — filters, pages, CSV export an
       'generation',
       submit.body.data.generateId,
     ]);
-    expect(JSON.parse(submitted[10]!)).toMatchObject({ prompt: expect.stringContaining(FORMULA_PROMPT) });
+    // The model reads English; the trail keeps the user's words as they were typed too.
+    expect(JSON.parse(submitted[10]!)).toMatchObject({
+      prompt: expect.stringContaining('=HYPERLINK'),
+      sourcePrompt: expect.stringContaining(FORMULA_PROMPT),
+    });
     expect(byCode('auth.login')[7]).toBe("'@SUM(1+1)");
     expect(byCode('generation.succeeded')[1]).toBe('生成成功');
     // No cell a spreadsheet would take for a formula.

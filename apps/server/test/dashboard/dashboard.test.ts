@@ -46,7 +46,14 @@ describeServer('admin: 数据看板', () => {
     const res = await ctx.app.call('GET', '/api/admin/dashboard?days=7', { token: ctx.admin });
     const { days } = res.body.data;
     expect(days.map((day: { date: string }) => day.date).slice(-2)).toEqual([yesterday, today]);
-    expect(days.at(-2)).toEqual({ date: yesterday, generations: 2, images: 3, activeUsers: 2 });
+    expect(days.at(-2)).toEqual({
+      date: yesterday,
+      generations: 2,
+      images: 3,
+      activeUsers: 2,
+      paidOrders: 0,
+      revenueFen: 0,
+    });
     expect(days.at(-1)).toMatchObject({ generations: 0 });
     expect(days.at(-3)).toMatchObject({ generations: 0 });
   });

@@ -214,6 +214,9 @@ export class GenerationService {
         templateName: payload.templateName,
         prompt: payload.prompt,
         negativePrompt: payload.negativePrompt,
+        // What the user wrote, when the model read it translated: the trail keeps the user's own words.
+        ...(payload.sourcePrompt ? { sourcePrompt: payload.sourcePrompt } : {}),
+        ...(payload.sourceNegativePrompt ? { sourceNegativePrompt: payload.sourceNegativePrompt } : {}),
         modelId: payload.parameters.modelId,
         checkpoint: payload.checkpoint,
         engine: payload.engineKind,

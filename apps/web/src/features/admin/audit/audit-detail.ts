@@ -49,6 +49,8 @@ const FIELD_LABELS: Record<string, string> = {
   templateName: '模板',
   prompt: '提示词',
   negativePrompt: '反向提示词',
+  sourcePrompt: '用户写的提示词（译前）',
+  sourceNegativePrompt: '用户写的反向提示词（译前）',
   modelId: '模型编号',
   checkpoint: '模型文件',
   engine: '推理引擎',
