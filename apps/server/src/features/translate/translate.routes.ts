@@ -5,6 +5,7 @@ import {
   translateFeaturesSchema,
   translateResultSchema,
 } from '@huafang/contracts';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
 import { ok } from '../../platform/envelope.js';
@@ -15,6 +16,16 @@ export const translateRoutes: FastifyPluginAsyncZod<{ translate: TranslateServic
   app,
   { translate, perUserPerMinute },
 ) => {
+  // Counted per user, so the limiter runs at preHandler, after requireUser has set the user.
+  const translationBudget = {
+    rateLimit: {
+      max: perUserPerMinute,
+      timeWindow: 60_000,
+      hook: 'preHandler' as const,
+      keyGenerator: (req: FastifyRequest) => `translate:${currentUser(req).id}`,
+    },
+  };
+
   app.post(
     '/translate/zh2en',
     {
@@ -25,15 +36,7 @@ export const translateRoutes: FastifyPluginAsyncZod<{ translate: TranslateServic
         response: reply(translateResultSchema),
       },
       onRequest: app.requireUser,
-      // Counted per user, so the limiter runs at preHandler, after requireUser has set the user.
-      config: {
-        rateLimit: {
-          max: perUserPerMinute,
-          timeWindow: 60_000,
-          hook: 'preHandler',
-          keyGenerator: (req) => `translate:${currentUser(req).id}`,
-        },
-      },
+      config: translationBudget,
     },
     async (req) => ok({ text: await translate.zh2en(req.body.text) }),
   );
@@ -62,14 +65,7 @@ export const translateRoutes: FastifyPluginAsyncZod<{ translate: TranslateServic
       },
       onRequest: app.requireUser,
       // Shares the translation's budget: both call the same paid provider.
-      config: {
-        rateLimit: {
-          max: perUserPerMinute,
-          timeWindow: 60_000,
-          hook: 'preHandler',
-          keyGenerator: (req) => `translate:${currentUser(req).id}`,
-        },
-      },
+      config: translationBudget,
     },
     async (req) => ok(await translate.polish(req.body.text)),
   );

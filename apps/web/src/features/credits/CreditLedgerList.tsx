@@ -4,6 +4,7 @@ import { Button, Empty, List, Skeleton, Statistic } from 'antd';
 import { useState } from 'react';
 import { formatDateTime } from '../../common/format-date-time';
 import { LoadFailed } from '../../common/LoadFailed';
+import { listPagination } from '../../common/list-pagination';
 import { creditQueries } from '../../services/credits';
 import { openComboStore } from '../store/combo-store-state';
 import './credits.css';
@@ -61,19 +62,7 @@ export function CreditLedgerList() {
           loading={ledger.isFetching && ledger.isPlaceholderData}
           locale={{ emptyText: <Empty description="还没有算力变化" /> }}
           renderItem={(entry) => <LedgerRow entry={entry} />}
-          pagination={
-            page.total > PAGE_SIZE
-              ? {
-                  current,
-                  pageSize: PAGE_SIZE,
-                  total: page.total,
-                  onChange: setCurrent,
-                  showSizeChanger: false,
-                  showTotal: (total) => `共 ${total} 条`,
-                  size: 'small',
-                }
-              : false
-          }
+          pagination={listPagination(current, PAGE_SIZE, page.total, setCurrent)}
         />
       </section>
     </div>

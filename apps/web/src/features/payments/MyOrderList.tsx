@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import { ConfirmAction } from '../../common/ConfirmAction';
 import { formatDateTime } from '../../common/format-date-time';
 import { LoadFailed } from '../../common/LoadFailed';
+import { listPagination } from '../../common/list-pagination';
 import { SubmitError } from '../../common/SubmitError';
 import { toast } from '../../services/notices';
 import { cancelOrder, payAgain, paymentKeys, paymentQueries } from '../../services/payments';
@@ -119,19 +120,7 @@ export function MyOrderList() {
           renderItem={(order) => (
             <OrderRow order={order} paying={payingId === order.id} onPay={pay} onCancel={cancelOne} />
           )}
-          pagination={
-            page.total > PAGE_SIZE
-              ? {
-                  current,
-                  pageSize: PAGE_SIZE,
-                  total: page.total,
-                  onChange: setCurrent,
-                  showSizeChanger: false,
-                  showTotal: (total) => `共 ${total} 条`,
-                  size: 'small',
-                }
-              : false
-          }
+          pagination={listPagination(current, PAGE_SIZE, page.total, setCurrent)}
         />
       </section>
       <Modal open={checkout.qr !== null} title="扫码支付" footer={null} onCancel={checkout.closeQr} destroyOnHidden>
