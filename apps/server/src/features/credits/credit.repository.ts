@@ -15,10 +15,13 @@ export type CreditEntry = {
  * A user's credits (the `credits` column of users) and their ledger: every change moves the balance and writes
  * its ledger row in one transaction, so the ledger never misses a change nor lists one that was rolled back.
  */
-export class CreditRepository {
-  /** One user's changes in one millisecond (a charge and its refund) still list in the order they happened. */
-  private readonly stamp = orderedStamps();
+/**
+ * The time of each ledger row, from one clock for the process: one user's changes in one millisecond (sign-up and
+ * a first charge, a charge and its refund) still list in the order they happened.
+ */
+export const ledgerStamp = orderedStamps();
 
+export class CreditRepository {
   constructor(private readonly db: Database) {}
 
   async balance(userId: string, trx: Executor = this.db): Promise<number | undefined> {
@@ -92,7 +95,7 @@ export class CreditRepository {
         source_type: entry.sourceType,
         source_id: entry.sourceId,
         remark: entry.remark ?? null,
-        created_at: this.stamp(),
+        created_at: ledgerStamp(),
       })
       .execute();
     return row.credits;

@@ -3,6 +3,7 @@ import { countRows, type PageRequest, pageRows } from '../../platform/db/count.j
 import type { Database, Executor } from '../../platform/db/database.js';
 import type { UserTable } from '../../platform/db/schema.js';
 import { newId } from '../../platform/ids.js';
+import { ledgerStamp } from '../credits/credit.repository.js';
 
 export type UserRow = Selectable<UserTable>;
 
@@ -44,7 +45,7 @@ export class UserRepository {
         source_type: null,
         source_id: null,
         remark: null,
-        created_at: row.created_at,
+        created_at: ledgerStamp(),
       })
       .execute();
   }
