@@ -29,7 +29,7 @@ import {
 const journey = setupJourney({ ownServer: true });
 
 const BACKEND = 'E2E 离线后端';
-const PLAN = { name: 'E2E 专业版', price: '¥99 / 月', credits: '3000', feature: '专属客服' };
+const PLAN = { name: 'E2E 专业版', price: '99', priceShown: '¥99.00', credits: '3000', feature: '专属客服' };
 
 /** Logs a user without an invite in from the home page: they decline the invite step and stay on the home page. */
 async function logIn(page: Page, user: RegisteredUser): Promise<void> {
@@ -126,7 +126,7 @@ async function createPlan(page: Page): Promise<void> {
   // Validation speaks Chinese before anything is sent.
   await visible(create.getByText('请填写套餐名称'));
   await create.getByLabel('套餐名称').fill(PLAN.name);
-  await create.getByLabel('价格说明').fill(PLAN.price);
+  await create.getByLabel('价格（元）').fill(PLAN.price);
   await create.getByLabel('算力点数').fill(PLAN.credits);
   await create.getByLabel('权益').fill(PLAN.feature);
   await create.getByLabel('权益').press('Enter');
@@ -176,7 +176,7 @@ describe('管理后台: users, backends and plans, then the user sees the store'
     const store = dialog(page, '套餐商店');
     await visible(store);
     const card = store.getByRole('article', { name: PLAN.name });
-    await visible(card.getByText(PLAN.price));
+    await visible(card.getByText(PLAN.priceShown));
     await visible(card.getByText(PLAN.feature));
     await visible(store.locator('.ant-ribbon', { hasText: '推荐' }));
     await visible(store.getByText(`当前剩余 ${before + 50} 点算力`));

@@ -178,11 +178,8 @@ describe('审计日志', () => {
   it('narrows by a typed date range from the keyboard', async () => {
     const { context, page } = await loggedInOnDraw(journey, ADMIN, 'desktop');
     await openAuditLog(page, 'desktop');
-    const today = await page.evaluate(() => {
-      const now = new Date();
-      const pad = (n: number) => String(n).padStart(2, '0');
-      return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-    });
+    // Today as the product counts days: in Beijing time (DISPLAY_TIME_ZONE), whatever the browser's zone.
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date());
 
     // A day long past: nothing. Typed into the two boxes, Enter after each, Enter again to search.
     await page.getByLabel('日期范围').click();

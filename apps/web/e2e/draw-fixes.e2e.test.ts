@@ -118,7 +118,11 @@ describe('draw fixes', () => {
     await hidden(detail);
     // The lane's server holds other journeys' works too: this user's card is the one.
     await page.goto(`${server.baseUrl}/omnibus`);
-    await page.locator('.hf-public-card').filter({ hasText: user.nickname }).getByRole('button').click();
+    await page
+      .locator('.hf-public-card')
+      .filter({ hasText: user.nickname })
+      .getByRole('button', { name: /^查看作品/ })
+      .click();
     await dialog(page, '作品详情').getByRole('button', { name: '做同款' }).click();
     await page.waitForURL('**/draw');
     await visible(aside(page).getByText('模板：国潮插画'));

@@ -2,34 +2,17 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   ADMIN,
-  adminToken,
-  api,
   loggedInOnDraw,
   newPage,
   registerInvitedUser,
   screenshot,
   setupJourney,
+  templateIdByName,
 } from './harness';
 import { hidden, logInFromHome, loginDialog, toast, visible } from './ui';
 
 // A server of its own: it features a template and expects the home page to list exactly that one.
 const journey = setupJourney({ ownServer: true });
-
-interface TreeNode {
-  id: string;
-  name: string;
-  kind: string;
-  children?: TreeNode[];
-}
-
-function templateIdOf(tree: TreeNode[], name: string): string {
-  const found = tree
-    .flatMap((node) => [node, ...(node.children ?? [])])
-    .flatMap((node) => node.children ?? [])
-    .find((node) => node.kind === 'template' && node.name === name);
-  if (!found) throw new Error(`no template ${name}`);
-  return found.id;
-}
 
 /** The names on the home page's 精选模板 cards, in order. */
 async function featuredNames(page: Page): Promise<string[]> {
@@ -42,8 +25,7 @@ async function featuredNames(page: Page): Promise<string[]> {
 describe('精选模板', () => {
   it('shows only the templates an admin featured on the home page, each opening /draw', async () => {
     const { server, browser } = journey;
-    const tree = (await api<TreeNode[]>(server, 'GET', '/api/task/tree/all', { token: await adminToken(server) })).data;
-    const lineart = templateIdOf(tree, '线稿上色');
+    const lineart = await templateIdByName(server, '线稿上色');
 
     // Nothing featured yet: the home page leaves the section out rather than filling it with other templates.
     const visitor = await newPage(browser);

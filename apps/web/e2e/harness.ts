@@ -5,7 +5,7 @@ import { type Browser, type BrowserContext, chromium, type Download, type Page }
 import { afterAll, beforeAll, expect, inject, onTestFailed } from 'vitest';
 import { CHROMIUM_ARGS } from './lanes';
 import { ADMIN, REPO_ROOT, SMS_RESEND_SECONDS, serverAt, startServer, type TestServer } from './server';
-import { logInToDraw, sidewaysOverflow } from './ui';
+import { logInToDraw } from './ui';
 
 export { ADMIN, REPO_ROOT, SMS_RESEND_SECONDS, startServer, type TestServer };
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-output', 'screenshots');
@@ -114,19 +114,11 @@ export async function newPage(
   return { context, page };
 }
 
-/**
- * Keeps a picture of the screen as the user sees it at rest. Every screen a journey pictures on a phone is also
- * checked for sideways scrolling, dialogs and drawers included, so no journey can leave that check out.
- */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   // Let dialog and tab transitions settle so the picture shows the screen as the user sees it at rest.
   await page.waitForTimeout(400);
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), animations: 'disabled' });
-  const width = page.viewportSize()?.width ?? 0;
-  if (width < SCREENS.tablet.viewport.width) {
-    expect(await sidewaysOverflow(page), `${name}: the page scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
-  }
 }
 
 /** A mobile nobody has used in this run. */
@@ -310,4 +302,22 @@ export async function generateAndWait(
     token: user.token,
   });
   return mine.data.list.map((work) => work.id);
+}
+
+interface TreeNode {
+  id: string;
+  name: string;
+  kind: string;
+  children?: TreeNode[];
+}
+
+/** The id of an official template by name, read from the admin's task tree (category › task › template). */
+export async function templateIdByName(server: TestServer, name: string): Promise<string> {
+  const tree = (await api<TreeNode[]>(server, 'GET', '/api/task/tree/all', { token: await adminToken(server) })).data;
+  const found = tree
+    .flatMap((node) => [node, ...(node.children ?? [])])
+    .flatMap((node) => node.children ?? [])
+    .find((node) => node.kind === 'template' && node.name === name);
+  if (!found) throw new Error(`no template ${name}`);
+  return found.id;
 }

@@ -10,6 +10,7 @@ import {
   waitForSmsResend,
 } from './harness';
 import {
+  chooseTab,
   dialog,
   hidden,
   logInWhenAsked,
@@ -84,6 +85,8 @@ describe('password login and password change', () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${server.baseUrl}/`);
     const login = await openLogin(page);
+    // 忘记密码 is on 账号登录; the box opens on 手机登录.
+    await chooseTab(login.getByRole('tab', { name: '账号登录' }));
     await login.getByRole('button', { name: '忘记密码' }).click();
     const reset = dialog(page, '找回密码');
     await visible(reset);

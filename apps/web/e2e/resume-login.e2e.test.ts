@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  adminToken,
   api,
   generateAndWait,
   newPage,
@@ -10,6 +11,7 @@ import {
   type ScreenName,
   screenshot,
   setupJourney,
+  templateIdByName,
 } from './harness';
 import {
   chooseTab,
@@ -52,6 +54,17 @@ async function logInWithAccount(screen: ScreenName, page: Page, account: string,
 }
 
 describe('nothing lost on the way in', () => {
+  // The demo features no template: the admin features one that runs from a prompt alone.
+  beforeAll(async () => {
+    const { server } = journey;
+    const templateId = await templateIdByName(server, '水墨山水');
+    const featured = await api(server, 'POST', '/api/task/template/featured', {
+      token: await adminToken(server),
+      body: { templateId, featured: true, featuredSort: 0 },
+    });
+    expect(featured.code, featured.msg).toBe(0);
+  });
+
   for (const screen of SCREENS) {
     it(`a guest taps a 精选模板, signs up by SMS in one step and lands in that template (${screen})`, async () => {
       const { server, browser } = journey;
@@ -149,7 +162,13 @@ describe('nothing lost on the way in', () => {
       const reader = await registerUserViaApi(server);
       const { context, page } = await newPage(browser, screen);
       await page.goto(`${server.baseUrl}/omnibus`);
-      await press(screen, page.locator('.hf-public-card').filter({ hasText: author.nickname }).getByRole('button'));
+      await press(
+        screen,
+        page
+          .locator('.hf-public-card')
+          .filter({ hasText: author.nickname })
+          .getByRole('button', { name: /^查看作品/ }),
+      );
       const detail = dialog(page, '作品详情');
       await visible(detail.getByRole('button', { name: '做同款' }));
       await press(screen, detail.getByRole('button', { name: '做同款' }));

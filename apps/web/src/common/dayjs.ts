@@ -23,4 +23,12 @@ export function displayZoneOffset(): number {
   return -inDisplayZone().utcOffset() || 0;
 }
 
+/**
+ * Whether a calendar day picked in a date picker comes after today in the display zone: the pickers offer days up
+ * to the display zone's today, whatever the browser's zone says.
+ */
+export function isAfterDisplayToday(day: dayjs.Dayjs): boolean {
+  return day.format('YYYY-MM-DD') > inDisplayZone().format('YYYY-MM-DD');
+}
+
 export default dayjs;

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { DatePicker, Input, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
-import dayjs from '../../common/dayjs';
+import dayjs, { isAfterDisplayToday } from '../../common/dayjs';
 import { taskQueries } from '../../services/task';
 import type { GalleryFilters } from './gallery-filters';
 import { galleryTemplateOptions } from './template-options';
@@ -38,7 +38,7 @@ export function MyGalleryFilters({ value, onChange }: MyGalleryFiltersProps) {
       <DatePicker.RangePicker
         aria-label="按日期筛选"
         value={range}
-        disabledDate={(day) => day.isAfter(dayjs(), 'day')}
+        disabledDate={isAfterDisplayToday}
         onChange={(days) =>
           onChange({ range: days?.[0] && days[1] ? [days[0].format(DAY), days[1].format(DAY)] : null })
         }

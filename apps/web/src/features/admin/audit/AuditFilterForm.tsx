@@ -2,7 +2,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { type AuditFilter, auditFilterSchema } from '@huafang/contracts';
 import { Button, DatePicker, Form, Input, Select } from 'antd';
 import { useState } from 'react';
-import dayjs from '../../../common/dayjs';
+import { isAfterDisplayToday } from '../../../common/dayjs';
 import { useIsPhone } from '../../../common/use-screen';
 import { zodRule } from '../../account/zod-rule';
 import { type AuditFilterValues, auditFilterOf, KIND_OPTIONS } from './audit-filter';
@@ -57,7 +57,7 @@ export function AuditFilterForm({ onSearch, onExport, exporting }: AuditFilterFo
         <Form.Item name="days" label="日期范围">
           <DatePicker.RangePicker
             allowEmpty={[true, true]}
-            disabledDate={(day) => day.isAfter(dayjs(), 'day')}
+            disabledDate={isAfterDisplayToday}
             className="hf-audit-days"
           />
         </Form.Item>

@@ -7,7 +7,7 @@ import {
 } from '@huafang/contracts';
 import { Button, Checkbox, DatePicker, Form, Input, Select } from 'antd';
 import { useState } from 'react';
-import dayjs from '../../../common/dayjs';
+import { isAfterDisplayToday } from '../../../common/dayjs';
 import { useIsPhone } from '../../../common/use-screen';
 import { zodRule } from '../../account/zod-rule';
 import { type OrderFilterValues, orderFilterOf } from './order-filter';
@@ -73,7 +73,7 @@ export function OrderFilterForm({ onSearch, onExport, exporting }: OrderFilterFo
         <Form.Item name="days" label="下单日期" hidden={hideRare}>
           <DatePicker.RangePicker
             allowEmpty={[true, true]}
-            disabledDate={(day) => day.isAfter(dayjs(), 'day')}
+            disabledDate={isAfterDisplayToday}
             className="hf-audit-days"
           />
         </Form.Item>

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, DatePicker, Result, Skeleton, Table, Tag } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
-import dayjs from '../../../common/dayjs';
+import { isAfterDisplayToday } from '../../../common/dayjs';
 import { formatDateTime } from '../../../common/format-date-time';
 import { LoadFailed } from '../../../common/LoadFailed';
 import { paymentKeys, paymentQueries, runReconciliation } from '../../../services/payments';
@@ -34,7 +34,7 @@ export function ReconciliationPanel({ onOpenOrder }: { onOpenOrder: (orderId: st
           onChange={setDay}
           placeholder="默认昨天"
           aria-label="对账日期"
-          disabledDate={(value) => value.isAfter(dayjs(), 'day')}
+          disabledDate={isAfterDisplayToday}
         />
         <Button type="primary" loading={submitting} onClick={() => void run()}>
           重新对账
