@@ -140,4 +140,10 @@ describe('recall sources', () => {
     expect(canRecall(recallFromPublic(publicWork))).toBe(false);
     expect(canRecall(recallFromPublic({ ...publicWork, hidePrompt: false, prompt: '山水' }))).toBe(true);
   });
+
+  it('puts back the words the author wrote, not the English the model read', () => {
+    const translated = { ...publicWork, hidePrompt: false, prompt: 'ink landscape', sourcePrompt: '水墨山水' };
+    expect(recallFromPublic(translated).prompt).toBe('水墨山水');
+    expect(recallFromPublic({ ...translated, sourcePrompt: null }).prompt).toBe('ink landscape');
+  });
 });

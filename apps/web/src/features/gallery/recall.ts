@@ -67,11 +67,19 @@ export function recallParameters(
   return next;
 }
 
-/** What a work carries into a recall, the same in the owner's and the public detail. */
-type RecalledWork = Omit<RecallSource, 'seed' | 'ownWork'>;
+/**
+ * What a work carries into a recall, the same in the owner's and the public detail: with the words as the author
+ * wrote them when the model read them translated (sourcePrompt), which the form takes back.
+ */
+type RecalledWork = Omit<RecallSource, 'seed' | 'ownWork'> & {
+  sourcePrompt?: string | null;
+  sourceNegativePrompt?: string | null;
+};
 
 function recallSource(work: RecalledWork, seed: number | null, ownWork: boolean): RecallSource {
-  const { templateId, stepIndex, prompt, negativePrompt, promptGroup, negativePromptGroup, parameters } = work;
+  const { templateId, stepIndex, promptGroup, negativePromptGroup, parameters } = work;
+  const prompt = work.sourcePrompt ?? work.prompt;
+  const negativePrompt = work.sourceNegativePrompt ?? work.negativePrompt;
   return { templateId, stepIndex, prompt, negativePrompt, promptGroup, negativePromptGroup, parameters, seed, ownWork };
 }
 
