@@ -2,7 +2,16 @@ import { z } from 'zod';
 import { pageQuerySchema, pageSchema } from './envelope.js';
 
 /** Why a user's credits changed: each change in the ledger carries one. */
-export const creditReasonSchema = z.enum(['opening', 'signup', 'charge', 'refund', 'grant', 'plan', 'plan_refund']);
+export const creditReasonSchema = z.enum([
+  'opening',
+  'signup',
+  'charge',
+  'refund',
+  'grant',
+  'plan',
+  'plan_refund',
+  'refund_failed',
+]);
 export type CreditReason = z.infer<typeof creditReasonSchema>;
 
 /** 算力明细's words for each reason. */
@@ -14,6 +23,7 @@ export const CREDIT_REASON_LABELS: Record<CreditReason, string> = {
   grant: '管理员调整',
   plan: '购买套餐',
   plan_refund: '套餐退款',
+  refund_failed: '退款未成功，退回算力',
 };
 
 /** What caused a change: a generation job, an admin's grant, a plan order. */

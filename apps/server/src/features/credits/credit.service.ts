@@ -88,6 +88,26 @@ export class CreditService {
     return { userId, delta: -taken, balance: balance ?? current - taken, reason: 'plan_refund', ref: { orderId } };
   }
 
+  /**
+   * Gives back what a refund took back when the channel reports the refund failed (the buyer keeps the money's
+   * worth), inside the transaction that settles the refund.
+   */
+  async returnAfterFailedRefund(
+    userId: string,
+    credits: number,
+    orderId: string,
+    trx: Executor,
+  ): Promise<CreditChange> {
+    const balance = await this.repos.credits.add(
+      userId,
+      credits,
+      { reason: 'refund_failed', ...ofOrder(orderId) },
+      trx,
+    );
+    if (balance === undefined) throw notFound('用户不存在');
+    return { userId, delta: credits, balance, reason: 'refund_failed', ref: { orderId } };
+  }
+
   /** Admin grant (a negative amount takes credits back, never below zero); every grant is recorded. */
   async grant(adminId: string, userId: string, amount: number, origin: AuditOrigin, remark?: string): Promise<number> {
     const { credits } = this.repos;

@@ -258,7 +258,7 @@ export class Settlement {
       if (answer.state === 'failed') {
         const change =
           refund.credits_taken > 0
-            ? await this.credits.creditOrder(order.user_id, refund.credits_taken, order.id, trx)
+            ? await this.credits.returnAfterFailedRefund(order.user_id, refund.credits_taken, order.id, trx)
             : null;
         return { order, refund, change, status: order.status as OrderStatus };
       }

@@ -124,6 +124,10 @@ describe('plan orders', () => {
     expect(back).toEqual({ userId, delta: -30, balance: 0, reason: 'plan_refund', ref: { orderId: 'order-1' } });
     const again = await ctx.repos.transaction((trx) => credits.takeBackForRefund(userId, 100, 'order-1', trx));
     expect(again.delta).toBe(0);
+    // The channel reports the refund failed: what it took back returns, in the ledger as such.
+    const returned = await ctx.repos.transaction((trx) => credits.returnAfterFailedRefund(userId, 30, 'order-1', trx));
+    expect(returned).toEqual({ userId, delta: 30, balance: 30, reason: 'refund_failed', ref: { orderId: 'order-1' } });
+    await ctx.repos.transaction((trx) => credits.takeBackForRefund(userId, 30, 'order-1', trx));
     const { list } = await credits.ledger(userId, {});
     expect(
       list.map(({ reason, delta, balance, sourceType, sourceId }) => ({
@@ -134,6 +138,8 @@ describe('plan orders', () => {
         sourceId,
       })),
     ).toEqual([
+      { reason: 'plan_refund', delta: -30, balance: 0, sourceType: 'order', sourceId: 'order-1' },
+      { reason: 'refund_failed', delta: 30, balance: 30, sourceType: 'order', sourceId: 'order-1' },
       { reason: 'plan_refund', delta: -30, balance: 0, sourceType: 'order', sourceId: 'order-1' },
       { reason: 'charge', delta: -70, balance: 30, sourceType: 'job', sourceId: 'job-1' },
       { reason: 'plan', delta: 100, balance: 100, sourceType: 'order', sourceId: 'order-1' },
