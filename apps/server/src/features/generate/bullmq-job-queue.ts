@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { newId } from '../../platform/ids.js';
 import type { Backend, BackendPool } from '../backends/backend-pool.js';
 import { BackendWaiters } from './backend-waiters.js';
-import type { GenerationRepository } from './generation.repository.js';
+import type { GenerationRepository, JobRow } from './generation.repository.js';
 import { GoneWorkerWatch } from './gone-worker-watch.js';
 import type { InterruptChannel } from './interrupt-channel.js';
 import type { JobLifecycle } from './job-lifecycle.js';
@@ -48,6 +48,11 @@ export class BullJobQueue implements JobQueue {
   private readonly name = newId();
   /** Jobs this worker holds now (taken from BullMQ and not yet ended or left). */
   private taken = 0;
+  /**
+   * Settles when the job taken last has tried for a backend. Jobs taken together (concurrency above one) would
+   * otherwise race for a free backend, and a user's later job could overtake another user's turn.
+   */
+  private leaseTurn: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly deps: {
@@ -171,12 +176,22 @@ export class BullJobQueue implements JobQueue {
 
   private async process(job: Job<JobData>, token: string | undefined): Promise<void> {
     const { repo, interrupts, log } = this.deps;
-    const row = await repo.findJob(job.data.jobId);
-    if (!row || (row.status !== 'queued' && row.status !== 'running')) {
-      if (row) await this.handOver(row.user_id);
-      return;
+    const earlier = this.leaseTurn;
+    let myTurnDone = () => {};
+    this.leaseTurn = new Promise((resolve) => (myTurnDone = resolve));
+    let row: JobRow | undefined;
+    let first: Backend | null;
+    try {
+      row = await repo.findJob(job.data.jobId);
+      if (!row || (row.status !== 'queued' && row.status !== 'running')) {
+        if (row) await this.handOver(row.user_id);
+        return;
+      }
+      await earlier;
+      first = await this.takeIfRunnable(job, token, queueItemOf(row));
+    } finally {
+      myTurnDone();
     }
-    const first = await this.takeIfRunnable(job, token, queueItemOf(row));
     let item: QueueItem;
     let outcome: JobOutcome;
     let ran = false;
