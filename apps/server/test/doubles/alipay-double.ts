@@ -54,6 +54,7 @@ export class AlipayDouble {
   readonly trades = new Map<string, Trade>();
   /** Every API call the gateway answered, by method (tests count closes and queries). */
   readonly calls: { method: string; biz: Record<string, string> }[] = [];
+  private readonly holds = new Map<string, { arrived: number; released: Promise<void> }>();
   private server: Server | undefined;
   url = '';
 
@@ -81,6 +82,25 @@ export class AlipayDouble {
       sellerId: this.sellerId,
       gateway: `${this.url}/gateway.do`,
       keys: { mode: 'key', alipayPublicKey: this.alipay.publicKey },
+    };
+  }
+
+  /** The same configuration as a server process reads it from its environment (docs/payments.md § 支付宝). */
+  environment(publicBaseUrl: string): Record<string, string> {
+    const config = this.config();
+    return {
+      ALIPAY_APP_ID: config.appId,
+      ALIPAY_PRIVATE_KEY: config.privateKey,
+      ALIPAY_SELLER_ID: this.sellerId,
+      ALIPAY_GATEWAY: config.gateway,
+      PUBLIC_BASE_URL: publicBaseUrl,
+      ...(config.keys.mode === 'key'
+        ? { ALIPAY_PUBLIC_KEY: config.keys.alipayPublicKey }
+        : {
+            ALIPAY_APP_CERT: config.keys.appCert,
+            ALIPAY_ROOT_CERT: config.keys.rootCert,
+            ALIPAY_PUBLIC_CERT: config.keys.publicCert,
+          }),
     };
   }
 
@@ -132,7 +152,29 @@ export class AlipayDouble {
     }
     const biz = JSON.parse(fields.biz_content ?? '{}') as Record<string, string>;
     this.calls.push({ method, biz });
+    const hold = method === 'alipay.trade.query' ? this.holds.get(biz.out_trade_no ?? '') : undefined;
+    if (hold) {
+      hold.arrived += 1;
+      await hold.released;
+    }
     this.answer(res, key, this.api(method, biz));
+  }
+
+  /**
+   * Holds back the answers to alipay.trade.query for one trade until `release`, so queries that come from several
+   * processes at different moments are answered, and settle, at the same moment. `arrived` counts those waiting.
+   */
+  holdQueries(outTradeNo: string): { arrived(): number; release(): void } {
+    let resolve: () => void = () => undefined;
+    const hold = { arrived: 0, released: new Promise<void>((done) => (resolve = done)) };
+    this.holds.set(outTradeNo, hold);
+    return {
+      arrived: () => hold.arrived,
+      release: () => {
+        this.holds.delete(outTradeNo);
+        resolve();
+      },
+    };
   }
 
   private api(method: string, biz: Record<string, string>): Record<string, unknown> {
