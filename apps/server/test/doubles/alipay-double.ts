@@ -72,7 +72,7 @@ const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE
  * Alipay's SN of a certificate: the MD5 (hex) of its issuer's name, written most specific attribute first
  * (CN=…,OU=…,O=…,C=…, as Java's X500Principal.getName writes it), followed by its serial number in decimal.
  */
-export function certSn(pem: string): string {
+function certSn(pem: string): string {
   const cert = new X509Certificate(pem);
   const issuer = cert.issuer.split('\n').reverse().join(',');
   return createHash('md5')
@@ -80,8 +80,11 @@ export function certSn(pem: string): string {
     .digest('hex');
 }
 
-/** The root bundle's SN: the SNs of its RSA roots joined with "_"; its ECC (and SM2) roots are left out. */
-export function rootCertSn(bundle: string): string {
+/**
+ * The root bundle's SN: the SNs of its RSA roots joined with "_"; its ECC (and SM2) roots are left out. A root signs
+ * itself, so its key's type is its signature's.
+ */
+function rootCertSn(bundle: string): string {
   return (bundle.match(PEM_CERTIFICATE) ?? [])
     .filter((pem) => new X509Certificate(pem).publicKey.asymmetricKeyType === 'rsa')
     .map(certSn)
