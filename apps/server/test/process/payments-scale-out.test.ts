@@ -12,11 +12,11 @@ if (problem) {
 
 /** Behind a load balancer: Alipay notifies the public address, whichever API process then takes the request. */
 const PUBLIC_BASE_URL = 'https://huafang.example.com';
-/** The worker's payment sweep ticks every minute; a test that races it may wait for the next tick. */
+/** The workers' payment sweep ticks every minute; a test that races it may wait for the next tick. */
 const SWEEP_WAIT_MS = 130_000;
 
 /**
- * Alipay over real processes: two API processes and a worker (`npm start` / `npm run worker` in scale-out mode) on
+ * Alipay over real processes: two API processes and two workers (`npm start` / `npm run worker`, scale-out mode) on
  * one PostgreSQL database and one Redis prefix, the Alipay channel configured by environment against the gateway
  * double in this test process. Whatever arrives at whichever process at once, a payment is credited exactly once.
  */
@@ -30,8 +30,8 @@ describe.skipIf(problem !== null)('scale-out processes: Alipay payments over 2 A
 
   beforeAll(async () => {
     await double.start();
-    // One worker: in scale-out mode the payment sweep runs where jobs run, one worker per tick.
-    cluster = await ScaleOutCluster.start({ redisUrl, workers: 1, env: double.environment(PUBLIC_BASE_URL) });
+    // In scale-out mode the payment sweep runs where jobs run: both workers tick, one of them claims each tick.
+    cluster = await ScaleOutCluster.start({ redisUrl, env: double.environment(PUBLIC_BASE_URL) });
     const store = await api(0).call('GET', '/api/account/combo/store', { token: await api(0).login() });
     expect(store.body.data.channels.map((c: { name: string }) => c.name)).toEqual(['alipay']);
     plan = store.body.data.plans.find((p: { purchasable: boolean }) => p.purchasable);
@@ -106,7 +106,7 @@ describe.skipIf(problem !== null)('scale-out processes: Alipay payments over 2 A
     expect(cluster.exited()).toEqual([]);
   });
 
-  it("a lost notification: the worker's sweep, 我已支付 on both processes and the late notification race, credited once", {
+  it("a lost notification: a worker's sweep, 我已支付 on both processes and the late notification race, credited once", {
     timeout: SWEEP_WAIT_MS + 30_000,
   }, async () => {
     explainFailures();
@@ -117,9 +117,10 @@ describe.skipIf(problem !== null)('scale-out processes: Alipay payments over 2 A
     const queries = double.holdQueries(orderId);
     try {
       const body = await double.pay(orderId, { deliver: false });
-      await until('the worker sweep asks Alipay about the order', () => queries.arrived() === 1, SWEEP_WAIT_MS);
+      await until("a worker's sweep asks Alipay about the order", () => queries.arrived() > 0, SWEEP_WAIT_MS);
+      const swept = queries.arrived();
       const checks = Promise.all([check(api(0), token, orderId), check(api(1), token, orderId)]);
-      await until('both 我已支付 checks ask Alipay too', () => queries.arrived() === 3);
+      await until('both 我已支付 checks ask Alipay too', () => queries.arrived() >= swept + 2);
       // Alipay retries the notification it lost: it arrives at both processes as the three answers go out.
       const notices = Promise.all([notify(api(0), body), notify(api(1), body)]);
       queries.release();
@@ -133,7 +134,9 @@ describe.skipIf(problem !== null)('scale-out processes: Alipay payments over 2 A
     }
     await expectCreditedOnce(token, orderId, start);
     // The sweep had its answer too (a query that failed would be logged and tried again at the next tick).
-    const sweepFailures = cluster.workers[0]!.logLines().filter((line) => line.msg.startsWith('payment sweep'));
+    const sweepFailures = cluster.workers
+      .flatMap((worker) => worker.logLines())
+      .filter((line) => String(line.msg).startsWith('payment sweep'));
     expect(sweepFailures).toEqual([]);
     expect(cluster.exited()).toEqual([]);
   });
