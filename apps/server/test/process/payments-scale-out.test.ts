@@ -51,7 +51,7 @@ describe.skipIf(problem !== null)('scale-out processes: Alipay payments over 2 A
     expect(res.body.code, res.body.msg).toBe(0);
     const { order, action } = res.body.data;
     expect((await fetch(action.url)).status).toBe(200);
-    // Both API processes were told the same public notify address.
+    // Alipay is told the public address, not the address of the process that took the order.
     expect(double.notifyUrlOf(order.id)).toBe(`${PUBLIC_BASE_URL}/api/pay/notify/alipay`);
     return order.id as string;
   }
