@@ -73,6 +73,8 @@ export const orderSchema = z.object({
   planName: z.string(),
   amountFen: z.number().int(),
   credits: z.number().int(),
+  /** The plan's validity when ordered: the credits expire this many days after payment; null: never. */
+  validityDays: z.number().int().nullable(),
   channel: paymentChannelSchema,
   status: orderStatusSchema,
   closeReason: z.enum(['expired', 'cancelled']).nullable(),

@@ -157,10 +157,11 @@ export class OrderAdminService {
 
   async detail(id: string): Promise<AdminOrderDetail> {
     const row = await this.adminRow(id);
-    const [refunds, audit, balance] = await Promise.all([
+    const [refunds, audit, balance, takeable] = await Promise.all([
       this.repos.orders.refundsOf(id),
       this.repos.orders.auditOf(id),
       this.credits.balance(row.user_id),
+      this.credits.takeableForRefund(row.user_id, id),
     ]);
     const refundable =
       row.amount_fen - refunds.filter((r) => r.status !== 'failed').reduce((s, r) => s + r.amount_fen, 0);
@@ -176,7 +177,7 @@ export class OrderAdminService {
             refundableFen: refundable,
             balance,
             creditsToTake,
-            creditsShort: Math.max(creditsToTake - balance, 0),
+            creditsShort: Math.max(creditsToTake - Math.min(balance, takeable), 0),
           }
         : null,
     };
