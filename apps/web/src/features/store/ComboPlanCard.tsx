@@ -3,7 +3,7 @@ import { type ComboPlan, formatFen } from '@huafang/contracts';
 import { Badge, Button } from 'antd';
 
 /**
- * One plan of the store: price, credits and what it includes; the recommended one wears a 推荐 ribbon. `onBuy` is
+ * One plan of the store: price, credits (and how long they last, for a plan with a validity) and what it includes; the recommended one wears a 推荐 ribbon. `onBuy` is
  * given when the plan is sold online (a channel is configured and the plan is purchasable).
  */
 export function ComboPlanCard({ plan, onBuy }: { plan: ComboPlan; onBuy?: () => void }) {
@@ -12,7 +12,10 @@ export function ComboPlanCard({ plan, onBuy }: { plan: ComboPlan; onBuy?: () => 
       <h3 className="hf-plan-name">{plan.name}</h3>
       {plan.description && <p className="hf-plan-desc">{plan.description}</p>}
       <div className="hf-plan-price">{formatFen(plan.priceFen)}</div>
-      <div className="hf-plan-credits">含 {plan.credits.toLocaleString('zh-CN')} 点算力</div>
+      <div className="hf-plan-credits">
+        含 {plan.credits.toLocaleString('zh-CN')} 点算力
+        {plan.validityDays !== null && <span className="hf-plan-validity">有效期 {plan.validityDays} 天</span>}
+      </div>
       {plan.features.length > 0 && (
         <ul className="hf-plan-features">
           {plan.features.map((feature) => (
