@@ -12,10 +12,8 @@ export function ComboPlanCard({ plan, onBuy }: { plan: ComboPlan; onBuy?: () => 
       <h3 className="hf-plan-name">{plan.name}</h3>
       {plan.description && <p className="hf-plan-desc">{plan.description}</p>}
       <div className="hf-plan-price">{formatFen(plan.priceFen)}</div>
-      <div className="hf-plan-credits">
-        含 {plan.credits.toLocaleString('zh-CN')} 点算力
-        {plan.validityDays !== null && <span className="hf-plan-validity">有效期 {plan.validityDays} 天</span>}
-      </div>
+      <div className="hf-plan-credits">含 {plan.credits.toLocaleString('zh-CN')} 点算力</div>
+      {plan.validityDays !== null && <div className="hf-plan-validity">有效期 {plan.validityDays} 天</div>}
       {plan.features.length > 0 && (
         <ul className="hf-plan-features">
           {plan.features.map((feature) => (
