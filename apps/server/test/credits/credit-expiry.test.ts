@@ -168,13 +168,20 @@ describeServer('credits: a plan’s validity', () => {
     const { buyer, orderId, start } = await buy();
     await charge(ctx.app, buyer, 100, 'job-c');
     const detail = (await ctx.app.call('GET', `/api/admin/orders/${orderId}`, { token: ctx.admin })).body.data;
-    expect(detail.refundPreview).toMatchObject({ creditsToTake: 300, creditsShort: 100 });
+    // The buyer's sign-up credits are not the order's: only what is left of its 300 can go back.
+    expect(detail.refundPreview).toMatchObject({
+      balance: start + 200,
+      takeable: 200,
+      creditsToTake: 300,
+      creditsShort: 100,
+    });
     const refund = await ctx.app.call('POST', `/api/admin/orders/${orderId}/refund`, {
       token: ctx.admin,
       body: { amountFen: 1500, reason: '用户申请退款' },
     });
     expect(refund.body.code, refund.body.msg).toBe(0);
     expect(refund.body.data.refund).toMatchObject({ status: 'succeeded', creditsTaken: 200, creditsShort: 100 });
+    expect(refund.body.data.order.review).toBe('退款时用户已用掉或已过期 100 点算力，未能扣回');
     expect((await lotOf(orderId)).remaining).toBe(0);
     await ctx.app.services.credits.expireDue(new Date(Date.now() + 31 * DAY_MS));
     const page = await ledgerOf(buyer);
