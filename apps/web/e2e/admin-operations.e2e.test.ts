@@ -29,7 +29,14 @@ import {
 const journey = setupJourney({ ownServer: true });
 
 const BACKEND = 'E2E 离线后端';
-const PLAN = { name: 'E2E 专业版', price: '99', priceShown: '¥99.00', credits: '3000', feature: '专属客服' };
+const PLAN = {
+  name: 'E2E 专业版',
+  price: '99',
+  priceShown: '¥99.00',
+  credits: '3000',
+  validityDays: '90',
+  feature: '专属客服',
+};
 
 /** Logs a user without an invite in from the home page: they decline the invite step and stay on the home page. */
 async function logIn(page: Page, user: RegisteredUser): Promise<void> {
@@ -128,6 +135,7 @@ async function createPlan(page: Page): Promise<void> {
   await create.getByLabel('套餐名称').fill(PLAN.name);
   await create.getByLabel('价格（元）').fill(PLAN.price);
   await create.getByLabel('算力点数').fill(PLAN.credits);
+  await create.getByLabel('有效期（天）').fill(PLAN.validityDays);
   await create.getByLabel('权益').fill(PLAN.feature);
   await create.getByLabel('权益').press('Enter');
   await create.getByRole('switch', { name: '推荐' }).click();
@@ -136,6 +144,7 @@ async function createPlan(page: Page): Promise<void> {
   await visible(toast(page, `套餐「${PLAN.name}」已保存`));
   const row = tableRow(page, PLAN.name);
   await visible(row.getByText(PLAN.feature));
+  await visible(row.getByText(`${PLAN.validityDays} 天`));
   await visible(row.getByText('推荐'));
   await screenshot(page, 'admin-combos');
 }
@@ -178,6 +187,7 @@ describe('管理后台: users, backends and plans, then the user sees the store'
     const card = store.getByRole('article', { name: PLAN.name });
     await visible(card.getByText(PLAN.priceShown));
     await visible(card.getByText(PLAN.feature));
+    await visible(card.getByText(`有效期 ${PLAN.validityDays} 天`));
     await visible(store.locator('.ant-ribbon', { hasText: '推荐' }));
     await visible(store.getByText(`当前剩余 ${before + 50} 点算力`));
     await screenshot(page, 'combo-store');

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlipayDouble } from '../../server/test/doubles/alipay-double';
-import { ADMIN, api, invitedUserOnDraw, loggedInOnDraw, screenshot, setupJourney } from './harness';
+import { ADMIN, adminToken, api, invitedUserOnDraw, loggedInOnDraw, screenshot, setupJourney } from './harness';
 import { chooseUserMenuItem, dialog, openAdminPage, sidewaysOverflow, visible } from './ui';
 
 /**
@@ -69,17 +69,31 @@ describe('Buying a plan with 支付宝', () => {
     }),
   });
 
+  // The first plan's credits last 30 days: its card says so and 算力明细 names the day they expire.
+  beforeAll(async () => {
+    const token = await adminToken(journey.server);
+    const plans = await api<Array<Record<string, unknown>>>(journey.server, 'GET', '/api/admin/combos', { token });
+    const { id, ...plan } = plans.data[0] ?? {};
+    const saved = await api(journey.server, 'PUT', `/api/admin/combos/${String(id)}`, {
+      token,
+      body: { ...plan, validityDays: 30 },
+    });
+    expect(saved.code, saved.msg).toBe(0);
+  });
+
   const creditsOf = async (token: string) =>
     (await api<{ credits: number }>(journey.server, 'GET', '/api/user/currentUser', { token })).data.credits;
 
   /** 套餐商店 → the first plan → 支付宝 → 立即支付. */
-  async function buy(page: Page): Promise<{ planName: string; credits: number }> {
+  async function buy(page: Page, screen: string): Promise<{ planName: string; credits: number }> {
     await chooseUserMenuItem(page, '套餐商店');
     const store = dialog(page, '套餐商店');
     const plan = store.getByRole('article').first();
     await visible(plan);
     const planName = (await plan.getByRole('heading').textContent()) ?? '';
     const credits = Number((await plan.locator('.hf-plan-credits').textContent())?.replace(/\D/g, ''));
+    await visible(plan.getByText('有效期 30 天'));
+    await screenshot(page, `${screen}-store-validity`);
     await plan.getByRole('button', { name: `购买${planName}` }).click();
     const pay = store.getByRole('button', { name: /^立即支付/ });
     await visible(pay);
@@ -93,7 +107,7 @@ describe('Buying a plan with 支付宝', () => {
     it(`on the ${screen}: Alipay's page, back to the result, 我的订单, then an admin refunds it`, async () => {
       const { user, context, page } = await invitedUserOnDraw(journey, screen);
       const before = await creditsOf(user.token);
-      const { planName, credits } = await buy(page);
+      const { planName, credits } = await buy(page, screen);
       await page.waitForURL(`${alipay.url}/**`);
       await visible(page.getByText('支付宝收银台'));
       const sent = new URL(page.url());
@@ -115,6 +129,11 @@ describe('Buying a plan with 支付宝', () => {
       await visible(row.getByText(planName));
       expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
       await screenshot(page, `${screen}-my-orders`);
+
+      await chooseUserMenuItem(page, '算力明细');
+      await visible(page.getByText(new RegExp(`^${credits} 算力将于 \\d{4}-\\d{2}-\\d{2} 过期$`)));
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      await screenshot(page, `${screen}-credits-expiring`);
       await context.close();
 
       const admin = await loggedInOnDraw(journey, ADMIN, screen);

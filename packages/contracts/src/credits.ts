@@ -11,6 +11,7 @@ export const creditReasonSchema = z.enum([
   'plan',
   'plan_refund',
   'refund_failed',
+  'expire',
 ]);
 export type CreditReason = z.infer<typeof creditReasonSchema>;
 
@@ -24,6 +25,7 @@ export const CREDIT_REASON_LABELS: Record<CreditReason, string> = {
   plan: '购买套餐',
   plan_refund: '套餐退款',
   refund_failed: '退款未成功，退回算力',
+  expire: '算力过期',
 };
 
 /** What caused a change: a generation job, an admin's grant, a plan order. */
@@ -52,5 +54,7 @@ export type CreditLedgerQuery = z.input<typeof creditLedgerQuerySchema>;
 export const creditLedgerPageSchema = pageSchema(creditLedgerEntrySchema).extend({
   /** The user's credits now. */
   credits: z.number().int(),
+  /** The plan credits that expire next (what is left of the soonest lot) and when; null when none will expire. */
+  expiring: z.object({ credits: z.number().int(), expiresAt: z.string() }).nullable(),
 });
 export type CreditLedgerPage = z.infer<typeof creditLedgerPageSchema>;

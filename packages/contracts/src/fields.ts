@@ -8,6 +8,7 @@ export const FIELD_LABELS: Record<string, string> = {
   english: '英文提示词',
   priceFen: '价格（分）',
   purchasable: '在线购买',
+  validityDays: '有效期（天）',
   chinesePrompts: '读懂中文提示词',
   planId: '套餐',
   channel: '支付方式',

@@ -128,6 +128,8 @@ export const comboPlanSchema = z.object({
   priceFen: z.number().int(),
   /** Whether 套餐商店 sells it online (when a payment channel is configured). */
   purchasable: z.boolean(),
+  /** Days its credits stay spendable after payment; null: they never expire. */
+  validityDays: z.number().int().nullable(),
   features: z.array(z.string()),
   recommended: z.boolean(),
   enabled: z.boolean(),
@@ -154,6 +156,14 @@ export const comboPlanBodySchema = z.object({
     .max(1_000_000, '算力点数不能超过 1000000'),
   priceFen: fenSchema,
   purchasable: z.boolean().default(true),
+  /** Empty (null): 永久有效. */
+  validityDays: z
+    .number({ error: '有效期须为天数' })
+    .int('有效期须为整数天')
+    .min(1, '有效期至少 1 天')
+    .max(3650, '有效期不能超过 3650 天')
+    .nullable()
+    .default(null),
   features: z.array(displayNameOf('每条权益', 30)).max(8, '权益最多 8 条').default([]),
   recommended: z.boolean().default(false),
   enabled: z.boolean().default(true),

@@ -73,6 +73,8 @@ export const orderSchema = z.object({
   planName: z.string(),
   amountFen: z.number().int(),
   credits: z.number().int(),
+  /** The plan's validity when ordered: the credits expire this many days after payment; null: never. */
+  validityDays: z.number().int().nullable(),
   channel: paymentChannelSchema,
   status: orderStatusSchema,
   closeReason: z.enum(['expired', 'cancelled']).nullable(),
@@ -198,6 +200,11 @@ export const adminOrderDetailSchema = z.object({
       refundableFen: z.number().int(),
       /** The buyer's credits now. */
       balance: z.number().int(),
+      /**
+       * Of those, how many a refund of this order can take back: what is left of its credits (a plan with a validity
+       * keeps them apart until they expire), or the buyer's permanent credits for a plan without one.
+       */
+      takeable: z.number().int(),
       /** Credits a full refund of what is left takes back. */
       creditsToTake: z.number().int(),
       /** Of those, how many the buyer has already spent (cannot be taken back). */

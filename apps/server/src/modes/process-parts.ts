@@ -11,6 +11,8 @@ const DAY_MS = 24 * HOUR_MS;
 const FIRST_PRUNE_MS = 60_000;
 /** Pending orders are asked about at their channel every minute (lost notifications, expiry). */
 const PAYMENT_SWEEP_MS = 60_000;
+/** Plan credits past their validity are taken off every minute. */
+const CREDIT_EXPIRY_MS = 60_000;
 /** The first reconciliation of a start waits ten minutes, then one a day (for yesterday, Beijing time). */
 const FIRST_RECONCILIATION_MS = 10 * 60_000;
 
@@ -52,9 +54,10 @@ export function periodic(
  *   scale-out also other processes' changes), the progress store, the interrupt channel (workers listen) and
  *   the job queue (API processes only add to it);
  * - where jobs run (the embedded process, scale-out workers): webhook deliveries, the hourly sweep of expired
- *   sessions, codes and registrations, the daily audit prune and, with a payment channel configured, the payment
- *   sweep every minute and the daily reconciliation; the periodic ones run in one worker per tick (settling is
- *   idempotent anyway: the order row is locked and checked).
+ *   sessions, codes and registrations, the daily audit prune, the credit expiry every minute and, with a payment
+ *   channel configured, the payment sweep every minute and the daily reconciliation; the periodic ones run in one
+ *   worker per tick (settling and expiring are idempotent anyway: the order row or the user's row is locked and
+ *   checked).
  */
 export function processParts(
   services: Services,
@@ -84,6 +87,8 @@ export function processParts(
       close: () => services.webhookSender.close(),
     },
     periodic('expired-sweep', { intervalMs: HOUR_MS }, () => services.auth.sweepExpired(), mode, log),
+    // Runs with or without a channel configured now: lots bought earlier still expire.
+    periodic('credit-expiry', { intervalMs: CREDIT_EXPIRY_MS }, () => services.credits.expireDue(), mode, log),
     periodic('audit-prune', { intervalMs: DAY_MS, firstMs: FIRST_PRUNE_MS }, () => services.audit.prune(), mode, log),
     ...(services.paymentChannels.all().length === 0
       ? []

@@ -15,8 +15,30 @@ export { freePort };
 
 export const WORKER_SCRIPT = 'apps/server/src/worker.ts';
 
+const USER_PASSWORD = 'Passw0rd!';
+
 /** An API process (`npm start` in scale-out mode) with the calls of a user who generates. */
 export class ApiProcess extends GeneratingProcess {
+  /** A new user registered the way the web app does it (the console SMS provider logs the code); its token. */
+  async register(mobile: string, nickname = '快用户'): Promise<string> {
+    expect((await this.call('POST', '/api/auth/sendCode', { body: { mobile } })).body.code).toBe(0);
+    let code = '';
+    await until(`the SMS code for ${mobile} is logged`, () => {
+      code = new RegExp(`SMS code for ${mobile}: (\\d{6})`).exec(this.output)?.[1] ?? '';
+      return code !== '';
+    });
+    const login = await this.call('POST', '/api/auth/mobile', { body: { mobile, code } });
+    expect(login.body.code, login.body.msg).toBe(405);
+    const signUp = await this.call('POST', '/api/auth/signUp', {
+      body: { userId: login.body.data.userId, password: USER_PASSWORD },
+    });
+    expect(signUp.body.code, signUp.body.msg).toBe(0);
+    const token: string = signUp.body.data.token;
+    const info = await this.call('POST', '/api/user/perfectInfo', { token, body: { nickname } });
+    expect(info.body.code, info.body.msg).toBe(0);
+    return token;
+  }
+
   /** A free creation; answers its generateId. */
   async submit(token: string, parameters: object): Promise<string> {
     const res = await this.submitAnswer(token, parameters);

@@ -12,28 +12,6 @@ if (problem) {
 
 const SMALL = { width: 256, height: 256, steps: 4 };
 const SLOW_ENDPOINTS = 5;
-const PASSWORD = 'Passw0rd!';
-
-/** A new user registered through `api` the way the web app does it (the console SMS provider logs the code). */
-async function registerUser(api: ApiProcess, mobile: string): Promise<string> {
-  expect((await api.call('POST', '/api/auth/sendCode', { body: { mobile } })).body.code).toBe(0);
-  let code = '';
-  await until(`the SMS code for ${mobile} is logged`, () => {
-    code = new RegExp(`SMS code for ${mobile}: (\\d{6})`).exec(api.output)?.[1] ?? '';
-    return code !== '';
-  });
-  const login = await api.call('POST', '/api/auth/mobile', { body: { mobile, code } });
-  expect(login.body.code, login.body.msg).toBe(405);
-  const signUp = await api.call('POST', '/api/auth/signUp', {
-    body: { userId: login.body.data.userId, password: PASSWORD },
-  });
-  expect(signUp.body.code, signUp.body.msg).toBe(0);
-  const token: string = signUp.body.data.token;
-  const info = await api.call('POST', '/api/user/perfectInfo', { token, body: { nickname: '快用户' } });
-  expect(info.body.code, info.body.msg).toBe(0);
-  return token;
-}
-
 describe.skipIf(problem !== null)('webhook deliveries over 2 API processes and 2 workers', { timeout: 150_000 }, () => {
   let cluster: ScaleOutCluster;
   let slow: Awaited<ReturnType<typeof startReceiver>>[];
@@ -76,7 +54,7 @@ describe.skipIf(problem !== null)('webhook deliveries over 2 API processes and 2
   it("five receivers that sit on their answers do not delay another user's event, and nothing is sent twice", async () => {
     onTestFailed(() => console.log(cluster.logs()));
     const admin = await api(0).login();
-    const user = await registerUser(api(1), `1370000${String(process.pid % 10000).padStart(4, '0')}`);
+    const user = await api(1).register(`1370000${String(process.pid % 10000).padStart(4, '0')}`);
     for (const receiver of slow) receiver.hold();
     const slowIds = await Promise.all(slow.map((receiver) => addEndpoint(api(0), admin, receiver.url)));
     const fastId = await addEndpoint(api(1), user, fast.url);

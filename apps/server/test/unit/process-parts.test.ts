@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { type ProcessPart, periodic, startParts } from '../../src/modes/process-parts.js';
+import { type ProcessPart, periodic, processParts, startParts } from '../../src/modes/process-parts.js';
 import { scaleOutParts } from '../../src/modes/scale-out.js';
 import { newId } from '../../src/platform/ids.js';
 import { dropRedisKeys, redisUrl } from '../helpers/services.js';
@@ -59,6 +59,27 @@ describe('background parts of a process', () => {
     sweep.close();
     await vi.advanceTimersByTimeAsync(5000);
     expect(runs).toHaveLength(2);
+  });
+});
+
+describe('the parts of each role', () => {
+  const services = (channels: number) =>
+    ({ paymentChannels: { all: () => Array.from({ length: channels }) } }) as unknown as Parameters<
+      typeof processParts
+    >[0];
+  const names = (role: 'api' | 'worker', channels: number) =>
+    processParts(
+      services(channels),
+      { role, claimTick: async () => true } as never,
+      { backendHealthMs: 1000 },
+      log,
+    ).map((part) => part.name);
+
+  it('expire plan credits where jobs run, with or without a payment channel, and sweep payments only with one', () => {
+    expect(names('worker', 0)).toContain('credit-expiry');
+    expect(names('worker', 0)).not.toContain('payment-sweep');
+    expect(names('worker', 1)).toEqual(expect.arrayContaining(['credit-expiry', 'payment-sweep']));
+    expect(names('api', 1)).not.toContain('credit-expiry');
   });
 });
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { groupWorksByDay } from '../features/gallery/work-days';
 import { displayZoneOffset } from './dayjs';
 import { displayTimeZone, setDisplayTimeZone } from './display-zone';
-import { formatDateTime } from './format-date-time';
+import { formatDate, formatDateTime } from './format-date-time';
 
 const machineZone = process.env.TZ;
 afterAll(() => {
@@ -16,6 +16,8 @@ describe.each(['UTC', 'America/New_York'])('dates on a machine in %s', (tz) => {
     process.env.TZ = tz;
     setDisplayTimeZone('Asia/Shanghai');
     expect(formatDateTime('2026-03-01T16:30:00.000Z')).toBe('2026-03-02 00:30');
+    // 「N 算力将于 … 过期」 names the Beijing day.
+    expect(formatDate('2026-03-01T16:30:00.000Z')).toBe('2026-03-02');
     expect(
       groupWorksByDay([{ createdAt: '2026-03-01T16:30:00.000Z' }], new Date('2026-03-02T04:00:00Z'))[0],
     ).toMatchObject({ day: '2026-03-02', label: '今天' });

@@ -82,6 +82,11 @@ function cell(value: string | number | null): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
+/** A plan's credits with a validity may also have expired by the time of a refund. */
+function goneWords(order: OrderRow): string {
+  return order.validity_days === null ? '' : '或已过期';
+}
+
 /** Credits a refund of `refundFen` takes back: in proportion to the amount, all that is left for the last fen. */
 function creditsFor(order: OrderRow, refunds: RefundRow[], refundFen: number): number {
   const live = refunds.filter((r) => r.status !== 'failed');
@@ -157,10 +162,11 @@ export class OrderAdminService {
 
   async detail(id: string): Promise<AdminOrderDetail> {
     const row = await this.adminRow(id);
-    const [refunds, audit, balance] = await Promise.all([
+    const [refunds, audit, balance, takeable] = await Promise.all([
       this.repos.orders.refundsOf(id),
       this.repos.orders.auditOf(id),
       this.credits.balance(row.user_id),
+      this.credits.takeableForRefund(row.user_id, id),
     ]);
     const refundable =
       row.amount_fen - refunds.filter((r) => r.status !== 'failed').reduce((s, r) => s + r.amount_fen, 0);
@@ -175,8 +181,9 @@ export class OrderAdminService {
         ? {
             refundableFen: refundable,
             balance,
+            takeable: Math.min(balance, takeable),
             creditsToTake,
-            creditsShort: Math.max(creditsToTake - balance, 0),
+            creditsShort: Math.max(creditsToTake - Math.min(balance, takeable), 0),
           }
         : null,
     };
@@ -226,7 +233,7 @@ export class OrderAdminService {
         },
         trx,
       );
-      const review = short > 0 ? `退款时用户已用掉 ${short} 点算力，未能扣回` : null;
+      const review = short > 0 ? `退款时用户已用掉${goneWords(order)} ${short} 点算力，未能扣回` : null;
       if (review) await this.repos.orders.update(order.id, { review, updated_at: now }, trx);
       return { order, change, taken, short, review };
     });
@@ -263,7 +270,7 @@ export class OrderAdminService {
       order: toAdminOrder(await this.adminRow(orderId)),
       advice:
         created.short > 0
-          ? `用户已用掉该订单的 ${created.short} 点算力，无法扣回。可与用户协商，或在用户管理中为其扣减算力；订单已标记为待核查。`
+          ? `用户已用掉${goneWords(created.order)}该订单的 ${created.short} 点算力，无法扣回。可与用户协商，或在用户管理中为其扣减算力；订单已标记为待核查。`
           : null,
     };
   }

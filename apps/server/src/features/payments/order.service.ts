@@ -34,6 +34,7 @@ export function toOrder(row: OrderRow): Order {
     planName: row.plan_name,
     amountFen: row.amount_fen,
     credits: row.credits,
+    validityDays: row.validity_days,
     channel: row.channel as PaymentChannelName,
     status: row.status as Order['status'],
     closeReason: row.close_reason as Order['closeReason'],
@@ -78,6 +79,7 @@ export class OrderService {
         existing.device === body.device &&
         existing.amount_fen === plan.price_fen &&
         existing.credits === plan.credits &&
+        existing.validity_days === plan.validity_days &&
         Date.parse(existing.expires_at) - Date.now() > REUSE_MARGIN_MS;
       if (fits) return { order: toOrder(existing), action: await this.payAction(channel, existing, body, origin) };
       // Another channel or device, a changed plan or nearly expired: the old one is closed at its channel first, so
@@ -95,6 +97,7 @@ export class OrderService {
       plan_name: plan.name,
       amount_fen: plan.price_fen,
       credits: plan.credits,
+      validity_days: plan.validity_days,
       channel: channel.name,
       device: body.device,
       status: 'pending',

@@ -21,6 +21,7 @@ export type TradeSource = 'notice' | 'query';
 
 export type SettleOutcome = 'settled' | 'already' | 'refused';
 
+const DAY_MS = 86_400_000;
 const PAID_STATES = new Set(['paid', 'partially_refunded', 'refunded']);
 
 export function eventData(order: OrderRow, status: OrderStatus): OrderEventData {
@@ -94,20 +95,25 @@ export class Settlement {
       // Paid after it closed (the buyer paid a cashier page still open): the money was taken, so it is credited,
       // and an admin looks at it.
       const review = locked.status === 'closed' ? '订单关闭后仍收到付款（已入账，请核查是否需要退款）' : null;
+      const paidAt = trade.paidAt ?? new Date();
       await this.orders.update(
         locked.id,
         {
           status: 'paid',
           pending_key: null,
           trade_no: trade.tradeNo ?? null,
-          paid_at: (trade.paidAt ?? new Date()).toISOString(),
+          paid_at: paidAt.toISOString(),
           channel_data: channelData(trade.raw),
           review: review ?? locked.review,
           updated_at: now,
         },
         trx,
       );
-      const change = await this.credits.creditOrder(locked.user_id, locked.credits, locked.id, trx);
+      // A plan with a validity: its credits expire that many days after the payment.
+      const expiresAt = locked.validity_days
+        ? new Date(paidAt.getTime() + locked.validity_days * DAY_MS).toISOString()
+        : null;
+      const change = await this.credits.creditOrder(locked.user_id, locked.credits, locked.id, trx, expiresAt);
       await this.webhooks.orderSettled(locked.user_id, 'order.paid', eventData(locked, 'paid'), trx);
       return { order: locked, change, review };
     });

@@ -838,6 +838,49 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0021_credit_expiry': {
+    async up(db: Kysely<unknown>) {
+      // A plan may grant credits for a number of days (null: for good); its orders keep the number they were sold with.
+      await db.schema.alterTable('combo_plans').addColumn('validity_days', 'integer').execute();
+      await db.schema.alterTable('orders').addColumn('validity_days', 'integer').execute();
+      // Credits that expire, one lot per paid order with a validity: what is left of it (`remaining`) is part of the
+      // user's balance until `expires_at`, when the sweep takes it off and sets `expired_at`. Credits without a lot
+      // are permanent: the balance less the lots' remaining.
+      await db.schema
+        .createTable('credit_lots')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('user_id', 'varchar(32)', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('source_type', 'varchar(16)', (c) => c.notNull())
+        .addColumn('source_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('amount', 'integer', (c) => c.notNull())
+        .addColumn('remaining', 'integer', (c) => c.notNull())
+        .addColumn('expires_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('expired_at', 'varchar(32)')
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addUniqueConstraint('credit_lots_source_unique', ['source_type', 'source_id'])
+        .execute();
+      await db.schema
+        .createIndex('credit_lots_user_idx')
+        .on('credit_lots')
+        .columns(['user_id', 'expires_at'])
+        .execute();
+      await db.schema
+        .createIndex('credit_lots_due_idx')
+        .on('credit_lots')
+        .columns(['expired_at', 'expires_at'])
+        .execute();
+      // What a job's charge took from each lot (lot_id null: from permanent credits), so its refund gives them back
+      // where they came from. Written only when a charge touched a lot: a job without rows was paid from permanent credits.
+      await db.schema
+        .createTable('credit_draws')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('job_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('lot_id', 'varchar(32)')
+        .addColumn('amount', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('credit_draws_job_idx').on('credit_draws').column('job_id').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

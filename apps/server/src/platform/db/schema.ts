@@ -351,6 +351,8 @@ export interface ComboPlanTable {
   /** 1: 套餐商店 sells it online when a payment channel is configured. */
   purchasable: Generated<number>;
   features: string;
+  /** Days the credits of an order stay spendable after payment; null: they never expire. */
+  validity_days: number | null;
   recommended: number;
   enabled: number;
   sort: number;
@@ -523,6 +525,8 @@ export interface OrderTable {
   refunded_fen: Generated<number>;
   /** Why an admin should look at it (paid after closing, credits already spent at a refund); null when fine. */
   review: string | null;
+  /** The plan's validity when the order was made: its credits expire this many days after payment; null: never. */
+  validity_days: number | null;
   /** JSON: the channel's fields from its last notification or query. */
   channel_data: string | null;
   created_at: string;
@@ -530,6 +534,30 @@ export interface OrderTable {
   paid_at: string | null;
   closed_at: string | null;
   updated_at: string;
+}
+
+/** Credits that expire: one lot per paid order with a validity (features/credits). */
+export interface CreditLotTable {
+  id: string;
+  user_id: string;
+  /** What granted them, as in the ledger: `order`. */
+  source_type: string;
+  source_id: string;
+  amount: number;
+  /** What is left to spend; 0 once expired. */
+  remaining: number;
+  expires_at: string;
+  /** Set by the sweep that took what was left off; null while the lot counts in the balance. */
+  expired_at: string | null;
+  created_at: string;
+}
+
+/** What a job's charge took from each lot (lot_id null: permanent credits), for its refund. */
+export interface CreditDrawTable {
+  id: string;
+  job_id: string;
+  lot_id: string | null;
+  amount: number;
 }
 
 export interface OrderRefundTable {
@@ -586,6 +614,8 @@ export interface DB {
   backends: BackendTable;
   combo_plans: ComboPlanTable;
   credit_ledger: CreditLedgerTable;
+  credit_lots: CreditLotTable;
+  credit_draws: CreditDrawTable;
   server_secrets: ServerSecretTable;
   login_failures: LoginFailureTable;
   api_keys: ApiKeyTable;

@@ -186,3 +186,106 @@ describe('the ledger (算力明细)', () => {
     expect(second.list.at(-1)?.reason).toBe('signup');
   });
 });
+
+describe('plan credits that expire', () => {
+  const DAY = 86_400_000;
+  const inDays = (days: number) => new Date(Date.now() + days * DAY).toISOString();
+  const lotOf = (orderId: string) =>
+    ctx.db.selectFrom('credit_lots').selectAll().where('source_id', '=', orderId).executeTakeFirstOrThrow();
+  const buy = (userId: string, amount: number, orderId: string, expiresAt: string | null) =>
+    ctx.repos.transaction((trx) => credits.creditOrder(userId, amount, orderId, trx, expiresAt));
+  const charge = (userId: string, cost: number, jobId: string) =>
+    ctx.repos.transaction((trx) => credits.reserve(userId, cost, jobId, trx));
+
+  async function ledgerSum(userId: string) {
+    const rows = await ctx.db.selectFrom('credit_ledger').select('delta').where('user_id', '=', userId).execute();
+    return rows.reduce((sum, row) => sum + row.delta, 0);
+  }
+
+  it('spends the lot expiring soonest first and permanent credits last', async () => {
+    const userId = await ctx.newUser(10);
+    await buy(userId, 50, 'order-late', inDays(60));
+    await buy(userId, 30, 'order-soon', inDays(7));
+    await charge(userId, 40, 'job-1');
+    expect((await lotOf('order-soon')).remaining).toBe(0);
+    expect((await lotOf('order-late')).remaining).toBe(40);
+    await charge(userId, 45, 'job-2');
+    expect((await lotOf('order-late')).remaining).toBe(0);
+    expect(await credits.balance(userId)).toBe(5);
+    expect(await ledgerSum(userId)).toBe(5);
+  });
+
+  it('gives a refund back into the lot the charge took it from, permanent credits first', async () => {
+    const userId = await ctx.newUser(10);
+    await buy(userId, 30, 'order-1', inDays(7));
+    await charge(userId, 35, 'job-1');
+    // 30 came from the lot and 5 from permanent credits: 8 back returns the 5 first, then 3 into the lot.
+    await ctx.repos.transaction((trx) => credits.refund(userId, 8, 'job-1', trx));
+    expect((await lotOf('order-1')).remaining).toBe(3);
+    expect(await credits.balance(userId)).toBe(13);
+    expect(await ledgerSum(userId)).toBe(13);
+  });
+
+  it('takes off only what is left of a lot at its expiry, once however often the sweep runs', async () => {
+    const userId = await ctx.newUser(10);
+    await buy(userId, 100, 'order-1', inDays(30));
+    await charge(userId, 60, 'job-1');
+    expect(await credits.expireDue(new Date(Date.now() + 29 * DAY))).toBe(0);
+    const later = new Date(Date.now() + 31 * DAY);
+    expect(await credits.expireDue(later)).toBe(1);
+    expect(await credits.expireDue(later)).toBe(0);
+    expect(await credits.balance(userId)).toBe(10);
+    expect((await credits.ledger(userId, {})).list[0]).toMatchObject({
+      reason: 'expire',
+      delta: -40,
+      balance: 10,
+      sourceType: 'order',
+      sourceId: 'order-1',
+    });
+    expect(await lotOf('order-1')).toMatchObject({ remaining: 0, expired_at: later.toISOString() });
+    // A job that drew from the lot and is refunded after the expiry: its credits return and go at the next sweep.
+    await ctx.repos.transaction((trx) => credits.refund(userId, 20, 'job-1', trx));
+    expect(await credits.balance(userId)).toBe(30);
+    expect(await credits.expireDue(later)).toBe(1);
+    expect(await credits.balance(userId)).toBe(10);
+    expect(await ledgerSum(userId)).toBe(10);
+  });
+
+  it('takes a refunded order’s credits back from its own lot only, and returns them there when the refund fails', async () => {
+    const userId = await ctx.newUser(500);
+    await buy(userId, 100, 'order-1', inDays(30));
+    await charge(userId, 70, 'job-1');
+    const back = await ctx.repos.transaction((trx) => credits.takeBackForRefund(userId, 100, 'order-1', trx));
+    expect(back.delta).toBe(-30);
+    expect(await credits.balance(userId)).toBe(500);
+    expect((await lotOf('order-1')).remaining).toBe(0);
+    await ctx.repos.transaction((trx) => credits.returnAfterFailedRefund(userId, 30, 'order-1', trx));
+    expect((await lotOf('order-1')).remaining).toBe(30);
+    expect(await credits.takeableForRefund(userId, 'order-1')).toBe(30);
+  });
+
+  it('takes a permanent order’s credits back from permanent credits only', async () => {
+    const userId = await ctx.newUser(0);
+    await buy(userId, 100, 'order-permanent', null);
+    await buy(userId, 50, 'order-lot', inDays(30));
+    await charge(userId, 120, 'job-1');
+    // The charge spent the lot first, then 70 of the permanent 100.
+    expect(await credits.takeableForRefund(userId, 'order-permanent')).toBe(30);
+    const back = await ctx.repos.transaction((trx) => credits.takeBackForRefund(userId, 100, 'order-permanent', trx));
+    expect(back.delta).toBe(-30);
+    expect(await credits.balance(userId)).toBe(0);
+  });
+
+  it('spends lots first when an admin takes credits away, and names the next expiry in 算力明细', async () => {
+    const [adminId, userId] = [await ctx.newUser(), await ctx.newUser(20)];
+    const soon = inDays(7);
+    await buy(userId, 30, 'order-1', soon);
+    await buy(userId, 40, 'order-2', inDays(60));
+    expect((await credits.ledger(userId, {})).expiring).toEqual({ credits: 30, expiresAt: soon });
+    await credits.grant(adminId, userId, -35, NO_ORIGIN);
+    expect((await lotOf('order-1')).remaining).toBe(0);
+    expect((await lotOf('order-2')).remaining).toBe(35);
+    expect((await credits.ledger(userId, {})).expiring?.credits).toBe(35);
+    expect((await credits.ledger(await ctx.newUser(5), {})).expiring).toBeNull();
+  });
+});

@@ -11,6 +11,8 @@ interface ComboPlanValues {
   /** 元 with two decimals; the body carries fen. */
   priceYuan: number;
   credits: number;
+  /** Empty (null): the credits never expire. */
+  validityDays: number | null;
   description?: string;
   features: string[];
   /** An emptied number box gives null. */
@@ -37,6 +39,7 @@ function toBody(values: ComboPlanValues): ComboPlanBody {
     name: values.name.trim(),
     priceFen: Math.round(values.priceYuan * 100),
     credits: values.credits,
+    validityDays: values.validityDays ?? null,
     description: values.description?.trim() ?? '',
     features: values.features.map((feature) => feature.trim()).filter(Boolean),
     sort: values.sort ?? 0,
@@ -51,7 +54,7 @@ export function ComboPlanDialog({ open, plan, nextSort, onClose, onSaved }: Comb
   const { submitting, submit } = useSubmit();
   const initialValues: Partial<ComboPlanValues> = plan
     ? { ...plan, priceYuan: plan.priceFen / 100 }
-    : { features: [], sort: nextSort, recommended: false, enabled: true, purchasable: true };
+    : { validityDays: null, features: [], sort: nextSort, recommended: false, enabled: true, purchasable: true };
 
   const onFinish = (values: ComboPlanValues) =>
     submit(async () => {
@@ -80,6 +83,14 @@ export function ComboPlanDialog({ open, plan, nextSort, onClose, onSaved }: Comb
       </Form.Item>
       <Form.Item name="credits" label="算力点数" rules={[zodRule(shape.credits)]}>
         <InputNumber min={1} max={1_000_000} precision={0} placeholder="例如：1200" className="hf-full-width" />
+      </Form.Item>
+      <Form.Item
+        name="validityDays"
+        label="有效期（天）"
+        extra="购买后多少天内可用，到期未用完的算力作废；留空为永久有效"
+        rules={[zodRule(shape.validityDays, { optional: true })]}
+      >
+        <InputNumber min={1} max={3650} precision={0} placeholder="永久有效" className="hf-full-width" />
       </Form.Item>
       <Form.Item name="description" label="套餐说明（选填）" rules={[zodRule(shape.description, { optional: true })]}>
         <Input placeholder="一句话说明适合谁" maxLength={200} />

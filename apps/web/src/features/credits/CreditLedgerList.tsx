@@ -2,7 +2,7 @@ import { CREDIT_REASON_LABELS, type CreditLedgerEntry } from '@huafang/contracts
 import { useQuery } from '@tanstack/react-query';
 import { Button, Empty, List, Skeleton, Statistic } from 'antd';
 import { useState } from 'react';
-import { formatDateTime } from '../../common/format-date-time';
+import { formatDate, formatDateTime } from '../../common/format-date-time';
 import { LoadFailed } from '../../common/LoadFailed';
 import { listPagination } from '../../common/list-pagination';
 import { creditQueries } from '../../services/credits';
@@ -38,7 +38,10 @@ function LedgerRow({ entry }: { entry: CreditLedgerEntry }) {
   );
 }
 
-/** 算力明细: the balance now, 购买套餐, and every change with its reason, newest first, a page at a time. */
+/**
+ * 算力明细: the balance now (with the plan credits that expire next), 购买套餐, and every change with its reason,
+ * newest first, a page at a time.
+ */
 export function CreditLedgerList() {
   const [current, setCurrent] = useState(1);
   const ledger = useQuery(creditQueries.ledger(current, PAGE_SIZE));
@@ -50,7 +53,14 @@ export function CreditLedgerList() {
   return (
     <div className="hf-credit-ledger">
       <div className="hf-credit-summary">
-        <Statistic title="当前算力" value={page.credits} suffix="点" />
+        <div>
+          <Statistic title="当前算力" value={page.credits} suffix="点" />
+          {page.expiring && (
+            <div className="hf-credit-expiring">
+              {page.expiring.credits} 算力将于 {formatDate(page.expiring.expiresAt)} 过期
+            </div>
+          )}
+        </div>
         <Button type="primary" onClick={openComboStore}>
           购买套餐
         </Button>

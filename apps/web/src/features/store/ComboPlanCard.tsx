@@ -3,7 +3,7 @@ import { type ComboPlan, formatFen } from '@huafang/contracts';
 import { Badge, Button } from 'antd';
 
 /**
- * One plan of the store: price, credits and what it includes; the recommended one wears a 推荐 ribbon. `onBuy` is
+ * One plan of the store: price, credits (and how long they last, for a plan with a validity) and what it includes; the recommended one wears a 推荐 ribbon. `onBuy` is
  * given when the plan is sold online (a channel is configured and the plan is purchasable).
  */
 export function ComboPlanCard({ plan, onBuy }: { plan: ComboPlan; onBuy?: () => void }) {
@@ -13,6 +13,7 @@ export function ComboPlanCard({ plan, onBuy }: { plan: ComboPlan; onBuy?: () => 
       {plan.description && <p className="hf-plan-desc">{plan.description}</p>}
       <div className="hf-plan-price">{formatFen(plan.priceFen)}</div>
       <div className="hf-plan-credits">含 {plan.credits.toLocaleString('zh-CN')} 点算力</div>
+      {plan.validityDays !== null && <div className="hf-plan-validity">有效期 {plan.validityDays} 天</div>}
       {plan.features.length > 0 && (
         <ul className="hf-plan-features">
           {plan.features.map((feature) => (

@@ -35,6 +35,12 @@ function columns({ togglingId, onToggle, onEdit, onDelete }: RowActions): TableC
     { title: '价格', dataIndex: 'priceFen', width: 130, render: (fen: number) => formatFen(fen) },
     { title: '算力', dataIndex: 'credits', width: 110, align: 'right', render: (credits: number) => `${credits} 点` },
     {
+      title: '有效期',
+      dataIndex: 'validityDays',
+      width: 100,
+      render: (days: number | null) => (days === null ? '永久有效' : `${days} 天`),
+    },
+    {
       title: '权益',
       dataIndex: 'features',
       render: (features: string[]) =>

@@ -31,7 +31,9 @@ export function RefundDialog({ detail, open, onClose, onRefunded }: RefundDialog
   const yuan = Form.useWatch('yuan', form);
   const amountFen = yuanToFen(yuan) ?? 0;
   const taking = preview ? creditsForRefund(amountFen, preview.refundableFen, preview.creditsToTake) : 0;
-  const short = preview ? Math.max(0, taking - preview.balance) : 0;
+  const short = preview ? Math.max(0, taking - preview.takeable) : 0;
+  // A plan's credits with a validity may also have expired.
+  const gone = detail?.order.validityDays === null ? '已用完' : '已用完或已过期';
 
   const send = (values: RefundValues, fen: number) =>
     submit(async () => {
@@ -48,7 +50,7 @@ export function RefundDialog({ detail, open, onClose, onRefunded }: RefundDialog
       title: `确认退款 ${formatFen(fen)}？`,
       content:
         short > 0
-          ? `将收回 ${taking - short} 点算力；另有 ${short} 点用户已用完，无法收回。退款提交后不能撤销。`
+          ? `将收回 ${taking - short} 点算力；另有 ${short} 点用户${gone}，无法收回。退款提交后不能撤销。`
           : `将从用户账户收回 ${taking} 点算力。退款提交后不能撤销。`,
       okText: '确认退款',
       okButtonProps: { danger: true },
@@ -76,7 +78,8 @@ export function RefundDialog({ detail, open, onClose, onRefunded }: RefundDialog
         preview && (
           <Typography.Paragraph type="secondary">
             订单 {detail.order.id} · {detail.order.planName} · 实付 {formatFen(detail.order.amountFen)}，可退{' '}
-            {formatFen(preview.refundableFen)}。用户当前算力 {preview.balance} 点。
+            {formatFen(preview.refundableFen)}。用户当前算力 {preview.balance} 点
+            {detail.order.validityDays === null ? '' : `，其中该订单剩余 ${preview.takeable} 点`}。
           </Typography.Paragraph>
         )
       }
@@ -106,7 +109,7 @@ export function RefundDialog({ detail, open, onClose, onRefunded }: RefundDialog
           title={`本次退款将收回 ${taking - short} 点未使用的算力`}
           description={
             short > 0
-              ? `用户已用完其中 ${short} 点，无法收回：退款照常进行，订单标记为待核查。可在用户管理中调整算力，或与用户协商。`
+              ? `用户${gone}其中 ${short} 点，无法收回：退款照常进行，订单标记为待核查。可在用户管理中调整算力，或与用户协商。`
               : '按退款金额占实付金额的比例收回算力，以服务器结果为准。'
           }
         />
