@@ -87,7 +87,24 @@ describe('做同款 on a shared link', () => {
       const { server, browser } = journey;
       const { nickname, shared } = await authorWorks();
       const { context, page } = await newPage(browser, screen);
-      await page.goto(`${server.baseUrl}/work/${shared}`);
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+
+      // The link is copied from the work's detail on 灵感广场, as a reader passes it on in WeChat.
+      await page.goto(`${server.baseUrl}/omnibus`);
+      await press(
+        screen,
+        page
+          .locator('.hf-public-card')
+          .filter({ hasText: nickname })
+          .getByRole('button', { name: /^查看作品/ }),
+      );
+      const detail = dialog(page, '作品详情');
+      await press(screen, detail.getByRole('button', { name: '复制链接' }));
+      await visible(toast(page, '链接已复制，发给好友即可查看'));
+      const link = await page.evaluate(() => navigator.clipboard.readText());
+      expect(link).toBe(`${server.baseUrl}/work/${shared}`);
+
+      await page.goto(link);
 
       // The work as the author shared it: picture, author, template, their words, counts and 做同款.
       const work = page.getByRole('article', { name: '作品：水墨山水' });
