@@ -110,6 +110,8 @@ describe('做同款 on a shared link', () => {
       const work = page.getByRole('article', { name: '作品：水墨山水' });
       await visible(work.getByRole('heading', { name: '水墨山水' }));
       await visible(work.getByText(nickname));
+      // What WeChat's share card and the tab show.
+      await expect.poll(() => page.title()).toBe(`${nickname}的作品「水墨山水」 - 画坊`);
       await visible(work.getByRole('region', { name: '正向提示词' }).getByText(words, { exact: false }));
       await visible(work.getByText(/^模型：/));
       await visible(work.getByRole('button', { name: '点赞（0 个赞）' }));

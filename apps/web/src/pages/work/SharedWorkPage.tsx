@@ -2,6 +2,7 @@ import { AppstoreOutlined, EyeOutlined, ThunderboltOutlined } from '@ant-design/
 import type { PublicWorkDetail } from '@huafang/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Result, Skeleton, Tooltip } from 'antd';
+import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { formatDateTime } from '../../common/format-date-time';
 import { AuthorBadge } from '../../features/gallery/AuthorBadge';
@@ -55,6 +56,10 @@ function SharedWork({ work }: { work: PublicWorkDetail }) {
   const { makeSame, recalling } = useMakeSame();
   const recallable = canRecall(recallFromPublic(work));
   const title = work.templateName || '自由创作';
+  // WeChat's share card and the tab read the page title: it names the work, not just 作品.
+  useEffect(() => {
+    document.title = `${work.author.nickname}的作品「${title}」 - 画坊`;
+  }, [work.author.nickname, title]);
 
   return (
     <article className="hf-panel hf-work-detail" aria-label={`作品：${title}`}>
