@@ -127,7 +127,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     apiKeys: services.apiKeys,
     apiKeyPerMinute: config.apiKeys.perMinute,
   });
-  await app.register(adminAuditPlugin, { recorder: services.audit.recorder });
+  await app.register(adminAuditPlugin, {
+    recorder: services.audit.recorder,
+    targetName: (type, id) => services.audit.targetName(type, id),
+  });
 
   await app.register(
     async (api) => {

@@ -197,6 +197,7 @@ export function createServices(deps: {
       ),
       notices,
       compliance,
+      repos.models,
     ),
     workModeration: new WorkModerationService(
       moderationRepo,

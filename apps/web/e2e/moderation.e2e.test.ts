@@ -1,3 +1,4 @@
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startTencentModerationDouble,
@@ -43,6 +44,18 @@ const journey = setupJourney({
 /** Two small free creations through the API, as /chuangyi makes them; answers their ids, newest first. */
 function makeTwoWorks(user: RegisteredUser, prompt: string): Promise<string[]> {
   return generateAndWait(journey.server, user, { prompt, steps: 6, batchSize: 2 });
+}
+
+/** The picture arrived and decoded: a broken link (403) leaves it complete with no width. */
+async function thumbnailLoads(img: Locator): Promise<void> {
+  await visible(img);
+  await expect
+    .poll(() =>
+      img.evaluate(
+        (element) => (element as HTMLImageElement).complete && (element as HTMLImageElement).naturalWidth > 0,
+      ),
+    )
+    .toBe(true);
 }
 
 async function publicIds(): Promise<string[]> {
@@ -152,6 +165,17 @@ describe('内容审核: held publication, 举报 and 作品审核 › 待审核'
       const firstRow = panel.locator('.ant-table-row').first();
       await visible(firstRow.getByText('下架'));
       await screenshot(page, `moderation-history-${screen}`);
+
+      // The work taken down is hidden from everyone but its author and the admins: its thumbnail still loads here,
+      // in 审核记录 and among 已发布作品 as 已隐藏.
+      await thumbnailLoads(history.filter({ hasText: '下架' }).first().getByRole('img', { name: '作品' }));
+      await press(screen, page.getByRole('tab', { name: '已发布作品' }));
+      const hiddenRow = panel
+        .locator('.ant-table-row')
+        .filter({ hasText: author.nickname })
+        .filter({ hasText: '已隐藏' });
+      await thumbnailLoads(hiddenRow.first().getByRole('img', { name: '作品' }));
+      await screenshot(page, `moderation-published-${screen}`);
       await adminPage.context.close();
     });
   }

@@ -104,7 +104,11 @@ export const routes: RouteObject[] = [
       agreementRoute('/servicePolicy', 'service'),
       {
         ...mainLayout(),
-        children: [{ path: '/omnibus', ...page('omnibus', () => import('./pages/omnibus/OmnibusPage'), '灵感广场') }],
+        children: [
+          { path: '/omnibus', ...page('omnibus', () => import('./pages/omnibus/OmnibusPage'), '灵感广场') },
+          // A shared link: readable without login, like 灵感广场.
+          { path: '/work/:id', ...page('shared-work', () => import('./pages/work/SharedWorkPage'), '作品') },
+        ],
       },
       {
         element: <RequireLogin />,

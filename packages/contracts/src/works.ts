@@ -144,6 +144,8 @@ export const publicWorkDetailSchema = publicWorkItemSchema.extend({
   promptGroup: promptGroupSchema.nullable(),
   negativePromptGroup: promptGroupSchema.nullable(),
   parameters: parametersSchema.nullable(),
+  /** The model's name: a guest cannot read the model list to name `parameters.modelId`. Null when hidden or gone. */
+  modelName: z.string().nullable(),
   stepIndex: z.number().int(),
 });
 export type PublicWorkDetail = z.infer<typeof publicWorkDetailSchema>;

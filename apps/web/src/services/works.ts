@@ -82,6 +82,11 @@ export function fetchPublicWorkDetail(id: string) {
   return http.get<PublicWorkDetail>('/api/works/public/detail', { id });
 }
 
+/** `/work/:id`, a shared link: the page itself says when the work is gone, so no notice repeats it. */
+export function fetchSharedWork(id: string) {
+  return http.get<PublicWorkDetail>('/api/works/public/detail', { id }, { quiet: true });
+}
+
 /** 点赞 or its undo; resolves the work's counts now and the server's message (已点赞 / 已取消点赞). */
 export function likeWork(id: string, like: boolean) {
   return requestEnvelope<WorkReactions>('/api/works/like', { method: 'POST', body: { id, like } });
@@ -120,6 +125,7 @@ export const worksKeys = {
   public: (order: PublicWorkOrder, categoryId: string | undefined) =>
     ['works', 'public', order, categoryId ?? ''] as const,
   publicDetail: (id: string) => ['works', 'publicDetail', id] as const,
+  shared: (id: string) => ['works', 'shared', id] as const,
   latest: (pageSize: number) => ['works', 'latest', pageSize] as const,
   favorites: ['works', 'favorites'] as const,
 };
@@ -162,6 +168,8 @@ export const worksQueries = {
   /** Opening a public work counts a view, so every opening asks again (the cached answer shows meanwhile). */
   publicDetail: (id: string | null) =>
     queryOptions({ ...queryForId(id, worksKeys.publicDetail, fetchPublicWorkDetail), staleTime: 0 }),
+  /** The page a shared link opens; its 点赞/收藏 counts follow applyReactions like every works query. */
+  shared: (id: string) => queryOptions({ queryKey: worksKeys.shared(id), queryFn: () => fetchSharedWork(id) }),
   latest: (pageSize: number) =>
     queryOptions({ queryKey: worksKeys.latest(pageSize), queryFn: () => fetchLatestPublicWorks(pageSize) }),
 };

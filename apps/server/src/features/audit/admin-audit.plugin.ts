@@ -27,8 +27,13 @@ export function redacted(value: unknown): unknown {
   );
 }
 
+export type AuditTarget = { type: string; id: string; name?: string };
+/** The name of a target by kind and id, from the database (AuditService.targetName). */
+export type TargetNamer = (type: string, id: string) => Promise<string | undefined>;
+
 /** The kind of thing an admin route acts on, by the first segments of its path (after /api/admin/ or /api/). */
 const TARGET_TYPES: [RegExp, string][] = [
+  [/^\/api\/task\/template\/step\//, 'template_step'],
   [/^\/api\/task\/template\//, 'template'],
   [/^\/api\/task(\/|$)/, 'task'],
   [/^\/api\/admin\/users?(\/|$)/, 'user'],
@@ -46,6 +51,15 @@ const TARGET_TYPES: [RegExp, string][] = [
   [/^\/api\/admin\/compliance/, 'compliance'],
 ];
 const ID_FIELDS = ['id', 'userId', 'workId', 'templateId', 'taskId', 'stepId', 'type'] as const;
+/**
+ * Kinds whose bodies also name other things: a template's body names the task it sits in, a cover's the work it
+ * is taken from; only these fields name the target itself.
+ */
+const ID_FIELDS_OF: Record<string, readonly string[]> = {
+  template: ['id', 'templateId'],
+  template_step: ['id'],
+  task: ['id', 'taskId'],
+};
 const NAME_FIELDS = ['name', 'nickname', 'title', 'account'] as const;
 
 const textOf = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
@@ -54,19 +68,16 @@ const textOf = (value: unknown) => (typeof value === 'string' && value !== '' ? 
  * What an admin request acts on, so the trail names it: the kind from the route, the id from the path or the body
  * (a user id, a template id …), and a name when the body gives one (a template's, a task's, a backend's).
  */
-export function targetOf(
-  route: string,
-  params: unknown,
-  body: unknown,
-): { type: string; id: string; name?: string } | undefined {
+export function targetOf(route: string, params: unknown, body: unknown): AuditTarget | undefined {
   const type = TARGET_TYPES.find(([pattern]) => pattern.test(route))?.[1];
+  const idFields = ID_FIELDS_OF[type ?? ''] ?? ID_FIELDS;
   const sources = [params, body].map((source) =>
     source && typeof source === 'object' && !Array.isArray(source) ? (source as Record<string, unknown>) : {},
   );
   const [fromPath, fromBody] = sources as [Record<string, unknown>, Record<string, unknown>];
   let id: string | undefined;
   for (const source of [fromPath, fromBody]) {
-    for (const field of ID_FIELDS) id ??= textOf(source[field]);
+    for (const field of idFields) id ??= textOf(source[field]);
   }
   // A body about one user (算力调整, 停用) names the user whatever the route's kind.
   const userId = textOf(fromBody.userId);
@@ -77,14 +88,55 @@ export function targetOf(
   return { type, id, ...(name ? { name: name.slice(0, 100) } : {}) };
 }
 
+/** A creation (a task, a new template) names its id only in the answer: `data.id` or `data.templateId`. */
+export function createdTarget(route: string, body: unknown, payload: unknown): AuditTarget | undefined {
+  const type = TARGET_TYPES.find(([pattern]) => pattern.test(route))?.[1];
+  if (!type || typeof payload !== 'string') return undefined;
+  let data: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(payload)?.data;
+    if (parsed && typeof parsed === 'object') data = parsed;
+  } catch {
+    return undefined;
+  }
+  const id = textOf(data.id) ?? textOf(data.templateId);
+  if (!id) return undefined;
+  const fromBody = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  const name = textOf(fromBody.name) ?? textOf(data.name);
+  return { type, id, ...(name ? { name: name.slice(0, 100) } : {}) };
+}
+
 /**
  * Every request requireAdmin let in that changes something (not GET or HEAD) becomes an `admin.request` entry:
  * method, route, answer status, the business error if any, and the redacted body. Recorded once the answer has
  * gone, so it costs the admin nothing.
  */
 export const adminAuditPlugin = fp(
-  async (app, { recorder }: { recorder: AuditRecorder }) => {
+  async (app, { recorder, targetName }: { recorder: AuditRecorder; targetName: TargetNamer }) => {
     const errors = new WeakMap<FastifyRequest, { code: number | string; msg: string }>();
+    const targets = new WeakMap<FastifyRequest, AuditTarget | undefined>();
+    const recorded = (req: FastifyRequest) =>
+      req.adminRoute && req.method !== 'GET' && req.method !== 'HEAD' && req.authUser !== null;
+    const routeOf = (req: FastifyRequest) => req.routeOptions.url ?? req.url;
+
+    // Before the change: a deletion's target has no name afterwards, and a body that only gives an id names nothing.
+    app.addHook('preHandler', async (req) => {
+      if (!recorded(req)) return;
+      const target = targetOf(routeOf(req), req.params, req.body);
+      if (target && !target.name) {
+        // Naming is a courtesy to the trail: a failed lookup must not fail the admin's request.
+        const name = await targetName(target.type, target.id).catch(() => undefined);
+        if (name) target.name = name.slice(0, 100);
+      }
+      targets.set(req, target);
+    });
+    app.addHook('onSend', async (req, reply, payload) => {
+      if (recorded(req) && !targets.get(req) && reply.statusCode < 400) {
+        const created = createdTarget(routeOf(req), req.body, payload);
+        if (created) targets.set(req, created);
+      }
+      return payload;
+    });
     app.addHook('onError', async (req, _reply, error) => {
       if (!req.adminRoute) return;
       // A validation error's message is the Chinese one the admin saw; others are cut, for the admins' eyes only.
@@ -99,16 +151,17 @@ export const adminAuditPlugin = fp(
       );
     });
     app.addHook('onResponse', async (req, reply) => {
-      if (!req.adminRoute || req.method === 'GET' || req.method === 'HEAD' || !req.authUser) return;
+      if (!recorded(req) || !req.authUser) return;
       recorder.record({
         action: 'admin.request',
         userId: req.authUser.id,
         role: 'admin',
         origin: originOf(req),
-        target: targetOf(req.routeOptions.url ?? req.url, req.params, req.body),
+        // A request refused before its handler (a validation error) has no looked-up target.
+        target: targets.has(req) ? targets.get(req) : targetOf(routeOf(req), req.params, req.body),
         detail: {
           method: req.method,
-          route: req.routeOptions.url ?? req.url,
+          route: routeOf(req),
           status: reply.statusCode,
           ...(errors.has(req) ? { error: errors.get(req) } : {}),
           params: redacted(req.params),

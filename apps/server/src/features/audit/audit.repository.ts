@@ -42,6 +42,31 @@ export class AuditRepository {
     return this.db.selectFrom('users').select(['id', 'nickname', 'account']).where('id', 'in', userIds).execute();
   }
 
+  /**
+   * The name of what an admin request acts on, read before the request runs (a deleted template no longer has
+   * one afterwards); undefined for a kind the trail does not name this way.
+   */
+  async targetName(type: string, id: string): Promise<string | undefined> {
+    if (type === 'template') {
+      const row = await this.db.selectFrom('templates').select('name').where('id', '=', id).executeTakeFirst();
+      return row?.name;
+    }
+    if (type === 'task') {
+      const row = await this.db.selectFrom('task_nodes').select('name').where('id', '=', id).executeTakeFirst();
+      return row?.name;
+    }
+    if (type === 'template_step') {
+      const row = await this.db
+        .selectFrom('template_steps')
+        .innerJoin('templates', 'templates.id', 'template_steps.template_id')
+        .select(['templates.name as template', 'template_steps.name as step'])
+        .where('template_steps.id', '=', id)
+        .executeTakeFirst();
+      return row ? `${row.template} › ${row.step}` : undefined;
+    }
+    return undefined;
+  }
+
   userIdsByMobile(mobile: string): Promise<string[]> {
     return this.db
       .selectFrom('users')

@@ -94,6 +94,11 @@ export class AuditService {
     private readonly log: FastifyBaseLogger,
   ) {}
 
+  /** What the trail calls the target of an admin request (adminAuditPlugin). */
+  targetName(type: string, id: string): Promise<string | undefined> {
+    return this.repo.targetName(type, id);
+  }
+
   /** The filters in SQL terms: days in the admin's zone; a mobile becomes the ids of its users (both must match). */
   private async rowFilter(filter: AuditFilter): Promise<AuditRowFilter> {
     const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`) + filter.tzOffset * 60_000;

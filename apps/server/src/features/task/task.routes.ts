@@ -21,6 +21,8 @@ const treeReply = reply(z.array(taskTreeNodeSchema));
 
 export const taskRoutes: FastifyPluginAsyncZod<{ tasks: TaskService }> = async (app, { tasks }) => {
   app.addHook('onRequest', app.requireUser);
+  // Users edit their own tasks here too; what an admin does here is in the audit trail like every admin action.
+  app.addHook('onRequest', app.auditAdmin);
 
   // One tree route per scope; which nodes a scope shows to whom is the service's rule.
   const trees = [

@@ -21,6 +21,7 @@ import type { UrlSigner } from '../../platform/url-signer.js';
 import type { AuditOrigin, AuditRecorder } from '../audit/audit-recorder.js';
 import type { ComplianceService } from '../compliance/compliance.service.js';
 import type { FileService } from '../files/file.service.js';
+import type { ModelRepository } from '../models/model.repository.js';
 import type { PublicationGate } from '../moderation/publication-gate.js';
 import type { NoticeService } from '../notice/notice.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
@@ -33,6 +34,9 @@ export const REACTION_MESSAGES = {
   favorite: { on: '已收藏', off: '已取消收藏' },
   gone: '作品不存在或已下架',
 } as const;
+
+/** A shared link to a work that is private, hidden or deleted: the reader cannot tell which, and need not. */
+export const PUBLIC_WORK_GONE = '作品不存在或未公开';
 
 export const COVER_MESSAGES = {
   picked: '已选用为封面，保存模板后生效',
@@ -101,6 +105,7 @@ export class WorkService {
     private readonly moderation: PublicationGate,
     private readonly notices: NoticeService,
     private readonly compliance: ComplianceService,
+    private readonly models: Pick<ModelRepository, 'findModel'>,
   ) {}
 
   async profile(userId: string, query: z.output<typeof workProfileQuerySchema>) {
@@ -342,10 +347,13 @@ export class WorkService {
    */
   async publicDetail(id: string, viewer: Viewer): Promise<PublicWorkDetail> {
     const row = await this.works.findPublic(id);
-    if (!row) throw notFound('作品不存在或已下架');
+    if (!row) throw notFound(PUBLIC_WORK_GONE);
     const counted = await this.countView(id, viewer);
     const hidden = row.hide_prompt === 1;
     const mine = await this.reactionsOf(viewer.userId, [row]);
+    const parameters = hidden ? null : withoutUploads(parse<Parameters>(row.parameters));
+    const modelId = parameters?.modelId;
+    const model = typeof modelId === 'string' ? await this.models.findModel(modelId) : undefined;
     return {
       ...this.publicItem({ ...row, views: row.views + (counted ? 1 : 0) }, mine),
       mode: row.mode as GenerateMode,
@@ -356,7 +364,8 @@ export class WorkService {
       sourceNegativePrompt: hidden ? null : row.source_negative_prompt,
       promptGroup: hidden ? null : parse<PromptGroupItem[]>(row.prompt_group),
       negativePromptGroup: hidden ? null : parse<PromptGroupItem[]>(row.negative_prompt_group),
-      parameters: hidden ? null : withoutUploads(parse<Parameters>(row.parameters)),
+      parameters,
+      modelName: model?.model_name ?? null,
       stepIndex: row.step_index,
     };
   }

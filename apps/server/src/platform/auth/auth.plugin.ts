@@ -30,7 +30,10 @@ declare module 'fastify' {
     bearerToken: string | null;
     /** The key a program called with: who acted through which key, for the log and the audit trail. */
     apiKey: ApiKeyCaller | null;
-    /** Set once requireAdmin let the request in: the audit trail records it as an admin action. */
+    /**
+     * Set once requireAdmin let the request in, or auditAdmin saw an admin on a route users share (tasks,
+     * templates): the audit trail records it as an admin action.
+     */
     adminRoute: boolean;
   }
   interface FastifyContextConfig {
@@ -40,6 +43,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     requireUser: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
     requireAdmin: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** After requireUser on routes users share with admins: an admin's request there is an admin action. */
+    auditAdmin: (req: FastifyRequest) => Promise<void>;
     /** For routes open to everyone that say more to a logged-in caller: the user, or null without a valid token. */
     identify: (req: FastifyRequest) => Promise<AuthUser | null>;
   }
@@ -109,6 +114,9 @@ export const authPlugin = fp(
       await requireUser(req);
       if (!req.authUser?.isAdmin) throw forbidden();
       req.adminRoute = true;
+    });
+    app.decorate('auditAdmin', async (req: FastifyRequest) => {
+      if (req.authUser?.isAdmin) req.adminRoute = true;
     });
   },
   { name: 'huafang-auth', dependencies: ['@fastify/rate-limit'] },

@@ -11,6 +11,7 @@ import { AuthorBadge } from './AuthorBadge';
 import { copyText } from './copy-text';
 import { ReportWorkDialog } from './ReportWorkDialog';
 import { canRecall, recallFromPublic } from './recall';
+import { ShareWorkButton } from './ShareWorkButton';
 import { useMakeSame } from './use-make-same';
 import { WorkDialog } from './WorkDialog';
 import { WorkOriginal } from './WorkOriginal';
@@ -24,7 +25,7 @@ interface PublicWorkDialogProps {
   onClose: () => void;
 }
 
-/** 灵感广场 detail: the original, author, prompts and parameters unless hidden, 复制提示词 and 做同款. */
+/** 灵感广场 detail: the original, author, prompts and parameters unless hidden, 复制提示词, 做同款 and the work page's link. */
 export function PublicWorkDialog({ work, onClose }: PublicWorkDialogProps) {
   const detail = useQuery(worksQueries.publicDetail(work?.id ?? null));
   const { makeSame, recalling } = useMakeSame();
@@ -71,7 +72,7 @@ export function PublicWorkDialog({ work, onClose }: PublicWorkDialogProps) {
             {/* The card's counts show at once; the detail's replace them when it comes. */}
             <WorkReactionButtons work={data ?? work} onAskedToLogin={onClose} />
             {detail.isError && !data ? (
-              <Result status="warning" subTitle="作品不存在或已下架" />
+              <Result status="warning" subTitle="作品不存在或未公开" />
             ) : !data ? (
               <Skeleton active paragraph={{ rows: 6 }} />
             ) : (
@@ -99,6 +100,7 @@ export function PublicWorkDialog({ work, onClose }: PublicWorkDialogProps) {
                   >
                     复制提示词
                   </Button>
+                  <ShareWorkButton workId={data.id} />
                   <Button icon={<FlagOutlined />} type="text" danger onClick={onReport}>
                     举报
                   </Button>

@@ -5,6 +5,7 @@ import { Button, Checkbox, Tag } from 'antd';
 import { useState } from 'react';
 import { toast } from '../../services/notices';
 import { publishWork, worksKeys } from '../../services/works';
+import { ShareWorkButton } from './ShareWorkButton';
 
 /**
  * 发布到广场 / 取消发布, and 隐藏提示词: chosen before publishing, or changed on a published work at once
@@ -63,6 +64,8 @@ export function PublishControl({ work }: { work: WorkDetail }) {
           发布到广场
         </Button>
       )}
+      {/* Published, the work has a page of its own a friend can open. */}
+      {work.public && <ShareWorkButton workId={work.id} />}
     </div>
   );
 }

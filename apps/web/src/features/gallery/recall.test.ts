@@ -131,6 +131,7 @@ describe('recall sources', () => {
     promptGroup: null,
     negativePromptGroup: null,
     parameters: null,
+    modelName: null,
     stepIndex: 0,
   };
 
