@@ -127,6 +127,7 @@ describe('Buying a plan with 支付宝', () => {
       const row = page.getByRole('listitem', { name: `订单 ${orderId}` });
       await visible(row.getByText('已支付'));
       await visible(row.getByText(planName));
+      await visible(row.getByText(/有效期 30 天/));
       expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
       await screenshot(page, `${screen}-my-orders`);
 

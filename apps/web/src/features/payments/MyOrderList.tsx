@@ -36,7 +36,9 @@ function OrderRow({ order, paying, onPay, onCancel }: OrderRowProps) {
       <div className="hf-order-main">
         <strong>{order.planName}</strong>
         <span>
-          {order.credits.toLocaleString('zh-CN')} 点算力 · {PAYMENT_CHANNEL_LABELS[order.channel]}
+          {order.credits.toLocaleString('zh-CN')} 点算力
+          {order.validityDays !== null && ` · 有效期 ${order.validityDays} 天`} ·{' '}
+          {PAYMENT_CHANNEL_LABELS[order.channel]}
           {order.refundedFen > 0 && ` · 已退款 ${formatFen(order.refundedFen)}`}
         </span>
         <span className="hf-order-id">订单号 {order.id}</span>
