@@ -16,6 +16,9 @@ import type {
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { http, requestBlob } from './request';
 
+/** How often an order with a refund still in progress is read again while an admin looks at it. */
+const REFUND_POLL_MS = 3000;
+
 const orderPath = (id: string) => `/api/pay/orders/${encodeURIComponent(id)}`;
 const adminOrderPath = (id: string) => `/api/admin/orders/${encodeURIComponent(id)}`;
 
@@ -91,7 +94,14 @@ export const paymentQueries = {
       placeholderData: keepPreviousData,
     }),
   adminOrder: (id: string) =>
-    queryOptions({ queryKey: paymentKeys.adminOrder(id), queryFn: () => fetchAdminOrder(id), staleTime: 0 }),
+    queryOptions({
+      queryKey: paymentKeys.adminOrder(id),
+      queryFn: () => fetchAdminOrder(id),
+      staleTime: 0,
+      // WeChat answers a refund with PROCESSING and notifies the outcome later: read it again until it is known.
+      refetchInterval: (query) =>
+        query.state.data?.refunds.some((refund) => refund.status === 'processing') ? REFUND_POLL_MS : false,
+    }),
   reconciliation: (date: string | undefined) =>
     queryOptions({ queryKey: paymentKeys.reconciliation(date), queryFn: () => fetchReconciliation(date) }),
 };
