@@ -56,6 +56,12 @@ describeServer('payments: Alipay', () => {
     expect(store.notice).toBeNull();
     expect(store.channels).toEqual([{ name: 'alipay', label: '支付宝', devices: ['desktop', 'phone'] }]);
     expect(store.plans.map((p) => p.priceFen)).toEqual([990, 4900, 19900]);
+    // Paying inside WeChat needs WeChat Pay with an official account.
+    const someone = await registerUser(ctx.app);
+    const authorize = await ctx.app.call('GET', '/api/pay/wechat/authorize?returnPath=/draw&state=st4te-0f-page', {
+      token: someone.token,
+    });
+    expect(authorize.body.msg).toBe('未开通微信内支付，请使用扫码或其他支付方式');
   });
 
   it('credits the plan once the buyer pays at the cashier, and lists it in 我的订单', async () => {

@@ -104,6 +104,32 @@ describeServer('payments: WeChat Pay', () => {
     expect(await balance(buyer, orderId)).toBe(start + plan.credits);
   });
 
+  it('inside WeChat: the official account’s silent authorisation gives the openid, once per code', async () => {
+    const someone = await registerUser(ctx.app);
+    const returnPath = `/account/pay/wechat?planId=${plan.id}`;
+    const authorize = await ctx.app.call(
+      'GET',
+      `/api/pay/wechat/authorize?returnPath=${encodeURIComponent(returnPath)}&state=st4te-0f-page`,
+      { token: someone.token },
+    );
+    expect(authorize.body.code, authorize.body.msg).toBe(0);
+    const url = new URL(authorize.body.data.url);
+    expect(url.searchParams.get('scope')).toBe('snsapi_base');
+    expect(url.searchParams.get('redirect_uri')).toBe(`http://127.0.0.1:${port}${returnPath}`);
+    // WeChat's browser is sent back to the page with a code and the page's state.
+    const back = new URL((await fetch(url, { redirect: 'manual' })).headers.get('location')!);
+    expect(back.pathname + back.search).toContain(returnPath);
+    expect(back.searchParams.get('state')).toBe('st4te-0f-page');
+    const code = back.searchParams.get('code')!;
+
+    const exchange = () => ctx.app.call('POST', '/api/pay/wechat/openid', { token: someone.token, body: { code } });
+    expect((await exchange()).body).toMatchObject({ code: 0, data: { openid: wechat.account.openid } });
+    expect((await exchange()).body).toMatchObject({ code: expect.any(Number), msg: '微信授权已失效，请重新发起支付' });
+    expect(JSON.stringify(ctx.app.logLines)).not.toContain(wechat.account.mpAppSecret);
+    const anonymous = await ctx.app.call('POST', '/api/pay/wechat/openid', { body: { code } });
+    expect(anonymous.status).toBe(401);
+  });
+
   it('inside WeChat: a JSAPI order for the buyer’s openid gives the signed WeixinJSBridge parameters', async () => {
     const refused = await ctx.app.call('POST', '/api/pay/orders', {
       token: (await registerUser(ctx.app)).token,
