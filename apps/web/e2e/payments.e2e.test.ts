@@ -1,3 +1,4 @@
+import { createVerify } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlipayDouble } from '../../server/test/doubles/alipay-double';
@@ -229,6 +230,43 @@ describe('Buying a plan with 微信支付', () => {
 
     await refundInAdmin(journey, 'desktop', 'wechat-', { id: orderId, credits }, () => settleRefund(orderId));
     expect(await creditsOf(journey, user.token)).toBe(before);
+  });
+
+  it('inside WeChat: the official account’s authorisation, WeChat’s payment sheet, the result and 我的订单', async () => {
+    const { user, context, page } = await invitedUserOnDraw(journey, 'wechat');
+    const before = await creditsOf(journey, user.token);
+    // WeChat's browser injects WeixinJSBridge; here its payment sheet is the double's cashier, paid at once.
+    const sheets: Record<string, string>[] = [];
+    await page.exposeFunction('payAtWechatSheet', async (params: Record<string, string>) => {
+      sheets.push(params);
+      const prepayId = params.package?.replace('prepay_id=', '');
+      const trade = [...wechat.trades.values()].find((t) => t.answer.prepay_id === prepayId);
+      if (!trade) return 'fail';
+      await payAtCashier(trade.outTradeNo);
+      return 'ok';
+    });
+    await context.addInitScript(() => {
+      const sheet = (window as unknown as { payAtWechatSheet(p: object): Promise<string> }).payAtWechatSheet;
+      Object.assign(window, {
+        WeixinJSBridge: {
+          invoke: (_api: string, params: object, done: (res: { err_msg: string }) => void) =>
+            void sheet(params).then((outcome) => done({ err_msg: `get_brand_wcpay_request:${outcome}` })),
+        },
+      });
+    });
+    const { planName, credits } = await buyFirstPlan(page, '微信支付');
+    // The page went to the authorisation and came back with a code, then WeChat's sheet was paid.
+    await page.waitForURL('**/account/orders/*/result', { timeout: 30_000 });
+    const orderId = decodeURIComponent(new URL(page.url()).pathname.split('/')[3] ?? '');
+    expect(wechat.trades.get(orderId)).toMatchObject({ tradeType: 'JSAPI', openid: wechat.account.openid });
+    expect(sheets).toHaveLength(1);
+    expect(sheets[0]).toMatchObject({ appId: wechat.account.mpAppId, signType: 'RSA' });
+    // paySign is the merchant's RSA-SHA256 over appId, timeStamp, nonceStr and package, as WeChat checks it.
+    const { appId, timeStamp, nonceStr, package: pkg, paySign } = sheets[0]!;
+    const signed = createVerify('RSA-SHA256').update(`${appId}\n${timeStamp}\n${nonceStr}\n${pkg}\n`);
+    expect(signed.verify(wechat.account.merchantPublicKey, paySign ?? '', 'base64')).toBe(true);
+    await seePaid(page, 'wechat', '', { id: orderId, planName, balance: before + credits });
+    await context.close();
   });
 
   it('on the phone: the H5 cashier, back to the result, 我的订单, then a refund', async () => {

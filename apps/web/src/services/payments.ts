@@ -12,6 +12,9 @@ import type {
   Reconciliation,
   RefundBody,
   RefundResult,
+  WechatAuthorize,
+  WechatAuthorizeQuery,
+  WechatOpenid,
 } from '@huafang/contracts';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { http, requestBlob } from './request';
@@ -30,6 +33,16 @@ export function createOrder(body: CreateOrderBody) {
 /** 我的订单 › 继续支付: how to pay a pending order now. */
 export function payAgain(id: string, body: PayAgainBody) {
   return http.post<PayOrderResult>(`${orderPath(id)}/pay`, body);
+}
+
+/** Inside WeChat: the official account's silent authorisation address, which comes back to `returnPath`. */
+export function fetchWechatAuthorize(query: WechatAuthorizeQuery) {
+  return http.get<WechatAuthorize>('/api/pay/wechat/authorize', query);
+}
+
+/** Inside WeChat: the code WeChat came back with, for the buyer's openid. */
+export function exchangeWechatCode(code: string) {
+  return http.post<WechatOpenid>('/api/pay/wechat/openid', { code });
 }
 
 /** The result page's poll: the order as the server has it, quietly (the page shows a failure itself). */
