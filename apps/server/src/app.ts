@@ -183,7 +183,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(promptHistoryRoutes, { history: services.promptHistory });
       await api.register(backendRoutes, { backends: services.backendAdmin });
       await api.register(comboRoutes, { combos: services.combos });
-      const payments = { orders: services.orders, orderAdmin: services.orderAdmin, settlement: services.settlement };
+      const payments = {
+        orders: services.orders,
+        orderAdmin: services.orderAdmin,
+        settlement: services.settlement,
+        wechatOAuth: services.wechatOAuth,
+      };
       await api.register(paymentRoutes, payments);
       await api.register(paymentNoticeRoutes, payments);
       await api.register(paymentAdminRoutes, payments);

@@ -34,6 +34,7 @@ import { OrderService } from './features/payments/order.service.js';
 import { OrderAdminService } from './features/payments/order-admin.service.js';
 import { createPaymentChannels } from './features/payments/payment-channels.js';
 import { Settlement } from './features/payments/settlement.js';
+import { WechatOAuthService } from './features/payments/wechat-oauth.service.js';
 import { PromptService } from './features/prompt/prompt.service.js';
 import { PromptHistoryService } from './features/prompt/prompt-history.service.js';
 import { ComboService } from './features/store/combo.service.js';
@@ -149,6 +150,7 @@ export function createServices(deps: {
     settlement,
     orders: new OrderService(repos, paymentChannels, settlement, credits, auditRecorder, paymentOptions, deps.log),
     orderAdmin: new OrderAdminService(repos, paymentChannels, settlement, credits, auditRecorder, deps.log),
+    wechatOAuth: new WechatOAuthService(config.payments.wechatPay, config.payments.publicBaseUrl, deps.log),
     controlnetPreview: new ControlnetPreviewService(backendOptions, files),
     models,
     modelImport: new ModelImportService(repos, backendAdmin),

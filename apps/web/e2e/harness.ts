@@ -89,11 +89,19 @@ export async function downloadedText(download: Download): Promise<string> {
   }
 }
 
-/** The screens the journeys run on: a desktop, a tablet held upright and a phone (touch, mobile viewport). */
+/** The screens the journeys run on: a desktop, a tablet held upright, a phone (touch, mobile viewport) and WeChat on it. */
 export const SCREENS = {
   desktop: { viewport: { width: 1440, height: 900 } },
   tablet: { viewport: { width: 768, height: 1024 }, hasTouch: true },
   phone: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true },
+  /** A phone inside WeChat's own browser, which names itself MicroMessenger. */
+  wechat: {
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+    userAgent:
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.50(0x1800323c) NetType/WIFI Language/zh_CN',
+  },
 } as const;
 export type ScreenName = keyof typeof SCREENS;
 

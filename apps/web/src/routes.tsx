@@ -160,6 +160,11 @@ export const routes: RouteObject[] = [
                 path: '/account/orders/:id/result',
                 ...page('pay-result', () => import('./pages/account/PayResultPage'), '支付结果'),
               },
+              // Inside WeChat, back from the official account's authorisation (WECHAT_RETURN_PATH).
+              {
+                path: '/account/pay/wechat',
+                ...page('wechat-pay', () => import('./pages/account/WechatPayPage'), '微信支付'),
+              },
               // The server's default return address (createOrderBodySchema.returnPath), for orders made without one.
               { path: '/pay/result', ...page('pay-result', () => import('./pages/account/PayResultPage'), '支付结果') },
             ],

@@ -111,6 +111,27 @@ export type CreateOrderBody = z.input<typeof createOrderBodySchema>;
 export const payAgainBodySchema = createOrderBodySchema.pick({ device: true, returnPath: true, openid: true });
 export type PayAgainBody = z.input<typeof payAgainBodySchema>;
 
+/**
+ * GET /api/pay/wechat/authorize: where to send WeChat's browser for the official account's silent authorisation
+ * (snsapi_base), which comes back to `returnPath` with `code` and `state` added.
+ */
+export const wechatAuthorizeQuerySchema = z.object({
+  returnPath: returnPathSchema,
+  /** Made by the page and checked when WeChat comes back, so a link with someone else's code is not taken. */
+  state: z.string().regex(/^[A-Za-z0-9_-]{8,128}$/, '授权参数 state 格式不正确'),
+});
+export type WechatAuthorizeQuery = z.input<typeof wechatAuthorizeQuerySchema>;
+export const wechatAuthorizeSchema = z.object({ url: z.string() });
+export type WechatAuthorize = z.infer<typeof wechatAuthorizeSchema>;
+
+/** POST /api/pay/wechat/openid: the code WeChat came back with, exchanged for the buyer's openid (JSAPI's payer). */
+export const wechatOpenidBodySchema = z.object({
+  code: z.string({ error: '缺少微信授权码' }).trim().min(1, '缺少微信授权码').max(128, '微信授权码过长'),
+});
+export type WechatOpenidBody = z.input<typeof wechatOpenidBodySchema>;
+export const wechatOpenidSchema = z.object({ openid: z.string() });
+export type WechatOpenid = z.infer<typeof wechatOpenidSchema>;
+
 export const payOrderResultSchema = z.object({ order: orderSchema, action: payActionSchema });
 export type PayOrderResult = z.infer<typeof payOrderResultSchema>;
 

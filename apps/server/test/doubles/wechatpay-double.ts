@@ -35,8 +35,9 @@ import {
  *   and error answers `{code, message}`;
  * - its cashier marks a trade paid (or a refund done) and POSTs the notification to the notify_url: the same headers,
  *   and the trade or refund encrypted with AEAD_AES_256_GCM under the APIv3 key in `resource`.
- * It also answers the official account's web authorisation (open.weixin.qq.com /connect/oauth2/authorize and
- * api.weixin.qq.com /sns/oauth2/access_token) for JSAPI's openid. The real API wants an https notify_url; this one
+ * It also serves the H5 cashier page h5_url leads to (on its own address instead of wx.tenpay.com, so a browser test
+ * can open it), and answers the official account's web authorisation (open.weixin.qq.com /connect/oauth2/authorize
+ * and api.weixin.qq.com /sns/oauth2/access_token) for JSAPI's openid. The real API wants an https notify_url; this one
  * also takes the tests' http://127.0.0.1 receivers.
  */
 
@@ -202,6 +203,12 @@ export type WechatPayDouble = ProviderDouble<WechatPayAccount, { method: string;
 
 export type WechatPayFailure = TransportFailure | { status: number; code: string; message: string };
 
+/** The H5 cashier's path at wx.tenpay.com. */
+const H5_CASHIER_PATH = '/cgi-bin/mmpayweb-bin/checkmweb';
+
+const html = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+
 /** RFC 3339 at Beijing time, as WeChat writes times. */
 const beijing = (at: Date) => `${new Date(at.getTime() + 8 * 3600_000).toISOString().slice(0, 19)}+08:00`;
 
@@ -266,6 +273,8 @@ export async function startWechatPayDouble(account: WechatPayAccount): Promise<W
   const refunds = new Map<string, WechatRefund>();
   const deliveries: WechatDelivery[] = [];
   const oauthCodes = new Map<string, string>();
+  /** Where h5_url points: this double's own address (known once it listens), standing in for wx.tenpay.com. */
+  let cashierBase = '';
   const apiV3Key = createSecretKey(Buffer.from(account.apiV3Key));
   let tamperNext = false;
   const failures: WechatPayFailure[] = [];
@@ -388,7 +397,7 @@ export async function startWechatPayDouble(account: WechatPayAccount): Promise<W
     const answers: Record<TradeType, Record<string, string>> = {
       NATIVE: { code_url: `weixin://wxpay/bizpayurl?pr=${randomBytes(5).toString('hex')}` },
       MWEB: {
-        h5_url: `https://wx.tenpay.com/cgi-bin/mmpayweb-bin/checkmweb?prepay_id=${prepayId}&package=${randomBytes(5).readUInt32BE()}`,
+        h5_url: `${cashierBase}${H5_CASHIER_PATH}?prepay_id=${prepayId}&package=${randomBytes(5).readUInt32BE()}`,
       },
       JSAPI: { prepay_id: prepayId },
     };
@@ -532,8 +541,33 @@ export async function startWechatPayDouble(account: WechatPayAccount): Promise<W
     });
   };
 
+  /**
+   * The H5 cashier h5_url leads to (wx.tenpay.com's checkmweb, served here): the trade's description and amount, and
+   * the way back to redirect_url that WeChat offers once the buyer has paid in the WeChat app.
+   */
+  const h5Cashier = (res: ServerResponse, url: URL) => {
+    const prepayId = url.searchParams.get('prepay_id') ?? '';
+    const trade = [...trades.values()].find((t) => t.answer.h5_url?.includes(`prepay_id=${prepayId}&`));
+    const back = url.searchParams.get('redirect_url') ?? '';
+    if (!trade || !/^https?:\/\//.test(back)) {
+      res.writeHead(400, { 'Content-Type': 'text/html; charset=utf-8' });
+      return res.end('<p>商家参数格式有误，请联系商家解决</p>');
+    }
+    const yuan = `¥${(trade.total / 100).toFixed(2)}`;
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    return res.end(
+      `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
+        `<title>微信支付</title></head><body><h1>微信支付</h1><p>${html(trade.description)}</p><p>${yuan}</p>` +
+        `<p>订单号 ${html(trade.outTradeNo)}</p><a href="${html(back)}">已完成支付，返回商家</a></body></html>`,
+    );
+  };
+
   const handle = (req: IncomingMessage, res: ServerResponse, raw: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://double');
+    if (req.method === 'GET' && url.pathname === H5_CASHIER_PATH) {
+      h5Cashier(res, url);
+      return;
+    }
     if (
       req.method === 'GET' &&
       (url.pathname === '/connect/oauth2/authorize' || url.pathname === '/sns/oauth2/access_token')
@@ -584,6 +618,7 @@ export async function startWechatPayDouble(account: WechatPayAccount): Promise<W
   };
 
   const server = await startProviderServer(handle);
+  cashierBase = server.url;
   const env = wechatPayEnv(account, server.url);
 
   const tradeOf = (outTradeNo: string) => {

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AlipayDouble } from '../doubles/alipay-double.js';
 import { freePort } from '../helpers/free-port.js';
 import { describeServer } from '../helpers/suite.js';
-import { registerUser, type TestApp, type TestUser } from '../helpers/test-app.js';
+import { registerUser, type TestApp } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
+import { type StorePlan, storeBuyer } from './store-buyer.js';
 
 /**
  * Buying a plan with Alipay, through the real alipay-sdk against a double of Alipay's gateway that signs its
@@ -22,13 +23,12 @@ describeServer('payments: Alipay', () => {
       payments: { orderTtlMs: 15 * 60_000, publicBaseUrl: `http://127.0.0.1:${port}`, alipay: double.config() },
     }),
   });
-  let plan: { id: string; priceFen: number; credits: number };
+  const shop = storeBuyer(() => ctx.app, 'alipay');
+  let plan: StorePlan;
   beforeAll(async () => {
     // The double's cashier sends its notifications to PUBLIC_BASE_URL, so the app listens there.
     await ctx.app.app.listen({ port, host: '127.0.0.1' });
-    const someone = await registerUser(ctx.app);
-    const store = await ctx.app.call('GET', '/api/account/combo/store', { token: someone.token });
-    plan = store.body.data.plans[0];
+    plan = (await shop.store()).plans[0]!;
   });
   afterAll(() => double.close());
 
@@ -40,36 +40,28 @@ describeServer('payments: Alipay', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
       payload: body,
     });
+  const { balance, orderOf } = shop;
 
   /** A new buyer orders the plan and opens Alipay's cashier page the answer points at. */
   async function buy(device: 'desktop' | 'phone' = 'desktop') {
-    const buyer = await registerUser(ctx.app);
-    const res = await ctx.app.call('POST', '/api/pay/orders', {
-      token: buyer.token,
-      body: { planId: plan.id, channel: 'alipay', device },
-    });
-    expect(res.body.code, res.body.msg).toBe(0);
-    const { order, action } = res.body.data;
-    expect(action.kind).toBe('redirect');
+    const { action, ...bought } = await shop.order(plan, device);
+    if (action.kind !== 'redirect') throw new Error(`Alipay answered ${action.kind}`);
     const cashier = await fetch(action.url);
     expect(cashier.status).toBe(200);
-    return { buyer, orderId: order.id as string, start: await balance(buyer, order.id) };
-  }
-
-  async function balance(buyer: TestUser, orderId: string): Promise<number> {
-    return (await ctx.app.call('GET', `/api/pay/orders/${orderId}`, { token: buyer.token })).body.data.credits;
-  }
-
-  async function orderOf(buyer: TestUser, orderId: string) {
-    return (await ctx.app.call('GET', `/api/pay/orders/${orderId}`, { token: buyer.token })).body.data;
+    return bought;
   }
 
   it('offers Alipay in 套餐商店 with prices in fen', async () => {
-    const someone = await registerUser(ctx.app);
-    const store = (await ctx.app.call('GET', '/api/account/combo/store', { token: someone.token })).body.data;
+    const store = await shop.store();
     expect(store.notice).toBeNull();
     expect(store.channels).toEqual([{ name: 'alipay', label: '支付宝', devices: ['desktop', 'phone'] }]);
-    expect(store.plans.map((p: { priceFen: number }) => p.priceFen)).toEqual([990, 4900, 19900]);
+    expect(store.plans.map((p) => p.priceFen)).toEqual([990, 4900, 19900]);
+    // Paying inside WeChat needs WeChat Pay with an official account.
+    const someone = await registerUser(ctx.app);
+    const authorize = await ctx.app.call('GET', '/api/pay/wechat/authorize?returnPath=/draw&state=st4te-0f-page', {
+      token: someone.token,
+    });
+    expect(authorize.body.msg).toBe('未开通微信内支付，请使用扫码或其他支付方式');
   });
 
   it('credits the plan once the buyer pays at the cashier, and lists it in 我的订单', async () => {

@@ -12,9 +12,15 @@ import type {
   Reconciliation,
   RefundBody,
   RefundResult,
+  WechatAuthorize,
+  WechatAuthorizeQuery,
+  WechatOpenid,
 } from '@huafang/contracts';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { http, requestBlob } from './request';
+
+/** How often an order with a refund still in progress is read again while an admin looks at it. */
+const REFUND_POLL_MS = 3000;
 
 const orderPath = (id: string) => `/api/pay/orders/${encodeURIComponent(id)}`;
 const adminOrderPath = (id: string) => `/api/admin/orders/${encodeURIComponent(id)}`;
@@ -27,6 +33,16 @@ export function createOrder(body: CreateOrderBody) {
 /** 我的订单 › 继续支付: how to pay a pending order now. */
 export function payAgain(id: string, body: PayAgainBody) {
   return http.post<PayOrderResult>(`${orderPath(id)}/pay`, body);
+}
+
+/** Inside WeChat: the official account's silent authorisation address, which comes back to `returnPath`. */
+export function fetchWechatAuthorize(query: WechatAuthorizeQuery) {
+  return http.get<WechatAuthorize>('/api/pay/wechat/authorize', query);
+}
+
+/** Inside WeChat: the code WeChat came back with, for the buyer's openid. */
+export function exchangeWechatCode(code: string) {
+  return http.post<WechatOpenid>('/api/pay/wechat/openid', { code });
 }
 
 /** The result page's poll: the order as the server has it, quietly (the page shows a failure itself). */
@@ -91,7 +107,14 @@ export const paymentQueries = {
       placeholderData: keepPreviousData,
     }),
   adminOrder: (id: string) =>
-    queryOptions({ queryKey: paymentKeys.adminOrder(id), queryFn: () => fetchAdminOrder(id), staleTime: 0 }),
+    queryOptions({
+      queryKey: paymentKeys.adminOrder(id),
+      queryFn: () => fetchAdminOrder(id),
+      staleTime: 0,
+      // WeChat answers a refund with PROCESSING and notifies the outcome later: read it again until it is known.
+      refetchInterval: (query) =>
+        query.state.data?.refunds.some((refund) => refund.status === 'processing') ? REFUND_POLL_MS : false,
+    }),
   reconciliation: (date: string | undefined) =>
     queryOptions({ queryKey: paymentKeys.reconciliation(date), queryFn: () => fetchReconciliation(date) }),
 };

@@ -330,9 +330,14 @@ export class OrderAdminService {
         : null;
     }
     if (trade.state === 'missing') return { ...base, kind: 'missing_at_channel', detail: '本站已支付，渠道查无此单' };
-    // A fully refunded trade shows as closed at Alipay.
-    const fullyRefunded = order.status === 'refunded' && trade.state === 'closed';
-    if (trade.state !== 'paid' && !fullyRefunded) {
+    // A fully refunded trade shows as closed at Alipay. WeChat shows a trade as REFUND from the moment a refund of
+    // any part is asked for: ours when we asked (still processing or done), a mismatch when someone refunded it on
+    // the merchant platform.
+    const refunded =
+      (order.status === 'refunded' && trade.state === 'closed') ||
+      (trade.state === 'refunded' &&
+        (await this.repos.orders.refundsOf(order.id)).some((refund) => refund.status !== 'failed'));
+    if (trade.state !== 'paid' && !refunded) {
       return { ...base, kind: 'not_paid_at_channel', detail: `本站已支付，渠道状态为 ${trade.state}` };
     }
     if (trade.amountFen !== undefined && trade.amountFen !== order.amount_fen) {

@@ -14,6 +14,10 @@ import {
   reconciliationSchema,
   refundBodySchema,
   refundResultSchema,
+  wechatAuthorizeQuerySchema,
+  wechatAuthorizeSchema,
+  wechatOpenidBodySchema,
+  wechatOpenidSchema,
 } from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -25,11 +29,17 @@ import { originOf } from '../audit/audit-recorder.js';
 import type { OrderService } from './order.service.js';
 import type { OrderAdminService } from './order-admin.service.js';
 import type { Settlement } from './settlement.js';
+import type { WechatOAuthService } from './wechat-oauth.service.js';
 
-type Deps = { orders: OrderService; orderAdmin: OrderAdminService; settlement: Settlement };
+type Deps = {
+  orders: OrderService;
+  orderAdmin: OrderAdminService;
+  settlement: Settlement;
+  wechatOAuth: WechatOAuthService;
+};
 
-/** 套餐购买 for users: make or reuse an order and pay it, poll it, 我已支付, cancel, 我的订单. */
-export const paymentRoutes: FastifyPluginAsyncZod<Deps> = async (app, { orders }) => {
+/** 套餐购买 for users: make or reuse an order and pay it, poll it, 我已支付, cancel, 我的订单; inside WeChat, the openid. */
+export const paymentRoutes: FastifyPluginAsyncZod<Deps> = async (app, { orders, wechatOAuth }) => {
   const tags = ['支付'];
   app.post(
     '/pay/orders',
@@ -97,6 +107,33 @@ export const paymentRoutes: FastifyPluginAsyncZod<Deps> = async (app, { orders }
       onRequest: app.requireUser,
     },
     async (req) => ok(await orders.cancel(currentUser(req).id, req.params.id), '订单已取消'),
+  );
+  app.get(
+    '/pay/wechat/authorize',
+    {
+      schema: {
+        tags,
+        summary: '微信内支付：公众号静默授权地址（snsapi_base）',
+        querystring: wechatAuthorizeQuerySchema,
+        response: reply(wechatAuthorizeSchema),
+      },
+      onRequest: app.requireUser,
+    },
+    async (req) => ok(wechatOAuth.authorizeUrl(req.query.returnPath, req.query.state)),
+  );
+  app.post(
+    '/pay/wechat/openid',
+    {
+      schema: {
+        tags,
+        summary: '微信内支付：用授权码换取 openid',
+        body: wechatOpenidBodySchema,
+        response: reply(wechatOpenidSchema),
+      },
+      onRequest: app.requireUser,
+      config: perMinute(30),
+    },
+    async (req) => ok(await wechatOAuth.openid(req.body.code)),
   );
 };
 

@@ -9,11 +9,12 @@ import { LoadFailed } from '../../common/LoadFailed';
 import { listPagination } from '../../common/list-pagination';
 import { SubmitError } from '../../common/SubmitError';
 import { toast } from '../../services/notices';
-import { cancelOrder, payAgain, paymentKeys, paymentQueries } from '../../services/payments';
+import { cancelOrder, paymentKeys, paymentQueries } from '../../services/payments';
+import { storeQueries } from '../../services/store';
 import { useSubmit } from '../account/use-submit';
 import { openComboStore } from '../store/combo-store-state';
 import { OrderStatusTag } from './order-labels';
-import { RESULT_RETURN_PATH, resultPath } from './pay-state';
+import { deviceFor, resultPath } from './pay-state';
 import { QrPayPanel } from './QrPayPanel';
 import { useCheckout } from './use-checkout';
 import { usePayDevice } from './use-pay-device';
@@ -81,6 +82,8 @@ export function MyOrderList() {
   const orders = useQuery(paymentQueries.mine(current, PAGE_SIZE));
   const queryClient = useQueryClient();
   const device = usePayDevice();
+  // Inside WeChat, whether an order's channel takes JSAPI (an official account is configured) is in the store's list.
+  const store = useQuery({ ...storeQueries.store(), enabled: device === 'wechat' });
   const checkout = useCheckout();
   const cancel = useSubmit();
   const [payingId, setPayingId] = useState<string | null>(null);
@@ -91,9 +94,8 @@ export function MyOrderList() {
 
   const pay = (order: Order) => {
     setPayingId(order.id);
-    void checkout
-      .begin(() => payAgain(order.id, { device, returnPath: RESULT_RETURN_PATH }))
-      .finally(() => setPayingId(null));
+    const channel = store.data?.channels.find((item) => item.name === order.channel);
+    void checkout.pay({ orderId: order.id }, deviceFor(channel, device)).finally(() => setPayingId(null));
   };
   const cancelOne = (order: Order) =>
     cancel.submit(async () => {

@@ -8,6 +8,8 @@ import './payments.css';
 
 /** How often the QR code's order is read while the buyer scans it. */
 const POLL_MS = 3000;
+/** The app the buyer scans with: one says 微信扫一扫, not 微信支付扫一扫. */
+const SCANNING_APPS = { alipay: '支付宝', wechat: '微信' } as const;
 
 interface QrPayPanelProps {
   order: Order;
@@ -49,7 +51,7 @@ export function QrPayPanel({ order, codeUrl, onDone }: QrPayPanelProps) {
         <Alert type="warning" showIcon title="订单已超时，请重新下单" />
       ) : (
         <p className="hf-pay-qr-hint">
-          请使用{PAYMENT_CHANNEL_LABELS[order.channel]}扫一扫完成支付，剩余 <strong>{countdown.text}</strong>
+          请使用{SCANNING_APPS[order.channel]}扫一扫完成支付，剩余 <strong>{countdown.text}</strong>
         </p>
       )}
       <p className="hf-muted">订单号 {order.id}</p>

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   channelsFor,
   creditsForRefund,
+  deviceFor,
   fenToYuanText,
   formatCountdown,
   payDeviceOf,
@@ -13,6 +14,7 @@ import {
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148';
 const DESKTOP = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36';
+const WECHAT = `${IPHONE} MicroMessenger/8.0.50(0x1800323c) NetType/WIFI Language/zh_CN`;
 
 describe('money', () => {
   it('shows fen as yuan with two decimals', () => {
@@ -49,6 +51,20 @@ describe('paying', () => {
     expect(payDeviceOf(IPHONE, false)).toBe('phone');
     expect(payDeviceOf(DESKTOP, true)).toBe('phone');
     expect(payDeviceOf(DESKTOP, false)).toBe('desktop');
+    expect(payDeviceOf(WECHAT, true)).toBe('wechat');
+  });
+
+  it('pays inside WeChat through JSAPI where the channel takes it, and as a phone elsewhere', () => {
+    const alipay = { name: 'alipay' as const, label: '支付宝', devices: ['desktop' as const, 'phone' as const] };
+    const jsapi = {
+      name: 'wechat' as const,
+      label: '微信支付',
+      devices: ['desktop' as const, 'phone' as const, 'wechat' as const],
+    };
+    expect(deviceFor(jsapi, 'wechat')).toBe('wechat');
+    expect(deviceFor(alipay, 'wechat')).toBe('phone');
+    expect(deviceFor(alipay, 'desktop')).toBe('desktop');
+    expect(channelsFor([alipay, jsapi], 'wechat').map((c) => c.name)).toEqual(['alipay', 'wechat']);
   });
 
   it('offers only the channels that take this device', () => {

@@ -1,4 +1,7 @@
-import type { PayChannelInfo, PayDevice } from '@huafang/contracts';
+import type { PayChannelInfo, PayDevice, PaymentChannelName } from '@huafang/contracts';
+
+/** What is being paid: a plan from 套餐商店 (a new order, or the pending one reused), or a pending order again. */
+export type PayTarget = { planId: string; channel: PaymentChannelName } | { orderId: string };
 
 /** Where a channel's page sends the buyer back to: the result page of the order (`{orderId}` is filled in by the server). */
 export const RESULT_RETURN_PATH = '/account/orders/{orderId}/result';
@@ -8,17 +11,23 @@ export function resultPath(orderId: string): string {
 }
 
 /**
- * How this browser pays: a phone (a mobile user agent or a phone-wide window) opens the channel's H5 / wap page,
- * anything else the desktop page or a QR code. JSAPI inside WeChat needs the official account's openid step, which
- * the page does not take yet, so WeChat's own browser pays like any phone.
+ * How this browser pays: WeChat's own browser (MicroMessenger in its user agent) through WeixinJSBridge (JSAPI), a
+ * phone (a mobile user agent or a phone-wide window) on the channel's H5 / wap page, anything else on the desktop
+ * page or a QR code.
  */
 export function payDeviceOf(userAgent: string, phoneWide: boolean): PayDevice {
+  if (/MicroMessenger/i.test(userAgent)) return 'wechat';
   return phoneWide || /Mobile|Android|iPhone|iPad|HarmonyOS/i.test(userAgent) ? 'phone' : 'desktop';
+}
+
+/** The device a channel is asked to pay on: inside WeChat, one without JSAPI (no official account) pays as a phone. */
+export function deviceFor(channel: PayChannelInfo | undefined, device: PayDevice): PayDevice {
+  return device === 'wechat' && !channel?.devices.includes('wechat') ? 'phone' : device;
 }
 
 /** The configured channels that can take a payment from this device, in the server's order. */
 export function channelsFor(channels: PayChannelInfo[], device: PayDevice): PayChannelInfo[] {
-  return channels.filter((channel) => channel.devices.includes(device));
+  return channels.filter((channel) => channel.devices.includes(deviceFor(channel, device)));
 }
 
 /** Whole seconds left until `expiresAt`, never below 0. */

@@ -2,8 +2,7 @@ import { type ComboPlan, formatFen, type PayChannelInfo, type PaymentChannelName
 import { Alert, Button, Radio } from 'antd';
 import { useState } from 'react';
 import { SubmitError } from '../../common/SubmitError';
-import { createOrder } from '../../services/payments';
-import { channelsFor, RESULT_RETURN_PATH } from '../payments/pay-state';
+import { channelsFor, deviceFor } from '../payments/pay-state';
 import type { useCheckout } from '../payments/use-checkout';
 import { usePayDevice } from '../payments/use-pay-device';
 
@@ -21,8 +20,8 @@ export function StoreCheckout({ plan, channels, checkout, onBack }: StoreCheckou
   const [channel, setChannel] = useState<PaymentChannelName | undefined>(usable[0]?.name);
 
   const pay = () => {
-    if (!channel) return;
-    void checkout.begin(() => createOrder({ planId: plan.id, channel, device, returnPath: RESULT_RETURN_PATH }));
+    const chosen = usable.find((item) => item.name === channel);
+    if (chosen) void checkout.pay({ planId: plan.id, channel: chosen.name }, deviceFor(chosen, device));
   };
 
   return (

@@ -144,11 +144,11 @@ export function OrderDetailDrawer({
   onRefunded: () => void;
 }) {
   const size = useDrawerSize(640);
-  // The last order shown stays while the drawer slides away.
+  // The last order shown stays while the drawer slides away; then it goes, so opening it again reads it afresh.
   const [shown, setShown] = useState(orderId);
   if (orderId && orderId !== shown) setShown(orderId);
   return (
-    <Drawer title="订单详情" open={orderId !== null} onClose={onClose} size={size}>
+    <Drawer title="订单详情" open={orderId !== null} onClose={onClose} size={size} destroyOnHidden>
       {shown && <Detail key={shown} orderId={shown} onRefunded={onRefunded} />}
     </Drawer>
   );
