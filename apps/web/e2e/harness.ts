@@ -5,7 +5,7 @@ import { type Browser, type BrowserContext, chromium, type Download, type Page }
 import { afterAll, beforeAll, expect, inject, onTestFailed } from 'vitest';
 import { CHROMIUM_ARGS } from './lanes';
 import { ADMIN, REPO_ROOT, SMS_RESEND_SECONDS, serverAt, startServer, type TestServer } from './server';
-import { logInToDraw } from './ui';
+import { logInToDraw, sidewaysOverflow, widestSidewaysOffender } from './ui';
 
 export { ADMIN, REPO_ROOT, SMS_RESEND_SECONDS, startServer, type TestServer };
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-output', 'screenshots');
@@ -122,11 +122,27 @@ export async function newPage(
   return { context, page };
 }
 
+/** Screens up to this wide are phones: every picture of one also proves the page does not scroll sideways. */
+const PHONE_MAX_WIDTH = 430;
+
+/**
+ * Saves a picture of the page as `name`. On a phone-size screen the journey fails if the page scrolls sideways
+ * there, naming the element that reaches furthest past the edge; the picture is saved first, to look at.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   // Let dialog and tab transitions settle so the picture shows the screen as the user sees it at rest.
   await page.waitForTimeout(400);
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), animations: 'disabled' });
+  const width = page.viewportSize()?.width ?? 0;
+  if (width > PHONE_MAX_WIDTH) return;
+  const overflow = await sidewaysOverflow(page);
+  if (overflow <= 0) return;
+  const offender = await widestSidewaysOffender(page);
+  const cause = offender
+    ? `the widest element is ${offender.element}, its right edge at ${offender.right} px`
+    : 'no element reaches past the edge by itself';
+  throw new Error(`screenshot ${name}: the page scrolls sideways by ${overflow} px at ${width} px; ${cause}`);
 }
 
 /** A mobile nobody has used in this run. */

@@ -247,3 +247,44 @@ export function sidewaysOverflow(page: Page): Promise<number> {
     screenWidth,
   );
 }
+
+/** The element reaching furthest past the right edge of a screen `width` wide, as `tag.class` and its right edge. */
+export interface SidewaysOffender {
+  element: string;
+  right: number;
+}
+
+/**
+ * What makes the page scroll sideways: of the elements reaching past the right edge of the screen, the one reaching
+ * furthest (the innermost of equals, as that is usually the content that pushed its boxes wider). Elements inside
+ * a box that clips or scrolls its own overflow are left out: they widen that box, not the page.
+ */
+export function widestSidewaysOffender(page: Page): Promise<SidewaysOffender | null> {
+  const screenWidth = page.viewportSize()?.width ?? 0;
+  return page.evaluate((width) => {
+    /** Null for an element inside a box that clips or scrolls its overflow; whether it is fixed to the screen. */
+    const placement = (element: Element) => {
+      let fixed = false;
+      for (let box: Element | null = element; box && box !== document.body; box = box.parentElement) {
+        const style = getComputedStyle(box);
+        if (box !== element && style.overflowX !== 'visible') return null;
+        if (style.position === 'fixed') fixed = true;
+      }
+      return { fixed };
+    };
+    let widest: { element: Element; right: number } | null = null;
+    for (const element of document.body.querySelectorAll('*')) {
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 && box.height === 0) continue;
+      const placed = placement(element);
+      if (!placed) continue;
+      // Measured on the page, not the screen (it may be scrolled sideways already), unless fixed to the screen.
+      const right = box.right + (placed.fixed ? 0 : window.scrollX);
+      if (right > width + 0.5 && (!widest || right >= widest.right)) widest = { element, right };
+    }
+    if (!widest) return null;
+    const { element, right } = widest;
+    const classes = typeof element.className === 'string' ? element.className.trim().split(/\s+/).filter(Boolean) : [];
+    return { element: [element.tagName.toLowerCase(), ...classes].join('.'), right: Math.round(right) };
+  }, screenWidth);
+}

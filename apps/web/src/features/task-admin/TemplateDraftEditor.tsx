@@ -1,6 +1,7 @@
 import { ArrowLeftOutlined, ArrowRightOutlined, CloseOutlined, PlusOutlined } from '@ant-design/icons';
 import type { TemplateDetail } from '@huafang/contracts';
 import { App, Button, Card, Space, Tabs, Tag, Typography } from 'antd';
+import { useIsPhone } from '../../common/use-screen';
 import { isRequestError } from '../../services/request-error';
 import { deleteTemplateStep, type TemplateSaveMode } from '../../services/task-admin';
 import { FeaturedSwitch } from './FeaturedSwitch';
@@ -34,6 +35,7 @@ export function TemplateDraftEditor({
   const { draft, dirty, setBasics, updateStep, addStep, removeStep, moveStep } = useTemplateDraft(detail);
   useUnsavedGuard(dirty);
   const active = Math.min(activeIndex, draft.steps.length - 1);
+  const isPhone = useIsPhone();
 
   function confirmRemoveStep(index: number) {
     const step = draft.steps[index];
@@ -58,6 +60,36 @@ export function TemplateDraftEditor({
       },
     });
   }
+
+  const stepActions = (
+    <Space size={4}>
+      {([-1, 1] as const).map((offset) => (
+        <Button
+          key={offset}
+          icon={offset < 0 ? <ArrowLeftOutlined /> : <ArrowRightOutlined />}
+          disabled={draft.steps[active + offset] === undefined}
+          onClick={() => {
+            moveStep(active, offset);
+            onActiveIndexChange(active + offset);
+          }}
+        >
+          {offset < 0 ? '前移' : '后移'}
+        </Button>
+      ))}
+      <Button
+        type="dashed"
+        icon={<PlusOutlined />}
+        disabled={draft.steps.length >= MAX_STEPS}
+        title={draft.steps.length >= MAX_STEPS ? `模板最多 ${MAX_STEPS} 个步骤` : undefined}
+        onClick={() => {
+          addStep();
+          onActiveIndexChange(draft.steps.length);
+        }}
+      >
+        添加步骤
+      </Button>
+    </Space>
+  );
 
   return (
     <div className="hf-ta-template">
@@ -100,40 +132,14 @@ export function TemplateDraftEditor({
         />
         {detail.ownerId === null && <FeaturedSwitch detail={detail} />}
       </Card>
+      {/* On a phone the actions take a row of their own: beside the tabs they would leave no room for them. */}
+      {isPhone && <div className="hf-ta-step-actions">{stepActions}</div>}
       <Tabs
         type="card"
         className="hf-ta-steps"
         activeKey={draft.steps[active]?.key}
         onChange={(key) => onActiveIndexChange(draft.steps.findIndex((step) => step.key === key))}
-        tabBarExtraContent={
-          <Space size={4}>
-            {([-1, 1] as const).map((offset) => (
-              <Button
-                key={offset}
-                icon={offset < 0 ? <ArrowLeftOutlined /> : <ArrowRightOutlined />}
-                disabled={draft.steps[active + offset] === undefined}
-                onClick={() => {
-                  moveStep(active, offset);
-                  onActiveIndexChange(active + offset);
-                }}
-              >
-                {offset < 0 ? '前移' : '后移'}
-              </Button>
-            ))}
-            <Button
-              type="dashed"
-              icon={<PlusOutlined />}
-              disabled={draft.steps.length >= MAX_STEPS}
-              title={draft.steps.length >= MAX_STEPS ? `模板最多 ${MAX_STEPS} 个步骤` : undefined}
-              onClick={() => {
-                addStep();
-                onActiveIndexChange(draft.steps.length);
-              }}
-            >
-              添加步骤
-            </Button>
-          </Space>
-        }
+        tabBarExtraContent={isPhone ? undefined : stepActions}
         items={draft.steps.map((step, index) => {
           const label = step.name.trim() || `步骤 ${index + 1}`;
           return {
