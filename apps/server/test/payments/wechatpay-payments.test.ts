@@ -151,6 +151,31 @@ describeServer('payments: WeChat Pay', () => {
     expect(await balance(buyer, orderId)).toBe(start + plan.credits);
   });
 
+  it('继续支付 on another device closes the order at WeChat and pays the plan as a new order, credited once', async () => {
+    const { buyer, orderId, start } = await buy();
+    const again = await ctx.app.call('POST', `/api/pay/orders/${orderId}/pay`, {
+      token: buyer.token,
+      body: { device: 'phone' },
+    });
+    expect(again.body.code, again.body.msg).toBe(0);
+    const next = again.body.data.order as { id: string; status: string };
+    expect(next.id).not.toBe(orderId);
+    expect(next.status).toBe('pending');
+    expect(again.body.data.action.kind).toBe('redirect');
+    expect(wechat.trades.get(next.id)?.tradeType).toBe('MWEB');
+    // The desktop's code can no longer be paid: its order is closed here and at WeChat.
+    expect((await orderOf(buyer, orderId)).order).toMatchObject({ status: 'closed', closeReason: 'cancelled' });
+    expect(wechat.trades.get(orderId)?.state).toBe('CLOSED');
+
+    await payAtCashier(next.id);
+    expect(await balance(buyer, next.id)).toBe(start + plan.credits);
+    const mine = await shop.myOrders(buyer);
+    expect(mine.list.map((order) => [order.id, order.status])).toEqual([
+      [next.id, 'paid'],
+      [orderId, 'closed'],
+    ]);
+  });
+
   it('credits once when the same notification arrives 20 times at once on two API processes', async () => {
     const { buyer, orderId, start } = await buy();
     wechat.pay(orderId);

@@ -122,11 +122,19 @@ export class OrderService {
     return { order: toOrder(saved), action: await this.payAction(channel, saved, body, origin) };
   }
 
-  /** 继续支付 from 我的订单. */
-  async payAgain(userId: string, orderId: string, options: PayOptions): Promise<PayOrderResult> {
+  /**
+   * 继续支付 from 我的订单. On another device the channel's product changes (Native ↔ H5 ↔ JSAPI, 电脑网站 ↔ 手机网站),
+   * which WeChat refuses under the same order number (商户订单号重复): the order is closed and the plan ordered anew,
+   * and the page follows the new order.
+   */
+  async payAgain(userId: string, orderId: string, options: PayOptions, origin: AuditOrigin): Promise<PayOrderResult> {
     const order = await this.mine(userId, orderId);
     if (order.status !== 'pending' || Date.parse(order.expires_at) <= Date.now()) {
       throw fail('订单已支付、已关闭或已过期，无法继续支付');
+    }
+    if (order.device !== options.device) {
+      const again = { ...options, planId: order.plan_id, channel: order.channel as PaymentChannelName };
+      return this.create(userId, again, origin);
     }
     const channel = this.channel(order.channel, options.device);
     return { order: toOrder(order), action: await this.payAction(channel, order, options, null) };

@@ -98,7 +98,8 @@ export const paymentRoutes: FastifyPluginAsyncZod<Deps> = async (app, { orders, 
       onRequest: app.requireUser,
       config: perMinute(30),
     },
-    async (req) => ok(await orders.payAgain(currentUser(req).id, req.params.id, { ...req.body, clientIp: req.ip })),
+    async (req) =>
+      ok(await orders.payAgain(currentUser(req).id, req.params.id, { ...req.body, clientIp: req.ip }, originOf(req))),
   );
   app.post(
     '/pay/orders/:id/cancel',
