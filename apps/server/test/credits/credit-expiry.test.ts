@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { AlipayDouble } from '../doubles/alipay-double.js';
-import { freePort } from '../helpers/free-port.js';
 import { describeServer } from '../helpers/suite.js';
 import { registerUser, TEST_DB, type TestApp, type TestUser } from '../helpers/test-app.js';
-import { useTestApp } from '../helpers/use-test-app.js';
+import { useAlipayApp } from '../payments/alipay-app.js';
 
 const DAY_MS = 86_400_000;
 
@@ -14,20 +13,9 @@ const DAY_MS = 86_400_000;
  */
 describeServer('credits: a plan’s validity', () => {
   const double = new AlipayDouble();
-  let port = 0;
-  beforeAll(async () => {
-    await double.start();
-    port = await freePort();
-  });
-  const ctx = useTestApp({
-    admin: true,
-    config: () => ({
-      payments: { orderTtlMs: 15 * 60_000, publicBaseUrl: `http://127.0.0.1:${port}`, alipay: double.config() },
-    }),
-  });
+  const { ctx } = useAlipayApp(double);
   let planId = '';
   beforeAll(async () => {
-    await ctx.app.app.listen({ port, host: '127.0.0.1' });
     const created = await ctx.app.call('POST', '/api/admin/combos', {
       token: ctx.admin,
       body: { name: '月卡', credits: 300, priceFen: 1500, validityDays: 30, sort: 9 },
@@ -35,7 +23,6 @@ describeServer('credits: a plan’s validity', () => {
     expect(created.body.code, created.body.msg).toBe(0);
     planId = created.body.data.id;
   });
-  afterAll(() => double.close());
 
   /** A new buyer pays for the 30-day plan; answers them, the order and their credits before it. */
   async function buy() {

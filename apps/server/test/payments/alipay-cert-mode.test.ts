@@ -1,14 +1,13 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { AlipayChannel } from '../../src/features/payments/alipay-channel.js';
 import { AlipayDouble } from '../doubles/alipay-double.js';
-import { freePort } from '../helpers/free-port.js';
 import { describeServer } from '../helpers/suite.js';
 import { registerUser, type TestUser } from '../helpers/test-app.js';
-import { useTestApp } from '../helpers/use-test-app.js';
+import { useAlipayApp } from './alipay-app.js';
 
 /**
  * Alipay in certificate mode (公钥证书模式), through the real alipay-sdk: the double issues a root bundle, the app's
@@ -17,26 +16,13 @@ import { useTestApp } from '../helpers/use-test-app.js';
  */
 describeServer('payments: Alipay in certificate mode', () => {
   const double = new AlipayDouble('cert');
-  let port = 0;
-  beforeAll(async () => {
-    await double.start();
-    port = await freePort();
-  });
-  const ctx = useTestApp({
-    admin: true,
-    config: () => ({
-      payments: { orderTtlMs: 15 * 60_000, publicBaseUrl: `http://127.0.0.1:${port}`, alipay: double.config() },
-    }),
-  });
+  const { ctx, baseUrl, notifyUrl } = useAlipayApp(double);
   let plan: { id: string; priceFen: number; credits: number };
   beforeAll(async () => {
-    // The double's cashier sends its notifications to PUBLIC_BASE_URL, so the app listens there.
-    await ctx.app.app.listen({ port, host: '127.0.0.1' });
     const someone = await registerUser(ctx.app);
     const store = await ctx.app.call('GET', '/api/account/combo/store', { token: someone.token });
     plan = store.body.data.plans[0];
   });
-  afterAll(() => double.close());
 
   const certs = () => double.certs!;
 
@@ -138,7 +124,7 @@ describeServer('payments: Alipay in certificate mode', () => {
         ALIPAY_ROOT_CERT: path.join(dir, 'alipayRootCert.crt'),
         ALIPAY_PUBLIC_CERT: path.join(dir, 'alipayCertPublicKey_RSA2.crt'),
       };
-      const env = double.environment(`http://127.0.0.1:${port}`);
+      const env = double.environment(baseUrl());
       for (const [name, file] of Object.entries(files)) await writeFile(file, env[name]!);
       const alipay = loadConfig({ ...env, ...files }).payments.alipay;
       expect(alipay?.keys).toEqual({
@@ -147,7 +133,7 @@ describeServer('payments: Alipay in certificate mode', () => {
         rootCert: certs().root,
         publicCert: certs().alipay,
       });
-      const channel = new AlipayChannel(alipay!, `http://127.0.0.1:${port}/api/pay/notify/alipay`);
+      const channel = new AlipayChannel(alipay!, notifyUrl());
       expect(await channel.query('no-such-order')).toMatchObject({ state: 'missing' });
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -161,7 +147,7 @@ describeServer('payments: Alipay in certificate mode', () => {
       if (config.keys.mode !== 'cert') throw new Error('the double is in certificate mode');
       const channel = new AlipayChannel(
         { ...config, keys: { ...config.keys, appCert: stranger.certs!.app } },
-        `http://127.0.0.1:${port}/api/pay/notify/alipay`,
+        notifyUrl(),
       );
       await expect(channel.query('no-such-order')).rejects.toThrow(/isv\.app-cert-not-exist/);
     } finally {

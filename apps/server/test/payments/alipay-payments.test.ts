@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { AlipayDouble } from '../doubles/alipay-double.js';
-import { freePort } from '../helpers/free-port.js';
 import { describeServer } from '../helpers/suite.js';
 import { registerUser, type TestApp } from '../helpers/test-app.js';
-import { useTestApp } from '../helpers/use-test-app.js';
+import { useAlipayApp } from './alipay-app.js';
 import { type StorePlan, storeBuyer } from './store-buyer.js';
 
 /**
@@ -12,27 +11,13 @@ import { type StorePlan, storeBuyer } from './store-buyer.js';
  */
 describeServer('payments: Alipay', () => {
   const double = new AlipayDouble();
-  let port = 0;
-  beforeAll(async () => {
-    await double.start();
-    port = await freePort();
-  });
-  const ctx = useTestApp({
-    admin: true,
-    config: () => ({
-      payments: { orderTtlMs: 15 * 60_000, publicBaseUrl: `http://127.0.0.1:${port}`, alipay: double.config() },
-    }),
-  });
+  const { ctx, notifyUrl } = useAlipayApp(double);
   const shop = storeBuyer(() => ctx.app, 'alipay');
   let plan: StorePlan;
   beforeAll(async () => {
-    // The double's cashier sends its notifications to PUBLIC_BASE_URL, so the app listens there.
-    await ctx.app.app.listen({ port, host: '127.0.0.1' });
     plan = (await shop.store()).plans[0]!;
   });
-  afterAll(() => double.close());
 
-  const notifyUrl = () => `http://127.0.0.1:${port}/api/pay/notify/alipay`;
   const notify = (app: TestApp, body: string) =>
     app.app.inject({
       method: 'POST',
