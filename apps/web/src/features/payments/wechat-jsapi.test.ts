@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { takeState, wechatReturnPath, wechatTargetOf } from './wechat-jsapi';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { payInWechat, takeState, wechatReturnPath, wechatTargetOf } from './wechat-jsapi';
 
 function memoryStorage() {
   const map = new Map<string, string>();
@@ -30,5 +30,39 @@ describe('paying inside WeChat', () => {
     expect(takeState('a1b2c3d4e5f6', storage)).toBe(true);
     expect(takeState('a1b2c3d4e5f6', storage)).toBe(false);
     expect(takeState(null, memoryStorage())).toBe(false);
+  });
+
+  describe('WeChat’s payment sheet', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+      vi.unstubAllGlobals();
+    });
+
+    it('opens once WeChat’s bridge is ready, and says the buyer paid', async () => {
+      const page: { WeixinJSBridge?: unknown } = {};
+      const events = new EventTarget();
+      vi.stubGlobal('window', page);
+      vi.stubGlobal('document', events);
+      const invoked: unknown[] = [];
+      const paying = payInWechat({ package: 'prepay_id=wx1' });
+      page.WeixinJSBridge = {
+        invoke: (api: string, params: unknown, done: (res: { err_msg: string }) => void) => {
+          invoked.push([api, params]);
+          done({ err_msg: 'get_brand_wcpay_request:ok' });
+        },
+      };
+      events.dispatchEvent(new Event('WeixinJSBridgeReady'));
+      await expect(paying).resolves.toBe('ok');
+      expect(invoked).toEqual([['getBrandWCPayRequest', { package: 'prepay_id=wx1' }]]);
+    });
+
+    it('goes on as not paid when the bridge never comes, so the result page asks WeChat instead of spinning', async () => {
+      vi.useFakeTimers();
+      vi.stubGlobal('window', {});
+      vi.stubGlobal('document', new EventTarget());
+      const paying = payInWechat({ package: 'prepay_id=wx2' });
+      await vi.advanceTimersByTimeAsync(10_000);
+      await expect(paying).resolves.toBe('fail');
+    });
   });
 });

@@ -64,20 +64,32 @@ declare global {
   }
 }
 
-/** WeChat injects its bridge after the page loads; WeixinJSBridgeReady says when. */
-function bridge(): Promise<WeixinJSBridge> {
+/** How long to wait for WeChat's bridge before going on to the result page, which asks WeChat itself. */
+const BRIDGE_WAIT_MS = 10_000;
+
+/** WeChat injects its bridge after the page loads (WeixinJSBridgeReady says when); null if it never comes. */
+function bridge(): Promise<WeixinJSBridge | null> {
   if (window.WeixinJSBridge) return Promise.resolve(window.WeixinJSBridge);
   return new Promise((resolve) => {
-    document.addEventListener('WeixinJSBridgeReady', () => resolve(window.WeixinJSBridge!), { once: true });
+    const timer = setTimeout(() => resolve(null), BRIDGE_WAIT_MS);
+    document.addEventListener(
+      'WeixinJSBridgeReady',
+      () => {
+        clearTimeout(timer);
+        resolve(window.WeixinJSBridge ?? null);
+      },
+      { once: true },
+    );
   });
 }
 
 /**
  * WeChat's payment sheet for the order's signed parameters: 'ok' once paid (the server still waits for the
- * notification or asks WeChat), 'cancel' when the buyer closed it, 'fail' otherwise.
+ * notification or asks WeChat), 'cancel' when the buyer closed it, 'fail' otherwise (no bridge in time included).
  */
 export async function payInWechat(params: Record<string, string>): Promise<'ok' | 'cancel' | 'fail'> {
   const jsBridge = await bridge();
+  if (!jsBridge) return 'fail';
   return new Promise((resolve) => {
     jsBridge.invoke('getBrandWCPayRequest', params, (res) => {
       if (res.err_msg === 'get_brand_wcpay_request:ok') resolve('ok');
