@@ -73,7 +73,9 @@ describeServer('credits: a plan’s validity', () => {
     const store = (await ctx.app.call('GET', '/api/account/combo/store', { token: buyer.token })).body.data;
     const plans = new Map(store.plans.map((p: { id: string; validityDays: number | null }) => [p.id, p.validityDays]));
     expect(plans.get(planId)).toBe(30);
-    expect([...plans.values()].filter((days) => days === null)).toHaveLength(3);
+    // The demo's 体验版 lasts; 创作版 and 团队版 last a year.
+    expect([...plans.values()].filter((days) => days === null)).toHaveLength(1);
+    expect([...plans.values()].filter((days) => days === 365)).toHaveLength(2);
     const refused = await ctx.app.call('PUT', `/api/admin/combos/${planId}`, {
       token: ctx.admin,
       body: { name: '月卡', credits: 300, priceFen: 1500, validityDays: 0 },
