@@ -210,6 +210,20 @@ describe('Buying a plan with 支付宝', () => {
       expect(await creditsOf(journey, user.token)).toBe(before);
     });
   }
+
+  it('inside WeChat, where Alipay cannot open, asks to open the page in a browser', async () => {
+    const { context, page } = await invitedUserOnDraw(journey, 'wechat');
+    await chooseUserMenuItem(page, '套餐商店');
+    const store = dialog(page, '套餐商店');
+    const plan = store.getByRole('article').first();
+    await visible(plan);
+    const planName = (await plan.getByRole('heading').textContent()) ?? '';
+    await plan.getByRole('button', { name: `购买${planName}` }).click();
+    await visible(store.getByText('微信里暂不能在线支付：请点右上角「…」，选择「在浏览器打开」后购买'));
+    expect(await store.getByRole('button', { name: /^立即支付/ }).isDisabled()).toBe(true);
+    await screenshot(page, 'wechat-store-in-browser');
+    await context.close();
+  });
 });
 
 /**

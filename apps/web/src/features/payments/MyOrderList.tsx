@@ -10,11 +10,10 @@ import { listPagination } from '../../common/list-pagination';
 import { SubmitError } from '../../common/SubmitError';
 import { toast } from '../../services/notices';
 import { cancelOrder, paymentKeys, paymentQueries } from '../../services/payments';
-import { storeQueries } from '../../services/store';
 import { useSubmit } from '../account/use-submit';
 import { openComboStore } from '../store/combo-store-state';
 import { OrderStatusTag } from './order-labels';
-import { deviceFor, resultPath } from './pay-state';
+import { resultPath } from './pay-state';
 import { QrPayPanel } from './QrPayPanel';
 import { useCheckout } from './use-checkout';
 import { usePayDevice } from './use-pay-device';
@@ -82,8 +81,6 @@ export function MyOrderList() {
   const orders = useQuery(paymentQueries.mine(current, PAGE_SIZE));
   const queryClient = useQueryClient();
   const device = usePayDevice();
-  // Inside WeChat, whether an order's channel takes JSAPI (an official account is configured) is in the store's list.
-  const store = useQuery({ ...storeQueries.store(), enabled: device === 'wechat' });
   const checkout = useCheckout();
   const cancel = useSubmit();
   const [payingId, setPayingId] = useState<string | null>(null);
@@ -94,8 +91,7 @@ export function MyOrderList() {
 
   const pay = (order: Order) => {
     setPayingId(order.id);
-    const channel = store.data?.channels.find((item) => item.name === order.channel);
-    void checkout.pay({ orderId: order.id }, deviceFor(channel, device)).finally(() => setPayingId(null));
+    void checkout.pay({ orderId: order.id }, device).finally(() => setPayingId(null));
   };
   const cancelOne = (order: Order) =>
     cancel.submit(async () => {

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   channelsFor,
   creditsForRefund,
-  deviceFor,
   fenToYuanText,
   formatCountdown,
   payDeviceOf,
@@ -54,17 +53,17 @@ describe('paying', () => {
     expect(payDeviceOf(WECHAT, true)).toBe('wechat');
   });
 
-  it('pays inside WeChat through JSAPI where the channel takes it, and as a phone elsewhere', () => {
+  it('offers inside WeChat only WeChat Pay through JSAPI', () => {
     const alipay = { name: 'alipay' as const, label: '支付宝', devices: ['desktop' as const, 'phone' as const] };
     const jsapi = {
       name: 'wechat' as const,
       label: '微信支付',
       devices: ['desktop' as const, 'phone' as const, 'wechat' as const],
     };
-    expect(deviceFor(jsapi, 'wechat')).toBe('wechat');
-    expect(deviceFor(alipay, 'wechat')).toBe('phone');
-    expect(deviceFor(alipay, 'desktop')).toBe('desktop');
-    expect(channelsFor([alipay, jsapi], 'wechat').map((c) => c.name)).toEqual(['alipay', 'wechat']);
+    const noJsapi = { ...jsapi, devices: ['desktop' as const, 'phone' as const] };
+    expect(channelsFor([alipay, jsapi], 'wechat').map((c) => c.name)).toEqual(['wechat']);
+    expect(channelsFor([alipay, noJsapi], 'wechat')).toEqual([]);
+    expect(channelsFor([alipay, noJsapi], 'phone').map((c) => c.name)).toEqual(['alipay', 'wechat']);
   });
 
   it('offers only the channels that take this device', () => {

@@ -20,14 +20,12 @@ export function payDeviceOf(userAgent: string, phoneWide: boolean): PayDevice {
   return phoneWide || /Mobile|Android|iPhone|iPad|HarmonyOS/i.test(userAgent) ? 'phone' : 'desktop';
 }
 
-/** The device a channel is asked to pay on: inside WeChat, one without JSAPI (no official account) pays as a phone. */
-export function deviceFor(channel: PayChannelInfo | undefined, device: PayDevice): PayDevice {
-  return device === 'wechat' && !channel?.devices.includes('wechat') ? 'phone' : device;
-}
-
-/** The configured channels that can take a payment from this device, in the server's order. */
+/**
+ * The configured channels that can take a payment from this device, in the server's order. Inside WeChat that is
+ * WeChat Pay through JSAPI only: WeChat's browser blocks Alipay's pages and refuses WeChat's own H5 payment.
+ */
 export function channelsFor(channels: PayChannelInfo[], device: PayDevice): PayChannelInfo[] {
-  return channels.filter((channel) => channel.devices.includes(deviceFor(channel, device)));
+  return channels.filter((channel) => channel.devices.includes(device));
 }
 
 /** Whole seconds left until `expiresAt`, never below 0. */

@@ -2,7 +2,7 @@ import { type ComboPlan, formatFen, type PayChannelInfo, type PaymentChannelName
 import { Alert, Button, Radio } from 'antd';
 import { useState } from 'react';
 import { SubmitError } from '../../common/SubmitError';
-import { channelsFor, deviceFor } from '../payments/pay-state';
+import { channelsFor } from '../payments/pay-state';
 import type { useCheckout } from '../payments/use-checkout';
 import { usePayDevice } from '../payments/use-pay-device';
 
@@ -21,7 +21,7 @@ export function StoreCheckout({ plan, channels, checkout, onBack }: StoreCheckou
 
   const pay = () => {
     const chosen = usable.find((item) => item.name === channel);
-    if (chosen) void checkout.pay({ planId: plan.id, channel: chosen.name }, deviceFor(chosen, device));
+    if (chosen) void checkout.pay({ planId: plan.id, channel: chosen.name }, device);
   };
 
   return (
@@ -42,7 +42,15 @@ export function StoreCheckout({ plan, channels, checkout, onBack }: StoreCheckou
           options={usable.map((item) => ({ label: item.label, value: item.name }))}
         />
       ) : (
-        <Alert type="info" showIcon title="当前设备暂不支持在线支付，请在电脑上购买或联系管理员" />
+        <Alert
+          type="info"
+          showIcon
+          title={
+            device === 'wechat'
+              ? '微信里暂不能在线支付：请点右上角「…」，选择「在浏览器打开」后购买'
+              : '当前设备暂不支持在线支付，请在电脑上购买或联系管理员'
+          }
+        />
       )}
       <SubmitError error={checkout.error} />
       <div className="hf-pay-actions">
