@@ -107,7 +107,11 @@ export const routes: RouteObject[] = [
         children: [
           { path: '/omnibus', ...page('omnibus', () => import('./pages/omnibus/OmnibusPage'), '灵感广场') },
           // A shared link: readable without login, like 灵感广场.
-          { path: '/work/:id', ...page('shared-work', () => import('./pages/work/SharedWorkPage'), '作品') },
+          {
+            path: '/work/:id',
+            ...page('shared-work', () => import('./pages/work/SharedWorkPage')),
+            handle: { ownTitle: true } satisfies RouteHandle,
+          },
         ],
       },
       {

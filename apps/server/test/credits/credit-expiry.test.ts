@@ -133,24 +133,26 @@ describeServer('credits: a plan’s validity', () => {
     let outcomes: PromiseSettledResult<unknown>[];
     try {
       outcomes = await Promise.allSettled([
-        ...Array.from({ length: 12 }, (_, i) => charge(i % 2 === 0 ? ctx.app : other, buyer, 40, `job-race-${i}`)),
+        // Less than the lot holds, so whatever the order, part of the lot is left to expire.
+        ...Array.from({ length: 5 }, (_, i) => charge(i % 2 === 0 ? ctx.app : other, buyer, 40, `job-race-${i}`)),
         ctx.app.services.credits.expireDue(after),
         other.services.credits.expireDue(after),
       ]);
     } finally {
       await close();
     }
-    const charged = outcomes.slice(0, 12).filter((o) => o.status === 'fulfilled').length;
+    const charged = outcomes.slice(0, 5).filter((o) => o.status === 'fulfilled').length;
     const balance = await expectBalanced(buyer);
     const page = await ledgerOf(buyer);
     const expired = page.list.filter((entry: { reason: string }) => entry.reason === 'expire');
-    expect(expired.length).toBeLessThanOrEqual(1);
+    expect(expired).toHaveLength(1);
     const expiredCredits = -expired.reduce((sum: number, entry: { delta: number }) => sum + entry.delta, 0);
     // Every credit is accounted for: bought, spent, expired or still there; the lot's unspent part expired.
     expect(start + 300 - charged * 40 - expiredCredits).toBe(balance);
     expect(await lotOf(orderId)).toMatchObject({ remaining: 0, expired_at: after.toISOString() });
     // Charges spend the lot first, so what expired is what the charges before the sweep left of it (40 each).
-    expect(expiredCredits === 0 || (300 - expiredCredits) % 40 === 0).toBe(true);
+    expect(expiredCredits).toBeGreaterThanOrEqual(100);
+    expect((300 - expiredCredits) % 40).toBe(0);
   });
 
   it('refunds an order after part of it was spent: takes back its unspent credits only, and nothing expires later', async () => {

@@ -14,14 +14,18 @@ const ComboStoreDialog = lazyNamed(() => import('../features/store/ComboStoreDia
 export interface RouteHandle {
   /** Shown in the browser tab as "标题 - 画坊"; routes without one (e.g. /chuangyi) show 画坊. */
   title?: string;
+  /** The page names the tab itself from what it loads (a shared work names its author); `title` is not set here. */
+  ownTitle?: boolean;
 }
 
 function useDocumentTitle(): void {
   const matches = useMatches();
-  const title = [...matches].reverse().find((match) => (match.handle as RouteHandle | undefined)?.title)?.handle as
-    | RouteHandle
-    | undefined;
+  const title = [...matches].reverse().find((match) => {
+    const handle = match.handle as RouteHandle | undefined;
+    return handle?.title || handle?.ownTitle;
+  })?.handle as RouteHandle | undefined;
   useEffect(() => {
+    if (title?.ownTitle) return;
     document.title = title?.title ? `${title.title} - 画坊` : '画坊';
   }, [title]);
 }

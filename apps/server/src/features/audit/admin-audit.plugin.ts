@@ -109,7 +109,7 @@ export function createdTarget(route: string, body: unknown, payload: unknown): A
 /**
  * Every request requireAdmin let in that changes something (not GET or HEAD) becomes an `admin.request` entry:
  * method, route, answer status, the business error if any, and the redacted body. Recorded once the answer has
- * gone, so it costs the admin nothing.
+ * gone; naming the target reads one row before the handler runs.
  */
 export const adminAuditPlugin = fp(
   async (app, { recorder, targetName }: { recorder: AuditRecorder; targetName: TargetNamer }) => {

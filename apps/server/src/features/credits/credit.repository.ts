@@ -179,9 +179,9 @@ export class CreditRepository {
   }
 
   /**
-   * Marks a due lot expired and answers what was left of it, in one conditional statement: of two sweeps only the
-   * first finds it (the caller holds the user's lock, so `remaining` cannot move meanwhile). Undefined when it is not
-   * due or already expired.
+   * Marks a due lot expired and answers what was left of it: the read and the conditional update run under the
+   * user's lock the caller holds, so of two sweeps only the first finds it and `remaining` cannot move meanwhile.
+   * Undefined when it is not due or already expired.
    */
   async expireLot(lotId: string, now: string, trx: Executor): Promise<number | undefined> {
     const lot = await trx

@@ -237,7 +237,7 @@ export class CreditService {
   async grant(adminId: string, userId: string, amount: number, origin: AuditOrigin, remark?: string): Promise<number> {
     const { credits } = this.repos;
     const { applied, balance } = await this.repos.transaction(async (trx) => {
-      await this.repos.generations.lockUser(userId, trx);
+      await this.lock(userId, trx);
       const current = await credits.balance(userId, trx);
       if (current === undefined) throw notFound('用户不存在');
       const applied = Math.max(amount, -current);

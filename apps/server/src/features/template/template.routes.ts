@@ -36,7 +36,7 @@ export const templateRoutes: FastifyPluginAsyncZod<{ templates: TemplateService;
   { templates, works },
 ) => {
   app.addHook('onRequest', app.requireUser);
-  // Users edit their own tasks here too; what an admin does here is in the audit trail like every admin action.
+  // Users edit the templates of their own tasks here too; what an admin does here is in the audit trail like every admin action.
   app.addHook('onRequest', app.auditAdmin);
 
   app.get(

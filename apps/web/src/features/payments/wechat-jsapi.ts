@@ -21,12 +21,12 @@ export function saveOpenid(openid: string, storage: KeyValueStorage = tabStorage
   storage.setItem(OPENID_KEY, openid);
 }
 
-/** The path WeChat comes back to, naming what to pay. */
+/** The path WeChat comes back to, naming what to pay (only WeChat Pay goes through its authorisation). */
 export function wechatReturnPath(target: PayTarget): string {
   const query =
     'orderId' in target
       ? new URLSearchParams({ orderId: target.orderId })
-      : new URLSearchParams({ planId: target.planId, channel: target.channel });
+      : new URLSearchParams({ planId: target.planId });
   return `${WECHAT_RETURN_PATH}?${query}`;
 }
 
@@ -35,7 +35,7 @@ export function wechatTargetOf(search: URLSearchParams): PayTarget | null {
   const orderId = search.get('orderId');
   if (orderId) return { orderId };
   const planId = search.get('planId');
-  return planId ? { planId, channel: search.get('channel') === 'alipay' ? 'alipay' : 'wechat' } : null;
+  return planId ? { planId, channel: 'wechat' } : null;
 }
 
 /** Sends the tab to the official account's authorisation; a random state ties WeChat's answer to this tab. */
@@ -66,6 +66,8 @@ declare global {
 
 /** How long to wait for WeChat's bridge before going on to the result page, which asks WeChat itself. */
 const BRIDGE_WAIT_MS = 10_000;
+/** Longer than a buyer takes to pay in WeChat's sheet (entering the password, choosing a card). */
+const SHEET_WAIT_MS = 5 * 60_000;
 
 /** WeChat injects its bridge after the page loads (WeixinJSBridgeReady says when); null if it never comes. */
 function bridge(): Promise<WeixinJSBridge | null> {
@@ -91,7 +93,10 @@ export async function payInWechat(params: Record<string, string>): Promise<'ok' 
   const jsBridge = await bridge();
   if (!jsBridge) return 'fail';
   return new Promise((resolve) => {
+    // A sheet WeChat never answers for: the result page asks WeChat itself rather than the page spinning on.
+    const timer = setTimeout(() => resolve('fail'), SHEET_WAIT_MS);
     jsBridge.invoke('getBrandWCPayRequest', params, (res) => {
+      clearTimeout(timer);
       if (res.err_msg === 'get_brand_wcpay_request:ok') resolve('ok');
       else resolve(res.err_msg === 'get_brand_wcpay_request:cancel' ? 'cancel' : 'fail');
     });

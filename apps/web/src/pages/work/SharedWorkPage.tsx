@@ -5,6 +5,7 @@ import { Button, Result, Skeleton, Tooltip } from 'antd';
 import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { formatDateTime } from '../../common/format-date-time';
+import { LoadFailed } from '../../common/LoadFailed';
 import { AuthorBadge } from '../../features/gallery/AuthorBadge';
 import { canRecall, recallFromPublic } from '../../features/gallery/recall';
 import { ShareWorkButton } from '../../features/gallery/ShareWorkButton';
@@ -13,6 +14,7 @@ import { useResumedReactions } from '../../features/gallery/use-work-reactions';
 import { WorkOriginal } from '../../features/gallery/WorkOriginal';
 import { WorkPrompts } from '../../features/gallery/WorkPrompts';
 import { WorkReactionButtons } from '../../features/gallery/WorkReactionButtons';
+import { isRequestError } from '../../services/request-error';
 import { worksQueries } from '../../services/works';
 import '../../features/gallery/gallery.css';
 
@@ -25,11 +27,20 @@ export default function SharedWorkPage() {
   useResumedReactions();
   const work = useQuery(worksQueries.shared(id));
   const navigate = useNavigate();
+  const title = work.data ? `${work.data.author.nickname}的作品「${titleOf(work.data)}」` : '作品';
+  // WeChat's share card and the tab read the page title: it names the work, not just 作品.
+  useEffect(() => {
+    document.title = `${title} - 画坊`;
+  }, [title]);
 
   return (
     <div className="hf-page hf-shared-work">
       {work.data ? (
         <SharedWork work={work.data} />
+      ) : work.isError && !(isRequestError(work.error) && work.error.status === 404) ? (
+        <div className="hf-panel">
+          <LoadFailed title="作品加载失败" onRetry={() => void work.refetch()} />
+        </div>
       ) : work.isError ? (
         <div className="hf-panel">
           <Result
@@ -37,7 +48,7 @@ export default function SharedWorkPage() {
             title="作品不存在或未公开"
             subTitle="作者可能已取消发布或删除了这幅作品"
             extra={
-              <Button type="primary" icon={<AppstoreOutlined />} onClick={() => navigate('/omnibus')}>
+              <Button type="primary" icon={<AppstoreOutlined />} onClick={() => void navigate('/omnibus')}>
                 去灵感广场看看
               </Button>
             }
@@ -52,14 +63,14 @@ export default function SharedWorkPage() {
   );
 }
 
+function titleOf(work: PublicWorkDetail): string {
+  return work.templateName || '自由创作';
+}
+
 function SharedWork({ work }: { work: PublicWorkDetail }) {
   const { makeSame, recalling } = useMakeSame();
   const recallable = canRecall(recallFromPublic(work));
-  const title = work.templateName || '自由创作';
-  // WeChat's share card and the tab read the page title: it names the work, not just 作品.
-  useEffect(() => {
-    document.title = `${work.author.nickname}的作品「${title}」 - 画坊`;
-  }, [work.author.nickname, title]);
+  const title = titleOf(work);
 
   return (
     <article className="hf-panel hf-work-detail" aria-label={`作品：${title}`}>

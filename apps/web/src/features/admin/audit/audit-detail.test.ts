@@ -42,7 +42,7 @@ describe('auditDetailRows', () => {
     expect(auditDetailRows(change)).toEqual([
       { key: 'delta', label: '变动', value: '-4 点', block: false },
       { key: 'balance', label: '变动后余额', value: '96 点', block: false },
-      { key: 'reason', label: '原因', value: '生成扣除', block: false },
+      { key: 'reason', label: '原因', value: '生成消耗', block: false },
       { key: 'ref', label: '关联', value: '{\n  "jobId": "j1"\n}', block: true },
     ]);
   });

@@ -34,12 +34,7 @@ const TARGET_LABELS: Record<string, string> = {
   compliance: '合规设置',
 };
 const LOGIN_METHODS: Record<string, string> = { password: '账号密码', sms: '短信验证码' };
-const CREDIT_REASONS: Record<string, string> = {
-  ...CREDIT_REASON_LABELS,
-  charge: '生成扣除',
-  refund: '生成退还',
-  grant: '管理员调整',
-};
+const CREDIT_REASONS: Record<string, string> = CREDIT_REASON_LABELS;
 
 /** The names of the detail fields the server writes (audit recorder callers); others show under their own key. */
 const FIELD_LABELS: Record<string, string> = {
