@@ -18,7 +18,7 @@ import {
   screenshot,
   setupJourney,
 } from './harness';
-import { chooseUserMenuItem, dialog, openAdminPage, sidewaysOverflow, visible } from './ui';
+import { chooseUserMenuItem, confirmation, confirmWith, dialog, openAdminPage, sidewaysOverflow, visible } from './ui';
 
 /**
  * The payment screens on a server with no payment channel configured (what every install starts with): 套餐商店
@@ -135,7 +135,7 @@ async function refundInAdmin(
   await visible(refund.getByText(`本次退款将收回 ${order.credits} 点未使用的算力`));
   await refund.getByLabel('退款原因').fill('旅程测试退款');
   await refund.getByRole('button', { name: '退款', exact: true }).click();
-  await admin.page.getByRole('button', { name: '确认退款' }).click();
+  await confirmWith(confirmation(admin.page, '退款提交后不能撤销'), '确认退款');
   if (settle) {
     await visible(drawer.getByText('退款中'));
     await settle();

@@ -15,6 +15,7 @@ export const FIELD_LABELS: Record<string, string> = {
   device: '设备',
   returnPath: '返回页面',
   openid: '微信 OpenID',
+  state: '授权状态参数',
   user: '用户',
   orderId: '订单号',
   review: '待核查',

@@ -1,4 +1,4 @@
-import { Tag, Tooltip } from 'antd';
+import { Tag } from 'antd';
 import './prompt-library.css';
 
 interface PromptWordTagProps {
@@ -8,13 +8,16 @@ interface PromptWordTagProps {
   onToggle: (checked: boolean) => void;
 }
 
-/** A library word: the Chinese label, the English prompt on hover; checked while it is in the group. */
+/**
+ * A library word: the Chinese label, the English prompt on hover; checked while it is in the group. The hover text
+ * is the browser's own title, not a popup layer of ours, so Escape always closes the 词库 drawer at once.
+ */
 export function PromptWordTag({ label, text, checked, onToggle }: PromptWordTagProps) {
   return (
-    <Tooltip title={text} mouseEnterDelay={0.3}>
+    <span title={text}>
       <Tag.CheckableTag checked={checked} onChange={onToggle} className="hf-word-tag">
         {label}
       </Tag.CheckableTag>
-    </Tooltip>
+    </span>
   );
 }
