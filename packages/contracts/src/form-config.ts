@@ -73,6 +73,7 @@ export const PARAMETER_NAMES = [
   'denoisingStrength',
   'initImageFileId',
   'controlNets',
+  'loras',
 ] as const;
 
 export const CONTROLNET_FIELD_NAMES = [

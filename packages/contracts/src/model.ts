@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ENGINE_KIND_IDS } from './engine-kinds.js';
 import { displayNameOf } from './fields.js';
+import { accessRuleSchema, modelFamilySchema } from './model-family.js';
 
 export const engineKindSchema = z.enum(ENGINE_KIND_IDS, { error: '推理引擎类型不正确' });
 
@@ -15,6 +16,12 @@ export const artModelSchema = z.object({
   enabled: z.boolean(),
   /** The model reads Chinese prompts (Kolors, Hunyuan-DiT, Qwen-Image); others get them translated to English. */
   chinesePrompts: z.boolean(),
+  /** 底模 family: sets the sizes it draws and which LoRAs fit it. */
+  family: modelFamilySchema,
+  access: accessRuleSchema,
+  /** The user may not use it yet; `unlockHint` says how to get it. Always false in the admin's lists. */
+  locked: z.boolean(),
+  unlockHint: z.string().nullable(),
 });
 export type ArtModel = z.infer<typeof artModelSchema>;
 
@@ -36,6 +43,8 @@ export const modelBodySchema = z.object({
   checkpoint: z.string({ error: '请填写后端模型名' }).trim().min(1, '请填写后端模型名').max(200, '后端模型名过长'),
   enabled: z.boolean().default(true),
   chinesePrompts: z.boolean().default(false),
+  family: modelFamilySchema.default('SD1.5'),
+  access: accessRuleSchema.default({ planIds: [] }),
 });
 export type ModelBody = z.infer<typeof modelBodySchema>;
 

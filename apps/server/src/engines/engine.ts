@@ -26,6 +26,15 @@ export type EngineControlNet = {
   controlMode?: ControlMode;
 };
 
+/** One LoRA of a job: A1111 reads it as `<lora:name:weight>` in the prompt, ComfyUI as a LoraLoader node. */
+export type EngineLora = {
+  /** The LoRA's name on the backend (A1111 `/sdapi/v1/loras` name, ComfyUI `lora_name`). */
+  name: string;
+  weight: number;
+  /** Short hash for PNG info's `Lora hashes`, when known. */
+  hash?: string;
+};
+
 /** How the pictures of a job are sampled, under the same names from the checked parameters to the engine. */
 export type SamplingSettings = {
   sampler: string;
@@ -55,6 +64,7 @@ export type EngineJob = SamplingSettings & {
   /** upscale: the scale factor (default 2). */
   upscaleFactor?: number;
   controlNets?: EngineControlNet[];
+  loras?: EngineLora[];
 };
 
 export type EngineProgress = {

@@ -1,4 +1,4 @@
-import type { ArtModel, ModelBody, ModelGroup } from '@huafang/contracts';
+import { type ArtModel, MODEL_FAMILIES, type ModelBody, type ModelGroup } from '@huafang/contracts';
 import type { Selectable } from 'kysely';
 import type { ModelTable } from '../../platform/db/schema.js';
 import { fail, notFound } from '../../platform/errors.js';
@@ -15,6 +15,10 @@ const toModel = (row: Selectable<ModelTable>): ArtModel => ({
   checkpoint: row.checkpoint,
   enabled: row.enabled === 1,
   chinesePrompts: row.chinese_prompts === 1,
+  family: MODEL_FAMILIES.find((family) => family.toLowerCase() === row.base_model.toLowerCase()) ?? '其他',
+  access: { planIds: [] },
+  locked: false,
+  unlockHint: null,
 });
 
 const columnsOf = (body: ModelBody) => ({

@@ -37,6 +37,8 @@ export function ModelGroupsPanel() {
         checkpoint: model.checkpoint,
         enabled,
         chinesePrompts: model.chinesePrompts,
+        family: model.family,
+        access: model.access,
       }),
     onSuccess: async (saved) => {
       toast(saved.enabled ? `已启用「${saved.modelName}」` : `已停用「${saved.modelName}」`, 'success');
