@@ -30,7 +30,14 @@ export type A1111DoubleOptions = {
   previewEvery?: number;
   /** opts.live_previews_image_format (default png). */
   livePreviewFormat?: 'png' | 'jpeg' | 'webp';
+  /** The LoRA files `/sdapi/v1/loras` lists (default none). */
+  loras?: A1111Lora[];
+  /** VAE files `/sdapi/v1/sd-vae` (A1111) or `/sdapi/v1/sd-modules` (Forge) lists (default none). */
+  vaes?: string[];
 };
+
+/** A LoRA file as the Lora extension lists it; `metadata` is the file's training metadata (often `{}`). */
+export type A1111Lora = { name: string; alias?: string; metadata?: Record<string, string> };
 
 export type RecordedRequest = {
   method: string;
@@ -253,6 +260,21 @@ async function detectMap(
   else if (module.startsWith('depth')) image = image.blur(3);
   else image = image.convolve({ width: 3, height: 3, kernel: [-1, -1, -1, -1, 8, -1, -1, -1, -1] });
   return image.png().toBuffer();
+}
+
+/** `/sdapi/v1/loras` as modules/api of the built-in Lora extension answers it. */
+function loraList(loras: readonly A1111Lora[]) {
+  return loras.map((lora) => ({
+    name: lora.name,
+    alias: lora.alias ?? lora.name,
+    path: `/models/Lora/${lora.name}.safetensors`,
+    metadata: lora.metadata ?? {},
+  }));
+}
+
+/** `/sdapi/v1/sd-vae` (and Forge's `/sd-modules`): `{model_name, filename}` per file. */
+function vaeList(files: readonly string[], folder: string) {
+  return files.map((file) => ({ model_name: file, filename: `/models/${folder}/${file}` }));
 }
 
 export async function startA1111Double(options: A1111DoubleOptions = {}): Promise<A1111Double> {
@@ -759,10 +781,12 @@ export async function startA1111Double(options: A1111DoubleOptions = {}): Promis
         return null;
       case 'POST /sdapi/v1/refresh-checkpoints':
         return null;
+      case 'GET /sdapi/v1/loras':
+        return loraList(options.loras ?? []);
       case 'GET /sdapi/v1/sd-vae':
-        return flavour === 'a1111' ? [] : undefined;
+        return flavour === 'a1111' ? vaeList(options.vaes ?? [], 'VAE') : undefined;
       case 'GET /sdapi/v1/sd-modules':
-        return flavour === 'forge' ? [] : undefined;
+        return flavour === 'forge' ? vaeList(options.vaes ?? [], 'VAE') : undefined;
       case 'POST /internal/progress':
         return double.internalProgress ? internalProgress(body) : undefined;
       case 'GET /controlnet/version':

@@ -24,6 +24,10 @@ export type ComfyUiDoubleOptions = {
   auxPreprocessors?: boolean;
   /** Format SaveImage writes (default png); jpeg shows the adapter converting. */
   outputFormat?: 'png' | 'jpeg';
+  /** Files in models/loras, as LoraLoader.lora_name lists them (default two SD1.5 LoRAs). */
+  loras?: string[];
+  /** Files in models/vae, as VAELoader.vae_name lists them. */
+  vaes?: string[];
 };
 
 export type RecordedPrompt = { promptId: string; clientId: string | null; graph: Record<string, DoubleNode> };
@@ -113,6 +117,28 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 function seedColour(seed: number | null, index: number): { r: number; g: number; b: number } {
   const s = ((seed ?? 7) * 2654435761 + index * 40503) >>> 0;
   return { r: s & 0xff, g: (s >>> 8) & 0xff, b: (s >>> 16) & 0xff };
+}
+
+/** LoRA and VAE loaders as ComfyUI's nodes.py declares them; an unknown `lora_name` fails validation (value_not_in_list). */
+function loaderDefs(options: ComfyUiDoubleOptions): Record<string, NodeDef> {
+  return {
+    LoraLoader: {
+      required: {
+        model: ['MODEL'],
+        clip: ['CLIP'],
+        lora_name: [options.loras ?? ['sd15/ink_wash.safetensors', 'sd15/neon_glow.safetensors']],
+        strength_model: FLOAT(1, -100, 100, 0.01),
+        strength_clip: FLOAT(1, -100, 100, 0.01),
+      },
+      output: ['MODEL', 'CLIP'],
+      category: 'loaders',
+    },
+    VAELoader: {
+      required: { vae_name: [options.vaes ?? ['vae-ft-mse-840000-ema-pruned.safetensors']] },
+      output: ['VAE'],
+      category: 'loaders',
+    },
+  };
 }
 
 export class ComfyUiDouble {
@@ -383,6 +409,7 @@ export class ComfyUiDouble {
         category: 'ControlNet Preprocessors/Normal and Depth Estimators',
       };
     }
+    Object.assign(defs, loaderDefs(this.options));
     return defs;
   }
 
