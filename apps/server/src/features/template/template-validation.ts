@@ -57,7 +57,14 @@ export async function templateProblems(
 function fieldProblems(where: string, field: FormConfigItem, optionUrls: readonly string[]): string[] {
   const problems: string[] = [];
   const label = `${where}：表单项「${field.text}」`;
-  if ((field.type === 'select' || field.type === 'radio') && !field.url && !(field.option && field.option.length > 0)) {
+  // A `loras` field without options offers every enabled LoRA that fits the model (the style picker's list).
+  const openChoice = field.name === 'loras';
+  if (
+    (field.type === 'select' || field.type === 'radio') &&
+    !openChoice &&
+    !field.url &&
+    !(field.option && field.option.length > 0)
+  ) {
     problems.push(`${label}缺少选项或选项来源`);
   }
   if (field.url && !optionUrls.includes(field.url)) problems.push(`${label}的选项来源 ${field.url} 不存在`);
