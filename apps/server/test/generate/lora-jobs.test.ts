@@ -17,6 +17,7 @@ describeServer('generate: LoRA styles through the queue to A1111, ComfyUI and th
     () => ctx.app,
     () => ctx.admin,
   );
+  const comfyOptions = { stepDelayMs: 2, loras: ['sd15/ink_wash.safetensors', 'sd15/paper.safetensors'] };
   let a1111: A1111Double;
   let comfy: ComfyUiDouble;
   let a1111Model: string;
@@ -30,10 +31,7 @@ describeServer('generate: LoRA styles through the queue to A1111, ComfyUI and th
         { name: 'ink_wash_sd15', metadata: { ss_base_model_version: 'sd_v1', sshs_model_hash: 'abcdef1234567890' } },
       ],
     });
-    comfy = await startComfyUiDouble({
-      stepDelayMs: 2,
-      loras: ['sd15/ink_wash.safetensors', 'sd15/paper.safetensors'],
-    });
+    comfy = await startComfyUiDouble(comfyOptions);
     await admin.register('A1111 甲', 'sdwebui', a1111.url);
     await admin.register('ComfyUI 乙', 'comfyui', comfy.url);
     await admin.sync();
@@ -72,7 +70,7 @@ describeServer('generate: LoRA styles through the queue to A1111, ComfyUI and th
     const res = await submit(parameters, prompt);
     expect(res.body.code, res.body.msg).toBe(0);
     const { final } = await waitForEnd(ctx.app, ctx.user.token, res.body.data.generateId, 60_000);
-    expect(final.status, final.failReason).toBe('succeeded');
+    expect(final.status, final.message).toBe('succeeded');
     return final;
   };
   const storedParameters = async (workId: string) =>
@@ -123,6 +121,27 @@ describeServer('generate: LoRA styles through the queue to A1111, ComfyUI and th
     });
     for (const id of idOf('CLIPTextEncode')) expect(graph[id]!.inputs.clip).toEqual([second, 1]);
     for (const id of idOf('KSampler')) expect(graph[id]!.inputs.model).toEqual([second, 0]);
+  });
+
+  it('fails a job whose LoRA left the ComfyUI server after the last sync, as the server refuses it, and refunds it', async () => {
+    const credits = await creditsOf(ctx.app, ctx.user.token);
+    comfyOptions.loras = ['sd15/ink_wash.safetensors'];
+    try {
+      const res = await submit({
+        modelId: comfyModel,
+        steps: 2,
+        width: 256,
+        height: 256,
+        loras: [{ loraId: lora.comfyPaper, weight: 1 }],
+      });
+      expect(res.body.code, res.body.msg).toBe(0);
+      const { final } = await waitForEnd(ctx.app, ctx.user.token, res.body.data.generateId, 60_000);
+      expect(final.status).toBe('failed');
+      expect(final.message).toContain("lora_name: 'sd15/paper.safetensors' not in");
+    } finally {
+      comfyOptions.loras = ['sd15/ink_wash.safetensors', 'sd15/paper.safetensors'];
+    }
+    expect(await creditsOf(ctx.app, ctx.user.token)).toBe(credits);
   });
 
   it('paints a demo LoRA visibly and pixel-identically on the built-in engine', async () => {
