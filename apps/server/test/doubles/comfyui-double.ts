@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { EventEmitter, once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { type WebSocket, WebSocketServer } from 'ws';
 
@@ -10,6 +11,13 @@ import { type WebSocket, WebSocketServer } from 'ws';
  * ComfyUI does (server.py, execution.py): graph validation with node_errors, one prompt at a time, events only
  * to the socket of the prompt's client_id, binary preview frames, /history written when a prompt ends, /view
  * bytes, multipart /upload/image. It "paints" flat-colour PNGs whose colour follows the seed.
+ *
+ * Like the real server (v0.3.10, ../shared/engines.md §4): output nodes run in an order fixed per start but
+ * arbitrary (a shuffle seeded by `orderSeed`, random by default, so tests must not rely on batch order); a node
+ * whose inputs did not change since the last prompt comes from cache (a repeated prompt sends execution_cached
+ * listing every node, then executed for its outputs and execution_success, nothing else); previews are 512-px
+ * JPEG frames and only with a `previewMethod`; /interrupt ignores prompt_id and stops whatever runs once the
+ * current step is done; SaveImage PNGs carry the `prompt` text chunk and each extra_pnginfo key (`workflow`).
  */
 export type ComfyUiDoubleOptions = {
   /** Delay of one sampler step (default 5 ms). */
@@ -28,11 +36,26 @@ export type ComfyUiDoubleOptions = {
   loras?: string[];
   /** Files in models/vae, as VAELoader.vae_name lists them. */
   vaes?: string[];
+  /**
+   * Seeds the order output nodes run in (ComfyUI builds it from a Python set: fixed per start, arbitrary).
+   * Default: a random order per start.
+   */
+  orderSeed?: number;
+  /** `--preview-method`: with none (the default) no preview frames are sent; otherwise a 512-px JPEG per step. */
+  previewMethod?: 'none' | 'auto' | 'latent2rgb' | 'taesd';
+  /** After an interrupt, the running step ends, then execution_interrupted comes this much later (default 500). */
+  interruptDelayMs?: number;
 };
 
-export type RecordedPrompt = { promptId: string; clientId: string | null; graph: Record<string, DoubleNode> };
+export type RecordedPrompt = {
+  promptId: string;
+  clientId: string | null;
+  graph: Record<string, DoubleNode>;
+  /** `extra_data.extra_pnginfo` as sent (SaveImage writes each key as a PNG text chunk). */
+  extraPngInfo?: Record<string, unknown>;
+};
 export type RecordedUpload = { name: string; subfolder: string; type: string; overwrite: boolean; bytes: Buffer };
-export type SentMessage = { clientId: string | null; type: string; promptId?: string };
+export type SentMessage = { clientId: string | null; type: string; promptId?: string; node?: string };
 export type DoubleNode = { class_type: string; inputs: Record<string, unknown> };
 
 type Spec = [unknown, Record<string, unknown>?];
@@ -45,9 +68,18 @@ type NodeDef = {
 };
 type Pic = { kind: 'IMAGE' | 'LATENT' | 'MASK'; width: number; height: number; batch: number; seed: number | null };
 type Value = Pic | { kind: 'OTHER' };
-type QueueItem = { number: number; promptId: string; graph: Record<string, DoubleNode>; clientId: string | null };
+type QueueItem = {
+  number: number;
+  promptId: string;
+  graph: Record<string, DoubleNode>;
+  clientId: string | null;
+  extraPngInfo?: Record<string, unknown>;
+};
 type HistoryImage = { filename: string; subfolder: string; type: string };
 type Running = { item: QueueItem; interrupted: boolean };
+type QueueExtra = { client_id: string | null; extra_pnginfo?: Record<string, unknown> };
+/** What a node produced, kept by its signature (class and inputs, links replaced by their sources' signatures). */
+type Cached = { values: Value[]; images?: HistoryImage[] };
 
 class Interrupted extends Error {}
 class NodeFailure extends Error {
@@ -114,7 +146,7 @@ const isLink = (value: unknown): value is [string, number] =>
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A colour that follows the seed (and the position in a latent batch). */
-function seedColour(seed: number | null, index: number): { r: number; g: number; b: number } {
+export function seedColour(seed: number | null, index: number): { r: number; g: number; b: number } {
   const s = ((seed ?? 7) * 2654435761 + index * 40503) >>> 0;
   return { r: s & 0xff, g: (s >>> 8) & 0xff, b: (s >>> 16) & 0xff };
 }
@@ -171,6 +203,9 @@ export class ComfyUiDouble {
   private readonly controlNets: string[];
   private readonly samplers: string[];
   private readonly schedulers: string[];
+  private readonly orderSeed: number;
+  /** The outputs cache: what the nodes of the last prompt produced, by signature. */
+  private cache = new Map<string, Cached>();
   // Controls set by tests.
   private rejectNext: Record<string, unknown> | null = null;
   private failNext: { message: string; classType: string } | null = null;
@@ -186,6 +221,7 @@ export class ComfyUiDouble {
     this.controlNets = options.controlNets ?? ['control_v11p_sd15_canny.pth', 'control_v11f1p_sd15_depth.pth'];
     this.samplers = options.samplers ?? DEFAULT_SAMPLERS;
     this.schedulers = options.schedulers ?? DEFAULT_SCHEDULERS;
+    this.orderSeed = options.orderSeed ?? Math.floor(Math.random() * 2 ** 32);
     this.server.on('connection', (socket) => {
       this.connections.add(socket);
       socket.on('close', () => this.connections.delete(socket));
@@ -478,21 +514,40 @@ export class ComfyUiDouble {
       return sendJson(res, 200, info ? { [name]: info } : {});
     }
     if (method === 'GET' && path === '/system_stats') {
+      // As v0.3.10 run with --cpu from a source archive (version unknown).
+      const ram = 16_624_349_184;
       return sendJson(res, 200, {
-        system: { os: 'posix', python_version: '3.12.3', embedded_python: false, comfyui_version: '0.3.60' },
+        system: {
+          os: 'posix',
+          ram_total: ram,
+          ram_free: 9_876_543_488,
+          comfyui_version: 'unknown',
+          python_version: '3.12.3 (main, Nov  6 2024, 18:32:19) [GCC 13.2.0]',
+          pytorch_version: '2.5.1+cpu',
+          embedded_python: false,
+          argv: ['main.py', '--cpu', '--listen', '127.0.0.1'],
+        },
         devices: [
           {
-            name: 'cuda:0 NVIDIA GeForce RTX 4090 : cudaMallocAsync',
-            type: 'cuda',
-            index: 0,
-            vram_total: 25_393_692_672,
-            vram_free: 23_000_000_000,
+            name: 'cpu',
+            type: 'cpu',
+            index: null,
+            vram_total: ram,
+            vram_free: 9_876_543_488,
+            torch_vram_total: ram,
+            torch_vram_free: 9_876_543_488,
           },
         ],
       });
     }
     if (path === '/queue' && method === 'GET') {
-      const entry = (item: QueueItem) => [item.number, item.promptId, item.graph, { client_id: item.clientId }, []];
+      const entry = (item: QueueItem) => [
+        item.number,
+        item.promptId,
+        item.graph,
+        this.extraOf(item),
+        this.outputNodes(item.graph),
+      ];
       return sendJson(res, 200, {
         queue_running: this.running ? [entry(this.running.item)] : [],
         queue_pending: this.pending.map(entry),
@@ -517,9 +572,8 @@ export class ComfyUiDouble {
       const json = parseJson(body);
       const promptId = isRecord(json) && typeof json.prompt_id === 'string' ? json.prompt_id : null;
       this.interrupts.push(promptId);
-      // With a prompt_id only that prompt is interrupted, and only while it runs.
-      if (this.running && (promptId === null || promptId === this.running.item.promptId))
-        this.running.interrupted = true;
+      // ComfyUI v0.3.x ignores prompt_id: whatever runs is stopped (nothing happens when nothing runs).
+      if (this.running) this.running.interrupted = true;
       res.writeHead(200).end();
       return;
     }
@@ -603,8 +657,10 @@ export class ComfyUiDouble {
     }
     const promptId = typeof json.prompt_id === 'string' ? json.prompt_id : randomUUID();
     const clientId = typeof json.client_id === 'string' ? json.client_id : null;
-    const item: QueueItem = { number: this.counter++, promptId, graph, clientId };
-    this.prompts.push({ promptId, clientId, graph });
+    const extra = isRecord(json.extra_data) ? json.extra_data : {};
+    const extraPngInfo = isRecord(extra.extra_pnginfo) ? extra.extra_pnginfo : undefined;
+    const item: QueueItem = { number: this.counter++, promptId, graph, clientId, extraPngInfo };
+    this.prompts.push({ promptId, clientId, graph, extraPngInfo });
     this.pending.push(item);
     sendJson(res, 200, { prompt_id: promptId, number: item.number, node_errors: {} });
     this.events.emit('queued', promptId);
@@ -679,7 +735,8 @@ export class ComfyUiDouble {
         }
         if (Array.isArray(type)) {
           if (node.class_type.startsWith('LoadImage') && name === 'image') {
-            if (!type.includes(value)) {
+            // LoadImage validates the file itself (VALIDATE_INPUTS), so files in subfolders are accepted too.
+            if (!this.files.has(inputKey(value))) {
               error(
                 'custom_validation_failed',
                 'Custom validation failed for node',
@@ -767,6 +824,7 @@ export class ComfyUiDouble {
       clientId,
       type,
       promptId: typeof data.prompt_id === 'string' ? data.prompt_id : undefined,
+      node: typeof data.node === 'string' ? data.node : undefined,
     });
     ws.send(JSON.stringify({ type, data }));
   }
@@ -785,17 +843,26 @@ export class ComfyUiDouble {
     if (ws) this.sendTo(ws, item.clientId, type, data);
   }
 
-  private sendPreview(item: QueueItem, png: Buffer): void {
+  private sendPreview(item: QueueItem, jpeg: Buffer): void {
     const head = Buffer.alloc(8);
     head.writeUInt32BE(1, 0); // PREVIEW_IMAGE
-    head.writeUInt32BE(2, 4); // PNG
-    const frame = Buffer.concat([head, png]);
+    head.writeUInt32BE(1, 4); // JPEG
+    const frame = Buffer.concat([head, jpeg]);
     const targets = item.clientId === null ? [...this.wss.clients] : [this.sockets.get(item.clientId)];
     for (const ws of targets) {
       if (!ws) continue;
       this.sent.push({ clientId: item.clientId, type: 'preview', promptId: item.promptId });
       ws.send(frame, { binary: true });
     }
+  }
+
+  private extraOf(item: QueueItem): QueueExtra {
+    return { client_id: item.clientId, ...(item.extraPngInfo ? { extra_pnginfo: item.extraPngInfo } : {}) };
+  }
+
+  private outputNodes(graph: Record<string, DoubleNode>): string[] {
+    const defs = this.nodeDefs();
+    return Object.keys(graph).filter((id) => defs[graph[id]!.class_type]?.outputNode);
   }
 
   // ---- execution ----
@@ -827,30 +894,53 @@ export class ComfyUiDouble {
       messages.push([type, data]);
       this.emitEvent(item, type, data);
     };
+    // LoadImage's IS_CHANGED hashes the file: an input overwritten under the same name is not a cache hit.
+    const signatures = nodeSignatures(graph, (node) =>
+      node.class_type.startsWith('LoadImage') ? contentHash(this.files.get(inputKey(node.inputs.image))?.bytes) : '',
+    );
+    // As ComfyUI's classic cache: what nodes of this prompt produced last time is reused, the rest is dropped.
+    const cache = new Map<string, Cached>();
+    for (const signature of signatures.values()) {
+      const hit = this.cache.get(signature);
+      if (hit) cache.set(signature, hit);
+    }
+    this.cache = cache;
+    const cachedNodes = Object.keys(graph).filter((id) => cache.has(signatures.get(id)!));
     record('execution_start', { prompt_id: promptId, timestamp: Date.now() });
-    record('execution_cached', { nodes: [], prompt_id: promptId, timestamp: Date.now() });
-    const order = executionOrder(graph, defs);
+    record('execution_cached', { nodes: cachedNodes, prompt_id: promptId, timestamp: Date.now() });
+    const order = executionOrder(graph, defs, this.orderSeed);
     const values = new Map<string, Value[]>();
     let outcome: 'success' | 'interrupted' | 'error' = 'success';
     let current = '';
+    let ranAny = false;
     try {
       for (const id of order) {
         current = id;
         if (running.interrupted || this.closed) throw new Interrupted();
         const node = graph[id]!;
-        this.emitEvent(item, 'executing', { node: id, display_node: id, prompt_id: promptId });
-        if (this.failNext && this.failNext.classType === node.class_type) {
-          const failure = this.failNext;
-          this.failNext = null;
-          throw new NodeFailure(id, node.class_type, failure.message);
+        const signature = signatures.get(id)!;
+        const hit = cache.get(signature);
+        let result: Cached;
+        if (hit) {
+          // A cached node is not executed; an output node among them still reports its images.
+          result = hit;
+        } else {
+          ranAny = true;
+          this.emitEvent(item, 'executing', { node: id, display_node: id, prompt_id: promptId });
+          if (this.failNext && this.failNext.classType === node.class_type) {
+            const failure = this.failNext;
+            this.failNext = null;
+            throw new NodeFailure(id, node.class_type, failure.message);
+          }
+          const inputs: Record<string, unknown> = {};
+          for (const [name, value] of Object.entries(node.inputs)) {
+            inputs[name] = isLink(value) ? values.get(value[0])?.[value[1]] : value;
+          }
+          result = await this.runNode(running, id, node.class_type, inputs);
+          cache.set(signature, result);
+          executed.push(id);
         }
-        const inputs: Record<string, unknown> = {};
-        for (const [name, value] of Object.entries(node.inputs)) {
-          inputs[name] = isLink(value) ? values.get(value[0])?.[value[1]] : value;
-        }
-        const result = await this.runNode(running, id, node.class_type, inputs);
         values.set(id, result.values);
-        executed.push(id);
         if (result.images) {
           outputs[id] = { images: result.images };
           this.emitEvent(item, 'executed', {
@@ -864,6 +954,8 @@ export class ComfyUiDouble {
     } catch (error) {
       if (error instanceof Interrupted) {
         outcome = 'interrupted';
+        // The step under way finishes first; the server reports the interrupt a little later.
+        if (!this.closed) await sleep(this.options.interruptDelayMs ?? 500);
         record('execution_interrupted', {
           prompt_id: promptId,
           node_id: current,
@@ -890,13 +982,17 @@ export class ComfyUiDouble {
     }
     if (outcome === 'success') record('execution_success', { prompt_id: promptId, timestamp: Date.now() });
     // As ComfyUI's prompt_worker: history is written after the last execution event, then executing null.
+    const meta = Object.fromEntries(
+      Object.keys(outputs).map((id) => [id, { node_id: id, display_node: id, parent_node: null, real_node_id: id }]),
+    );
     this.history.set(promptId, {
-      prompt: [item.number, promptId, graph, { client_id: item.clientId }, Object.keys(outputs)],
+      prompt: [item.number, promptId, graph, this.extraOf(item), this.outputNodes(graph)],
       outputs,
       status: { status_str: outcome === 'success' ? 'success' : 'error', completed: outcome === 'success', messages },
-      meta: {},
+      meta,
     });
-    this.emitEvent(item, 'executing', { node: null, prompt_id: promptId });
+    // A prompt served wholly from cache sends no executing event at all.
+    if (ranAny) this.emitEvent(item, 'executing', { node: null, prompt_id: promptId });
   }
 
   private async runNode(
@@ -904,7 +1000,7 @@ export class ComfyUiDouble {
     id: string,
     classType: string,
     inputs: Record<string, unknown>,
-  ): Promise<{ values: Value[]; images?: HistoryImage[] }> {
+  ): Promise<Cached> {
     const other: Value = { kind: 'OTHER' };
     const pic = (value: unknown): Pic => {
       if (isRecord(value) && typeof value.width === 'number') return value as Pic;
@@ -927,7 +1023,7 @@ export class ComfyUiDouble {
           ],
         };
       case 'LoadImage': {
-        const file = this.files.get(`input//${String(inputs.image)}`);
+        const file = this.files.get(inputKey(inputs.image));
         const image: Pic = {
           kind: 'IMAGE',
           width: file?.width ?? 64,
@@ -938,7 +1034,7 @@ export class ComfyUiDouble {
         return { values: [image, { ...image, kind: 'MASK' }] };
       }
       case 'LoadImageMask': {
-        const file = this.files.get(`input//${String(inputs.image)}`);
+        const file = this.files.get(inputKey(inputs.image));
         return {
           values: [{ kind: 'MASK', width: file?.width ?? 64, height: file?.height ?? 64, batch: 1, seed: null }],
         };
@@ -970,7 +1066,10 @@ export class ComfyUiDouble {
         return { values: [other, other] };
       case 'SaveImage':
       case 'PreviewImage':
-        return { values: [], images: await this.save(pic(inputs.images), classType, inputs.filename_prefix) };
+        return {
+          values: [],
+          images: await this.save(running.item, pic(inputs.images), classType, inputs.filename_prefix),
+        };
       default:
         // Encoders, loaders and preprocessors: a picture passes through, anything else is opaque.
         return {
@@ -983,23 +1082,28 @@ export class ComfyUiDouble {
 
   private async sample(running: Running, id: string, latent: Pic, seed: number, steps: number): Promise<Pic> {
     const { item } = running;
-    const colour = seedColour(seed, 0);
-    const preview = await sharp({ create: { width: 8, height: 8, channels: 3, background: colour } })
-      .png()
-      .toBuffer();
+    const method = this.options.previewMethod ?? 'none';
+    // Real previews are 512 px whatever the picture's size (the latent decoded and scaled), as JPEG.
+    const preview =
+      method === 'none'
+        ? null
+        : await sharp({ create: { width: 512, height: 512, channels: 3, background: seedColour(seed, 0) } })
+            .jpeg({ quality: 95 })
+            .toBuffer();
     const drop = this.dropNext;
     if (drop) this.dropNext = null;
     for (let step = 1; step <= steps; step++) {
       await sleep(this.stepDelayMs);
+      // The progress hook checks for an interrupt once the step is done, before reporting it.
       if (running.interrupted || this.closed) throw new Interrupted();
       this.emitEvent(item, 'progress', { value: step, max: steps, prompt_id: item.promptId, node: id });
-      this.sendPreview(item, preview);
+      if (preview) this.sendPreview(item, preview);
       if (drop && step === drop.afterSteps && item.clientId) this.sockets.get(item.clientId)?.terminate();
     }
     return { ...latent, kind: 'LATENT', seed };
   }
 
-  private async save(images: Pic, classType: string, prefix: unknown): Promise<HistoryImage[]> {
+  private async save(item: QueueItem, images: Pic, classType: string, prefix: unknown): Promise<HistoryImage[]> {
     const temp = classType === 'PreviewImage';
     const jpeg = this.options.outputFormat === 'jpeg' && !temp;
     const [subfolder, base] = temp
@@ -1009,6 +1113,8 @@ export class ComfyUiDouble {
           const slash = text.lastIndexOf('/');
           return slash >= 0 ? [text.slice(0, slash), text.slice(slash + 1)] : ['', text];
         })();
+    // As SaveImage: the prompt (the whole graph) and each extra_pnginfo key, JSON, as tEXt chunks.
+    const texts: [string, unknown][] = [['prompt', item.graph], ...Object.entries(item.extraPngInfo ?? {})];
     const out: HistoryImage[] = [];
     for (let index = 0; index < images.batch; index++) {
       const filename = `${base}_${String(++this.outputCounter).padStart(5, '0')}_.${jpeg ? 'jpg' : 'png'}`;
@@ -1016,7 +1122,7 @@ export class ComfyUiDouble {
       const canvas = sharp({
         create: { width: images.width, height: images.height, channels: 3, background: seedColour(images.seed, index) },
       });
-      const bytes = await (jpeg ? canvas.jpeg() : canvas.png()).toBuffer();
+      const bytes = jpeg ? await canvas.jpeg().toBuffer() : withTextChunks(await canvas.png().toBuffer(), texts);
       this.files.set(`${type}/${subfolder}/${filename}`, { bytes, width: images.width, height: images.height });
       out.push({ filename, subfolder, type });
     }
@@ -1024,12 +1130,55 @@ export class ComfyUiDouble {
   }
 }
 
+/** Python's json.dumps: non-ASCII escaped, so the text fits a Latin-1 tEXt chunk. */
+const asciiJson = (value: unknown) =>
+  JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** The PNG with a tEXt chunk per (keyword, JSON value) right after IHDR, as PIL's PngInfo writes them. */
+function withTextChunks(png: Buffer, texts: [string, unknown][]): Buffer {
+  const chunks = texts.map(([keyword, value]) => {
+    const data = Buffer.concat([
+      Buffer.from(keyword, 'latin1'),
+      Buffer.from([0]),
+      Buffer.from(asciiJson(value), 'latin1'),
+    ]);
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write('tEXt', 4, 'latin1');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(data, crc32(head.subarray(4, 8))) >>> 0, 0);
+    return Buffer.concat([head, data, crc]);
+  });
+  const ihdrEnd = 8 + 12 + png.readUInt32BE(8);
+  return Buffer.concat([png.subarray(0, ihdrEnd), ...chunks, png.subarray(ihdrEnd)]);
+}
+
+/** The files key of a LoadImage value: `name` or `subfolder/name` in the input folder. */
+function inputKey(value: unknown): string {
+  const text = String(value);
+  const slash = text.lastIndexOf('/');
+  return slash >= 0 ? `input/${text.slice(0, slash)}/${text.slice(slash + 1)}` : `input//${text}`;
+}
+
 function defsOutput(def: NodeDef | undefined): string[] {
   return def?.output ?? [];
 }
 
-/** Output nodes in id order, each after the nodes it depends on (depth first), as ComfyUI runs them. */
-function executionOrder(graph: Record<string, DoubleNode>, defs: Record<string, NodeDef>): string[] {
+const contentHash = (bytes: Buffer | undefined) => (bytes ? createHash('sha256').update(bytes).digest('hex') : '');
+
+/** A number per (start, node id), standing for the place of the id in a Python set of that start. */
+function setRank(orderSeed: number, id: string): number {
+  let hash = (orderSeed ^ 0x811c9dc5) >>> 0;
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193) >>> 0;
+  hash = Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d) >>> 0;
+  return (hash ^ (hash >>> 12)) >>> 0;
+}
+
+/**
+ * Output nodes in an order fixed per start but arbitrary (v0.3.10 takes them from a set), each after the nodes
+ * it depends on: with one SaveImage per image of a batch, image 2 may be done before image 1.
+ */
+function executionOrder(graph: Record<string, DoubleNode>, defs: Record<string, NodeDef>, orderSeed: number): string[] {
   const order: string[] = [];
   const seen = new Set<string>();
   const visit = (id: string) => {
@@ -1040,9 +1189,30 @@ function executionOrder(graph: Record<string, DoubleNode>, defs: Record<string, 
   };
   const outputs = Object.keys(graph)
     .filter((id) => defs[graph[id]!.class_type]?.outputNode)
-    .sort((a, b) => Number(a) - Number(b));
+    .sort((a, b) => setRank(orderSeed, a) - setRank(orderSeed, b) || a.localeCompare(b));
   for (const id of outputs) visit(id);
   return order;
+}
+
+/** Each node's cache signature: its class and inputs, a link standing for its source's signature. */
+function nodeSignatures(graph: Record<string, DoubleNode>, changed: (node: DoubleNode) => string): Map<string, string> {
+  const signatures = new Map<string, string>();
+  const sign = (id: string): string => {
+    const known = signatures.get(id);
+    if (known !== undefined) return known;
+    const node = graph[id]!;
+    const inputs = Object.keys(node.inputs)
+      .sort()
+      .map((name) => {
+        const value = node.inputs[name];
+        return [name, isLink(value) ? { from: sign(value[0]), slot: value[1] } : value];
+      });
+    const signature = JSON.stringify([node.class_type, inputs, changed(node)]);
+    signatures.set(id, signature);
+    return signature;
+  };
+  for (const id of Object.keys(graph)) sign(id);
+  return signatures;
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {

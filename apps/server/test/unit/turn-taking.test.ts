@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { etaSeconds, TurnTakingLine } from '../../src/features/generate/turn-taking.js';
+import { agedEtaSeconds, etaSeconds, secondsLeft, TurnTakingLine } from '../../src/features/generate/turn-taking.js';
 
 type Job = { jobId: string; userId: string };
 const job = (userId: string, n: number): Job => ({ jobId: `${userId}${n}`, userId });
@@ -74,5 +74,12 @@ describe('ETA', () => {
     expect(etaSeconds({ position: 1, units: 10, secondsPerUnit: 1, capacity: 1, runningLeftSeconds: 0 })).toBe(10);
     expect(etaSeconds({ position: 3, units: 10, secondsPerUnit: 1, capacity: 2, runningLeftSeconds: 4 })).toBe(22);
     expect(etaSeconds({ position: 2, units: 10, secondsPerUnit: 1, capacity: 0, runningLeftSeconds: 0 })).toBe(20);
+  });
+
+  it('counts a wait down, and lets it grow again once the estimate is passed instead of freezing', () => {
+    expect([0, 4, 8, 10, 12, 20].map((t) => secondsLeft(10, t))).toEqual([10, 6, 2, 0, 1, 5]);
+    // A waiting job's ETA, written 0 … 12 s ago: own 2 s stays, the 8 s wait counts down, then grows.
+    const standing = { etaSeconds: 10, ownSeconds: 2 };
+    expect([0, 3, 8, 9, 12].map((t) => agedEtaSeconds(standing, t))).toEqual([10, 7, 2, 3, 4]);
   });
 });

@@ -128,11 +128,12 @@ export class ComfyUiClient {
     return reply.body;
   }
 
-  /** `POST /upload/image` (multipart `image`, overwrite) → the name a LoadImage node refers to. */
-  async uploadImage(bytes: Buffer, filename: string, mime: string): Promise<UploadedFile> {
+  /** `POST /upload/image` (multipart `image`, into `subfolder`, overwrite) → where a LoadImage node finds it. */
+  async uploadImage(bytes: Buffer, filename: string, mime: string, subfolder = ''): Promise<UploadedFile> {
     const form = new FormData();
     form.append('image', new Blob([new Uint8Array(bytes)], { type: mime }), filename);
     form.append('type', 'input');
+    if (subfolder) form.append('subfolder', subfolder);
     form.append('overwrite', 'true');
     const reply = await this.request('POST', '/upload/image', { form });
     if (reply.status >= 300) throw new EngineError(`推理后端拒绝了上传的图片（HTTP ${reply.status}）`, false);

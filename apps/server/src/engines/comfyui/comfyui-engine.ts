@@ -28,6 +28,7 @@ import { parseQueue } from './comfyui-messages.js';
 import { ObjectInfoCache } from './comfyui-object-info.js';
 import { ComfyUiPromptRunner } from './comfyui-prompt-runner.js';
 import { PromptWatch } from './comfyui-prompt-watch.js';
+import { uiWorkflow } from './comfyui-workflow.js';
 
 export type ComfyUiEngineOptions = {
   /** e.g. http://gpu-1:8188 (a path prefix such as /api or a proxy's is kept). */
@@ -192,8 +193,11 @@ export class ComfyUiEngine implements InferenceEngine {
       preprocessors,
       batchMode: this.batchMode,
     });
+    // The UI workflow rides along so ComfyUI writes it into the PNGs; widget order comes from /object_info.
+    const info = await this.objectInfo.get().catch(() => ({}));
+    const extraPngInfo = { workflow: uiWorkflow(plan.graph, info) };
     const watch = new PromptWatch(plan.samplers, job.steps, options.onProgress);
-    const execution = await this.runner.execute(plan.graph, watch, deadline, options.signal);
+    const execution = await this.runner.execute(plan.graph, watch, deadline, options.signal, extraPngInfo);
     const images = execution.entry ? await this.images.collect(execution.entry, plan, job) : [];
     if (!execution.interrupted) watch.complete();
     return { images, seed: images[0]?.seed ?? seed, interrupted: execution.interrupted };

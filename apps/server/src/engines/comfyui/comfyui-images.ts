@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { type EngineImage, type EngineJob, formatInfotext, upscaleInfotext } from '../engine.js';
-import { addPngText } from '../png-text.js';
+import { addPngText, withoutPngTextNamed } from '../png-text.js';
 import type { ComfyUiClient } from './comfyui-client.js';
 import type { GraphPlan } from './comfyui-graph.js';
 import type { HistoryEntry, OutputImage } from './comfyui-messages.js';
@@ -23,16 +23,24 @@ export async function toPng(bytes: Buffer): Promise<Buffer> {
 }
 
 /**
- * Images in and out of one server: inputs go up through /upload/image under fresh names, results come back
- * from /view as PNGs.
+ * Where our inputs go in the server's input folder. ComfyUI has no API to delete a file, so names are the
+ * content's hash: the same picture is uploaded once (overwrite), two jobs never clash over a name, a repeated
+ * job is served from ComfyUI's cache, and the folder grows by distinct pictures only; a subfolder keeps them out
+ * of LoadImage's list in /object_info, and the operator can empty it (files older than a job's time limit).
  */
+export const UPLOAD_SUBFOLDER = 'huafang';
+
+/** ComfyUI's own text chunk: the whole batch's API graph, upload names included. Works do not keep it. */
+const COMFY_PROMPT_CHUNK = 'prompt';
+
+/** Images in and out of one server: inputs go up through /upload/image, results come back from /view as PNGs. */
 export class ComfyUiImages {
   constructor(private readonly client: ComfyUiClient) {}
 
   async upload(bytes: Buffer): Promise<string> {
     const { ext, mime } = imageKind(bytes);
-    // A fresh name per upload, so two jobs never overwrite each other's input.
-    const file = await this.client.uploadImage(bytes, `huafang_${randomUUID()}.${ext}`, mime);
+    const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 32);
+    const file = await this.client.uploadImage(bytes, `${hash}.${ext}`, mime, UPLOAD_SUBFOLDER);
     return file.subfolder ? `${file.subfolder}/${file.name}` : file.name;
   }
 
@@ -41,7 +49,11 @@ export class ComfyUiImages {
     return this.client.getBytes(`/view?${query}`);
   }
 
-  /** The finished images of history, in batch order, as PNGs carrying the A1111 `parameters` text. */
+  /**
+   * The finished images of history, matched to their seeds by output node (ComfyUI finishes them in any
+   * order), in batch order, as PNGs carrying the A1111 `parameters` text and ComfyUI's `workflow`, without its
+   * `prompt` chunk.
+   */
   async collect(entry: HistoryEntry, plan: GraphPlan, job: EngineJob): Promise<EngineImage[]> {
     const found: { index: number; ref: OutputImage }[] = [];
     for (const [node, refs] of entry.outputs) {
@@ -52,7 +64,7 @@ export class ComfyUiImages {
     found.sort((a, b) => a.index - b.index);
     const images: EngineImage[] = [];
     for (const { index, ref } of found) {
-      const png = await toPng(await this.view(ref));
+      const png = withoutPngTextNamed(await toPng(await this.view(ref)), [COMFY_PROMPT_CHUNK]);
       const width = png.readUInt32BE(16);
       const height = png.readUInt32BE(20);
       const seed = plan.seeds[index] ?? plan.seeds[0] ?? 0;

@@ -48,7 +48,17 @@ export class ComfyUiPromptRunner {
     this.client = options.client;
   }
 
-  async execute(graph: ComfyGraph, watch: PromptWatch, deadline: number, signal?: AbortSignal): Promise<Execution> {
+  /**
+   * `extraPngInfo` goes into `extra_data.extra_pnginfo`: SaveImage writes each key as a PNG text chunk (our
+   * `workflow`, so ComfyUI reopens the work).
+   */
+  async execute(
+    graph: ComfyGraph,
+    watch: PromptWatch,
+    deadline: number,
+    signal?: AbortSignal,
+    extraPngInfo?: Record<string, unknown>,
+  ): Promise<Execution> {
     const clientId = randomUUID();
     // The socket first, so no event of our prompt can be missed.
     const socket = await this.openSocket(clientId, watch);
@@ -56,7 +66,7 @@ export class ComfyUiPromptRunner {
     const onAbort = () => watch.wake();
     signal?.addEventListener('abort', onAbort);
     try {
-      const promptId = await this.queuePrompt(graph, clientId);
+      const promptId = await this.queuePrompt(graph, clientId, extraPngInfo);
       watch.setPrompt(promptId);
       return await this.follow(promptId, watch, deadline, signal);
     } finally {
@@ -88,8 +98,17 @@ export class ComfyUiPromptRunner {
     });
   }
 
-  private async queuePrompt(graph: ComfyGraph, clientId: string): Promise<string> {
-    const reply = await this.client.request('POST', '/prompt', { json: { prompt: graph, client_id: clientId } });
+  private async queuePrompt(
+    graph: ComfyGraph,
+    clientId: string,
+    extraPngInfo?: Record<string, unknown>,
+  ): Promise<string> {
+    const json = {
+      prompt: graph,
+      client_id: clientId,
+      ...(extraPngInfo ? { extra_data: { extra_pnginfo: extraPngInfo } } : {}),
+    };
+    const reply = await this.client.request('POST', '/prompt', { json });
     let body: unknown = null;
     try {
       body = this.client.parse(reply);
@@ -117,21 +136,33 @@ export class ComfyUiPromptRunner {
     }
   }
 
-  /** Stops our prompt: interrupt it when it runs, take it off the queue while it waits. */
+  /**
+   * Interrupts the running prompt, which must be ours. ComfyUI v0.3.x ignores `prompt_id` and stops whatever
+   * runs, so the caller has just seen ours running in /queue; newer servers honour `prompt_id`, which closes the
+   * short gap between that look and this call.
+   */
+  private async interrupt(promptId: string): Promise<CancelState> {
+    await this.client.postJson('/interrupt', { prompt_id: promptId });
+    return 'interrupting';
+  }
+
+  /**
+   * Stops our prompt, never another's: /queue says where it is. Running: interrupt it. Waiting: take it off the
+   * queue. Neither: it has ended (history has it) or is gone. While another client's prompt runs, ours is never
+   * interrupted, since on a shared server a bare interrupt would stop theirs.
+   */
   private async cancel(promptId: string, watch: PromptWatch): Promise<CancelState> {
-    if (watch.started) {
-      await this.client.postJson('/interrupt', { prompt_id: promptId });
-      return 'interrupting';
-    }
-    await this.client.postJson('/queue', { delete: [promptId] });
     const queue = await this.queueState();
-    if (queue.running.includes(promptId)) {
+    if (queue.running.includes(promptId)) return this.interrupt(promptId);
+    if (queue.pending.includes(promptId)) {
+      await this.client.postJson('/queue', { delete: [promptId] });
+      const after = await this.queueState();
       // It started between our look and the delete.
-      await this.client.postJson('/interrupt', { prompt_id: promptId });
-      return 'interrupting';
+      if (after.running.includes(promptId)) return this.interrupt(promptId);
+      if (after.pending.includes(promptId)) return 'interrupting';
     }
-    if (queue.pending.includes(promptId)) return 'interrupting';
     const entry = await this.historyEntry(promptId);
+    // ComfyUI writes history before a prompt leaves the running list: in neither, without history, it is gone.
     if (!entry) return 'removed';
     watch.entry = entry;
     watch.finish(entry.terminal);

@@ -4,7 +4,13 @@ import type { GenerationRepository } from './generation.repository.js';
 import type { InterruptChannel } from './interrupt-channel.js';
 import type { JobLifecycle } from './job-lifecycle.js';
 import { type JobQueue, type QueueItem, type QueueLimits, type QueueStanding, SHUTDOWN } from './job-queue.js';
-import { etaSeconds, INITIAL_SECONDS_PER_UNIT, nextSecondsPerUnit, TurnTakingLine } from './turn-taking.js';
+import {
+  etaSeconds,
+  INITIAL_SECONDS_PER_UNIT,
+  nextSecondsPerUnit,
+  secondsLeft,
+  TurnTakingLine,
+} from './turn-taking.js';
 
 type Running = { item: QueueItem; backend: Backend; controller: AbortController; startedAt: number };
 
@@ -84,7 +90,7 @@ export class EmbeddedJobQueue implements JobQueue {
   private eta(item: Pick<QueueItem, 'units' | 'engineKind' | 'checkpoint'>, position: number): number {
     const now = Date.now();
     const runningLeftSeconds = [...this.running.values()].reduce(
-      (sum, run) => sum + Math.max(0, run.item.units * this.secondsPerUnit - (now - run.startedAt) / 1000),
+      (sum, run) => sum + secondsLeft(run.item.units * this.secondsPerUnit, (now - run.startedAt) / 1000),
       0,
     );
     return etaSeconds({

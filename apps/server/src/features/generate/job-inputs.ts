@@ -8,14 +8,47 @@ import type { ImageSource, JobPayload } from './job-payload.js';
 /** Seeds wrap like the engines' (A1111 and ComfyUI batches paint image i with seed + i). */
 const SEED_RANGE = 4294967296;
 
+/** One engine run: `batchSize` images with seeds seed, seed + 1, … */
+export type BatchRun = { seed: number; batchSize: number };
+
 /**
- * The batch still to paint: all of it on a first run; after a stop with images kept (a shutdown, a crash),
- * only the rest, with the seeds the whole batch would have given them.
+ * Where a batch of `count` images began, from the seeds of images kept when `seed` was -1 (the engine drew
+ * it): the smallest kept seed (modulo the seed range) from which every kept seed lies within the batch.
  */
-export function remainingBatch(payload: JobPayload, imageCount: number, kept: WorkRow[]) {
-  const first = kept[0];
-  if (!first) return { seed: payload.parameters.seed, batchSize: imageCount };
-  return { seed: (Number(first.seed) + kept.length) % SEED_RANGE, batchSize: imageCount - kept.length };
+function inferredStart(keptSeeds: readonly number[], count: number): number | null {
+  for (const candidate of [...keptSeeds].sort((a, b) => a - b)) {
+    if (keptSeeds.every((s) => (s - candidate + SEED_RANGE) % SEED_RANGE < count)) return candidate;
+  }
+  return null;
+}
+
+/**
+ * The runs still to paint: the whole batch on a first run; after a stop with images kept (a shutdown, a crash,
+ * a failed backend), exactly the missing positions, each with the seed the whole batch gives it (seed + i), in
+ * contiguous runs. The kept images can be any subset: ComfyUI finishes a batch's images in an order of its own.
+ */
+export function remainingBatch(payload: JobPayload, imageCount: number, kept: Pick<WorkRow, 'seed'>[]): BatchRun[] {
+  const seed = payload.parameters.seed;
+  if (kept.length === 0) return [{ seed, batchSize: imageCount }];
+  const keptSeeds = kept.map((work) => Number(work.seed));
+  const start = seed >= 0 ? seed : inferredStart(keptSeeds, imageCount);
+  const have = new Set(keptSeeds);
+  const missing: number[] = [];
+  if (start !== null) {
+    for (let i = 0; i < imageCount; i++) if (!have.has((start + i) % SEED_RANGE)) missing.push(i);
+  }
+  // Seeds that are not seed + i (a latent batch shares one seed): the rest follows the last kept image.
+  if (start === null || missing.length !== imageCount - kept.length) {
+    return [{ seed: (Math.max(...keptSeeds) + 1) % SEED_RANGE, batchSize: imageCount - kept.length }];
+  }
+  const runs: BatchRun[] = [];
+  for (const i of missing) {
+    const last = runs.at(-1);
+    const runSeed = (start + i) % SEED_RANGE;
+    if (last && (last.seed + last.batchSize) % SEED_RANGE === runSeed) last.batchSize++;
+    else runs.push({ seed: runSeed, batchSize: 1 });
+  }
+  return runs;
 }
 
 /** What an engine is asked to paint: the job's parameters with its input images loaded (uploads or earlier works). */
@@ -36,7 +69,7 @@ export class JobInputs {
     return readBytes(stream);
   }
 
-  async engineJob(userId: string, payload: JobPayload, batch: { seed: number; batchSize: number }): Promise<EngineJob> {
+  async engineJob(userId: string, payload: JobPayload, batch: BatchRun): Promise<EngineJob> {
     const p = payload.parameters;
     const controlNets: EngineControlNet[] = [];
     for (const unit of p.controlNets) {

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { EngineError } from '../../engines/engine.js';
+import { EngineError, type EngineProgress } from '../../engines/engine.js';
 import { BizError } from '../../platform/errors.js';
 import { nowIso } from '../../platform/ids.js';
 import { DISK_FULL_MESSAGE, isDiskFull } from '../../platform/storage/storage.js';
@@ -13,6 +13,16 @@ import type { JobRequeue } from './job-requeue.js';
 import type { JobSettlement } from './job-settlement.js';
 import type { ProgressStore } from './progress-store.js';
 import { TakenOverError, type WorkKeeper } from './work-keeper.js';
+
+/**
+ * An engine run's progress as the job's: the run paints `count` of the job's `total` images after `before` were
+ * done, so a resumed job goes on from where it stood instead of starting again at 0 %.
+ */
+function ofWholeJob(p: EngineProgress, before: number, count: number, total: number): EngineProgress {
+  if (before === 0 && count === total) return p;
+  const percent = ((before + (count * p.percent) / 100) / total) * 100;
+  return { ...p, percent: Math.round(percent * 10) / 10, imageIndex: before + p.imageIndex };
+}
 
 /**
  * Runs one job on the backend a queue gave it: claims the job, drives the engine with progress into the board,
@@ -112,37 +122,56 @@ export class JobRunner {
     await board.running(row.generation_id, row.id, etaSeconds);
     started?.();
 
-    const job = await this.deps.inputs.engineJob(row.user_id, payload, remainingBatch(payload, row.image_count, kept));
-    const result = await backend.engine.run(job, {
-      signal,
-      onProgress: (p) => {
-        board.progress(row.generation_id, row.id, p).catch((err: unknown) => log.warn({ err }, 'progress not stored'));
-      },
-    });
+    // The missing images only, each with its own seed of the batch, in runs of consecutive seeds.
+    const runs = remainingBatch(payload, row.image_count, kept);
+    const job = await this.deps.inputs.engineJob(row.user_id, payload, runs[0]!);
     let produced = kept.length;
+    let interrupted = false;
     const hashes = new Map<string, string>();
     const claim = { claimedAt: now, backend: backend.name, hashes };
-    for (const image of result.images) {
-      // The image being painted when the job was stopped is unfinished: only whole images become works.
-      if (image.interrupted) continue;
-      try {
-        const stored = await this.deps.keeper.keep(row, payload, backend.name, image, now);
-        hashes.set(stored.workId, stored.sha256);
-      } catch (err) {
-        if (!isDiskFull(err)) throw err;
-        log.error({ err, jobId: row.id }, 'storage full while keeping a generated image');
-        const refund = produced > 0 ? '已完成的图片已保留，其余算力已退回' : '本次预扣的算力已退回';
-        await settlement.settle(row, 'failed', produced, `${DISK_FULL_MESSAGE}；${refund}`, claim);
-        return 'failed';
+    for (const run of runs) {
+      if (signal.aborted) {
+        interrupted = true;
+        break;
       }
-      produced++;
+      const before = produced;
+      const result = await backend.engine.run(
+        { ...job, ...run },
+        {
+          signal,
+          onProgress: (p) => {
+            board
+              .progress(row.generation_id, row.id, ofWholeJob(p, before, run.batchSize, row.image_count))
+              .catch((err: unknown) => log.warn({ err }, 'progress not stored'));
+          },
+        },
+      );
+      for (const image of result.images) {
+        // The image being painted when the job was stopped is unfinished: only whole images become works.
+        if (image.interrupted) continue;
+        try {
+          const stored = await this.deps.keeper.keep(row, payload, backend.name, image, now);
+          hashes.set(stored.workId, stored.sha256);
+        } catch (err) {
+          if (!isDiskFull(err)) throw err;
+          log.error({ err, jobId: row.id }, 'storage full while keeping a generated image');
+          const refund = produced > 0 ? '已完成的图片已保留，其余算力已退回' : '本次预扣的算力已退回';
+          await settlement.settle(row, 'failed', produced, `${DISK_FULL_MESSAGE}；${refund}`, claim);
+          return 'failed';
+        }
+        produced++;
+      }
+      if (result.interrupted) {
+        interrupted = true;
+        break;
+      }
     }
     // A shutdown is not the user's stop: the images still missing are painted after the restart.
     if (signal.reason === SHUTDOWN && produced < row.image_count) {
       await this.deps.requeue.forRestart(item);
       return 'requeue';
     }
-    const stopped = result.interrupted || signal.reason === INTERRUPT;
+    const stopped = interrupted || signal.reason === INTERRUPT;
     if (stopped) {
       await settlement.settle(
         row,

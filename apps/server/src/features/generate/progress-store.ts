@@ -72,6 +72,14 @@ export function advanced(snapshot: GenerationProgress, update: ProgressUpdate, p
   };
 }
 
+/**
+ * Back in line after a failed backend or for a restart: the progress reached so far stays (the retry paints only
+ * what is missing and goes on from there), the message says why it waits again.
+ */
+export function requeuedSnapshot(snapshot: GenerationProgress, message: string): GenerationProgress {
+  return { ...snapshot, status: 'queued', etaSeconds: 0, message };
+}
+
 export function finishedSnapshot(
   snapshot: GenerationProgress,
   status: GenerationStatus,
@@ -139,7 +147,7 @@ export class MemoryProgressStore implements ProgressStore {
   async requeued(generateId: string, jobId: string, message: string): Promise<void> {
     const entry = this.current(generateId, jobId);
     if (!entry) return;
-    entry.snapshot = { ...entry.snapshot, status: 'queued', progress: 0, message };
+    entry.snapshot = requeuedSnapshot(entry.snapshot, message);
   }
 
   async finished(generateId: string, jobId: string, status: GenerationStatus, message: string | null): Promise<void> {

@@ -4,7 +4,14 @@ import type { BackendPool } from '../backends/backend-pool.js';
 import type { GenerationRepository } from './generation.repository.js';
 import { queueItemOf } from './job-payload.js';
 import type { QueueItem, QueueLimits, QueueStanding } from './job-queue.js';
-import { etaSeconds, INITIAL_SECONDS_PER_UNIT, nextSecondsPerUnit, TurnTakingLine } from './turn-taking.js';
+import {
+  agedEtaSeconds,
+  etaSeconds,
+  INITIAL_SECONDS_PER_UNIT,
+  nextSecondsPerUnit,
+  secondsLeft,
+  TurnTakingLine,
+} from './turn-taking.js';
 
 /**
  * Rewriting the standings reads the whole line from the database, so a worker starts one at most this often:
@@ -121,6 +128,7 @@ export class QueueStandings {
     backlog: TurnTakingLine<LineJob>;
     eta: (job: Estimated, position: number) => number;
     busy: Map<string, number>;
+    speed: number;
   }> {
     const jobs = (await this.deps.repo.waitingAndRunning()).map(lineJobOf);
     const speed = await this.secondsPerUnit();
@@ -134,7 +142,7 @@ export class QueueStandings {
       .filter((job) => job.running)
       .reduce((sum, job) => {
         const elapsed = job.startedAt ? (now - Date.parse(job.startedAt)) / 1000 : 0;
-        return sum + Math.max(0, job.units * speed - elapsed);
+        return sum + secondsLeft(job.units * speed, elapsed);
       }, 0);
     const handedIndex = new Map(handed.map((job, i) => [job.jobId, i + 1]));
     return {
@@ -143,6 +151,7 @@ export class QueueStandings {
       handedCount: handed.length,
       backlog,
       busy,
+      speed,
       eta: (job, position) =>
         etaSeconds({
           position,
@@ -155,14 +164,18 @@ export class QueueStandings {
   }
 
   private async write(): Promise<void> {
-    const { waiting, position, eta } = await this.line();
+    const { waiting, position, eta, speed } = await this.line();
     const standings: Record<string, string> = {};
+    const at = Date.now();
     for (const job of waiting) {
       const queuePosition = position(job);
+      // With the time and the job's own share, a read ages the ETA until the next rewrite (see agedEtaSeconds).
       standings[job.generateId] = JSON.stringify({
         jobId: job.jobId,
         queuePosition,
         etaSeconds: eta(job, queuePosition),
+        ownSeconds: job.units * speed,
+        at,
       });
     }
     const write = this.deps.redis.multi().del(this.lineKey);
@@ -172,9 +185,18 @@ export class QueueStandings {
 
   async standing({ jobId, generateId }: { jobId: string; generateId: string }): Promise<QueueStanding> {
     const raw = await this.deps.polls.hget(this.lineKey, generateId);
-    const standing = raw ? (JSON.parse(raw) as QueueStanding & { jobId: string }) : null;
+    const standing = raw
+      ? (JSON.parse(raw) as QueueStanding & { jobId: string; ownSeconds?: number; at?: number })
+      : null;
     if (standing?.jobId !== jobId) return { queuePosition: 0, etaSeconds: 0 };
-    return { queuePosition: standing.queuePosition, etaSeconds: standing.etaSeconds };
+    const etaSeconds =
+      standing.at === undefined
+        ? standing.etaSeconds
+        : agedEtaSeconds(
+            { etaSeconds: standing.etaSeconds, ownSeconds: standing.ownSeconds ?? 0 },
+            (Date.now() - standing.at) / 1000,
+          );
+    return { queuePosition: standing.queuePosition, etaSeconds };
   }
 
   async predict(userId: string, job: Estimated): Promise<QueueStanding> {

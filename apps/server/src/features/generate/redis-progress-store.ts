@@ -11,6 +11,7 @@ import {
   type ProgressUpdate,
   previewUrlOf,
   queuedSnapshot,
+  requeuedSnapshot,
 } from './progress-store.js';
 
 /** A finished generation's progress stays this long for late pollers; an unfinished one is kept a day. */
@@ -121,7 +122,7 @@ export class RedisProgressStore implements ProgressStore {
 
   requeued(generateId: string, jobId: string, message: string): Promise<void> {
     return this.change(generateId, jobId, (entry) => {
-      entry.snapshot = { ...entry.snapshot, status: 'queued', progress: 0, message };
+      entry.snapshot = requeuedSnapshot(entry.snapshot, message);
       return true;
     });
   }

@@ -123,6 +123,25 @@ export function nextSecondsPerUnit(current: number, measured: number): number {
 }
 
 /**
+ * What is left of an estimated wait after `elapsedSeconds`: it counts down, and once the estimate is passed it
+ * grows again by half the overrun (the work is late, so some more is honest; a figure frozen at 0, or at a job's
+ * own few seconds, is not). Continuous where the estimate runs out.
+ */
+export function secondsLeft(estimateSeconds: number, elapsedSeconds: number): number {
+  const left = estimateSeconds - Math.max(0, elapsedSeconds);
+  return left >= 0 ? left : -left / 2;
+}
+
+/**
+ * A waiting job's ETA computed `elapsedSeconds` ago (scale-out standings are written when the line changes):
+ * its own work stays whole while it waits, the wait before it counts down as secondsLeft does.
+ */
+export function agedEtaSeconds(standing: { etaSeconds: number; ownSeconds: number }, elapsedSeconds: number): number {
+  const own = Math.min(standing.ownSeconds, standing.etaSeconds);
+  return Math.ceil(own + secondsLeft(standing.etaSeconds - own, elapsedSeconds));
+}
+
+/**
  * Seconds until a job is done: the work ahead of it (counted as jobs like its own) and what running jobs have
  * left, spread over the backends that can take it, plus its own work.
  */

@@ -282,7 +282,7 @@ describe('ComfyUI graph builders', () => {
 
 describe('ComfyUI engine against the double', () => {
   it('runs txt2img end to end: events to our client only, progress, previews, parameters in the PNG', async () => {
-    const double = await start({ requireToken: 'secret' });
+    const double = await start({ requireToken: 'secret', previewMethod: 'auto' });
     const engine = engineFor(double, { token: 'secret' });
     // Another client on the same server must see none of our events.
     const bystander = new WebSocket(`${double.url.replace('http', 'ws')}/ws?clientId=bystander`, {
@@ -330,8 +330,9 @@ describe('ComfyUI engine against the double', () => {
     }
     expect(progress.at(-1)).toMatchObject({ step: 5, totalSteps: 5, percent: 100 });
     const withPreview = progress.find((p) => p.preview);
-    expect(withPreview?.previewMime).toBe('image/png');
-    expect((await sharp(withPreview!.preview!).metadata()).width).toBe(8);
+    // As the real server's: 512-px JPEG frames whatever the picture's size.
+    expect(withPreview?.previewMime).toBe('image/jpeg');
+    expect(await sharp(withPreview!.preview!).metadata()).toMatchObject({ format: 'jpeg', width: 512 });
   });
 
   it('draws a seed for -1 and reports the one the KSampler used', async () => {
@@ -381,13 +382,13 @@ describe('ComfyUI engine against the double', () => {
     expect(result.images[0]).toMatchObject({ width: 96, height: 72 });
     expect(result.images[0]!.infotext).toContain('Denoising strength: 0.6');
     expect(double.uploads).toHaveLength(2);
-    expect(double.uploads.every((u) => u.overwrite && u.type === 'input')).toBe(true);
+    expect(double.uploads.every((u) => u.overwrite && u.type === 'input' && u.subfolder === 'huafang')).toBe(true);
     expect(double.uploads[0]!.bytes.equals(init)).toBe(true);
     const paths = double.requests.map((r) => r.path);
     expect(paths.indexOf('/upload/image')).toBeLessThan(paths.indexOf('/prompt'));
     const graph = double.prompts[0]!.graph as ComfyGraph;
-    expect(only(graph, 'LoadImage')[1].inputs.image).toBe(double.uploads[0]!.name);
-    expect(only(graph, 'LoadImageMask')[1].inputs.image).toBe(double.uploads[1]!.name);
+    expect(only(graph, 'LoadImage')[1].inputs.image).toBe(`huafang/${double.uploads[0]!.name}`);
+    expect(only(graph, 'LoadImageMask')[1].inputs.image).toBe(`huafang/${double.uploads[1]!.name}`);
     expect(only(graph, 'KSampler')[1].inputs.denoise).toBe(0.6);
   });
 
@@ -444,18 +445,22 @@ describe('ComfyUI engine against the double', () => {
   });
 
   it('interrupts a running prompt and keeps the images already finished', async () => {
-    const double = await start({ stepDelayMs: 5 });
+    const double = await start({ stepDelayMs: 5, interruptDelayMs: 20 });
     const controller = new AbortController();
+    // The server paints the batch in an order of its own: stop once the second image has begun.
+    const begun: number[] = [];
     const result = await engineFor(double).run(job({ batchSize: 3, steps: 4 }), {
       signal: controller.signal,
       onProgress: (p) => {
-        if (p.imageIndex >= 1) controller.abort();
+        if (!begun.includes(p.imageIndex)) begun.push(p.imageIndex);
+        if (begun.length >= 2) controller.abort();
       },
     });
     const promptId = double.prompts[0]!.promptId;
     expect(result.interrupted).toBe(true);
-    expect(result.images.map((i) => i.seed)).toEqual([1234]);
-    expect(readPngText(result.images[0]!.png).parameters).toContain('Seed: 1234');
+    const finished = 1234 + begun[0]!;
+    expect(result.images.map((i) => i.seed)).toEqual([finished]);
+    expect(readPngText(result.images[0]!.png).parameters).toContain(`Seed: ${finished}`);
     expect(double.interrupts).toEqual([promptId]);
     expect(double.deletes).toEqual([]);
     expect(double.sent.some((m) => m.type === 'execution_interrupted' && m.promptId === promptId)).toBe(true);
