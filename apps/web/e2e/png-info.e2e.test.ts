@@ -1,3 +1,4 @@
+import { readPngInfo } from '@huafang/contracts';
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -81,7 +82,7 @@ async function dropFile(page: Page, name: string, bytes: Buffer): Promise<void> 
 
 describe('PNG info read on /draw', () => {
   for (const screen of ['desktop', 'phone'] as const) {
-    it(`a picked AUTOMATIC1111 PNG fills prompts and parameters; a dropped one names what the site lacks (${screen})`, async () => {
+    it(`a picked AUTOMATIC1111 PNG fills the form, a dropped one names what the site lacks, the work made reads back and 再次生成 restores its model (${screen})`, async () => {
       const { context, page } = await invitedUserOnDraw(journey, screen);
       await openTemplate(page);
       const positive = page.getByRole('region', { name: '正向提示词' });
@@ -130,6 +131,46 @@ describe('PNG info read on /draw', () => {
 
       await notice.getByRole('button', { name: '关闭图片信息提示' }).click();
       await hidden(notice.getByText('本站没有模型「dreamshaper_8」，已保留原来的模型'));
+
+      // Painted with those settings, the work's own PNG reads back the same recipe, 画坊's.
+      await page.locator('.hf-generate-button').click();
+      await visible(page.getByRole('region', { name: '生成进度' }).locator('.ant-tag', { hasText: '已完成' }), 60_000);
+      await page.goto(`${journey.server.baseUrl}/myGallery`);
+      await visible(page.getByRole('heading', { name: '我的作品' }));
+      await page.locator('.hf-gallery-tile').first().getByRole('button').click();
+      const detail = dialog(page, '作品详情');
+      const src = await detail.locator('.hf-work-original img').first().getAttribute('src');
+      const bytes = await page.evaluate(
+        async (url) => [...new Uint8Array(await (await fetch(url)).arrayBuffer())],
+        src!,
+      );
+      expect(await readPngInfo(new Uint8Array(bytes))).toMatchObject({
+        source: 'huafang',
+        prompt: 'red lantern, night market',
+        negativePrompt: 'blurry',
+        steps: 9,
+        sampler: 'Euler a',
+        cfgScale: 4,
+        seed: 13579,
+        width: 512,
+        height: 512,
+        model: 'builtin-ink',
+        modelHash: 'cbd5113d77',
+      });
+
+      // 再次生成 brings the work's model back over the template's own (工笔重彩).
+      await page.keyboard.press('Escape');
+      await hidden(detail);
+      await page.goto(`${journey.server.baseUrl}/draw`);
+      await openTemplate(page);
+      await visible((await parameters(page, screen)).locator('.hf-model-select').getByText('工笔重彩'));
+      await page.goto(`${journey.server.baseUrl}/myGallery`);
+      await page.locator('.hf-gallery-tile').first().getByRole('button').click();
+      await dialog(page, '作品详情').getByRole('button', { name: '再次生成' }).click();
+      await page.waitForURL('**/draw');
+      const recalled = await parameters(page, screen);
+      await visible(recalled.locator('.hf-model-select').getByText('水墨国风'));
+      expect(await numberIn(recalled, '随机种子').inputValue()).toBe('13579');
       await context.close();
     });
   }
