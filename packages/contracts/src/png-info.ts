@@ -12,7 +12,8 @@ import {
  * Pure TypeScript over a Uint8Array (no Node APIs), so /draw reads a dropped file in the browser.
  */
 
-export const pngInfoSourceSchema = z.enum(['a1111', 'comfyui', 'huafang']);
+/** Who made the picture: AUTOMATIC1111 or Forge, ComfyUI (not named `comfyui`: that string is the engine kind's), 画坊. */
+export const pngInfoSourceSchema = z.enum(['a1111', 'comfy', 'huafang']);
 export type PngInfoSource = z.infer<typeof pngInfoSourceSchema>;
 
 /** One ControlNet unit, with the fields the A1111 ControlNet extension writes (`ControlNet 0: "Module: …"`). */
@@ -400,7 +401,7 @@ export function pngInfoFromComfyGraph(graph: ComfyGraph): PngInfo | null {
   const named = samplerName ? a1111SamplerFromComfy(samplerName, str(sampler.inputs.scheduler) ?? 'normal') : null;
   const denoise = num(sampler.inputs.denoise);
   return {
-    source: 'comfyui',
+    source: 'comfy',
     prompt: prompt.trim(),
     negativePrompt: negativePrompt.trim(),
     steps: num(sampler.inputs.steps),

@@ -331,7 +331,7 @@ describe('PNG info of each tool', () => {
       ]),
     );
     expect(pngInfoSchema.parse(info)).toEqual({
-      source: 'comfyui',
+      source: 'comfy',
       prompt: 'ink wash, mountains',
       negativePrompt: 'blurry',
       steps: 20,
@@ -369,7 +369,7 @@ describe('PNG info of each tool', () => {
   it('ComfyUI workflow alone (a picture saved from the UI without its prompt)', async () => {
     const info = await readPngInfo(pngWith([{ keyword: 'workflow', text: JSON.stringify(comfyWorkflow) }]));
     expect(info).toMatchObject({
-      source: 'comfyui',
+      source: 'comfy',
       prompt: 'a bottle',
       negativePrompt: 'text, watermark',
       steps: 25,

@@ -63,7 +63,10 @@ export function PngInfoImport() {
       if (depth === 0) setDragging(false);
     };
     const over = (event: DragEvent) => {
-      if (hasFiles(event) && !event.defaultPrevented) event.preventDefault();
+      if (!hasFiles(event)) return;
+      // Over an upload field (it prevented the default) the file goes there, not to us.
+      setDragging(!event.defaultPrevented);
+      if (!event.defaultPrevented) event.preventDefault();
     };
     const drop = (event: DragEvent) => {
       depth = 0;

@@ -39,7 +39,7 @@ export interface PngInfoFillContext {
 export const SOURCE_NAMES: Record<PngInfoSource, string> = {
   huafang: '画坊',
   a1111: 'AUTOMATIC1111 / Forge',
-  comfyui: 'ComfyUI',
+  comfy: 'ComfyUI',
 };
 
 const MAX_WORDS = 150;
