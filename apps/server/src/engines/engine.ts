@@ -186,68 +186,8 @@ export function buildPromptText(items: readonly { promptText?: string; groupName
   return parts.join(', ');
 }
 
-/** The prompt as A1111 reads LoRAs: `<lora:name:weight>` appended for each LoRA the text does not name yet. */
-export function withLoraTags(prompt: string, loras: readonly EngineLora[]): string {
-  const tags = loras
-    .filter((lora) => !prompt.includes(`<lora:${lora.name}:`))
-    .map((lora) => `<lora:${lora.name}:${infoNumber(lora.weight)}>`);
-  return [prompt, ...tags].filter(Boolean).join(', ');
-}
-
-/** A1111's display of a number in infotext: integers plainly, others without trailing zeros. */
-function infoNumber(value: number): string {
-  return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(4)));
-}
-
-/**
- * The AUTOMATIC1111 `parameters` text of one image: prompt, `Negative prompt:` line, then `Key: value` pairs.
- * Other tools (A1111's PNG Info, ComfyUI loaders, Civitai) read it back.
- */
-export function formatInfotext(job: EngineJob, seed: number, extra: Record<string, string | number> = {}): string {
-  const pairs: [string, string][] = [
-    ['Steps', infoNumber(job.steps)],
-    ['Sampler', job.sampler],
-    ['CFG scale', infoNumber(job.cfgScale)],
-    ['Seed', String(seed)],
-    ['Size', `${job.width}x${job.height}`],
-    ['Model', job.checkpoint],
-  ];
-  if ((job.mode === 'img2img' || job.mode === 'inpaint') && job.denoisingStrength !== undefined) {
-    pairs.push(['Denoising strength', infoNumber(job.denoisingStrength)]);
-  }
-  if (job.batchSize > 1) pairs.push(['Batch size', String(job.batchSize)]);
-  (job.controlNets ?? []).forEach((unit, index) => {
-    const fields = [
-      `Module: ${unit.module}`,
-      `Model: ${unit.model}`,
-      `Weight: ${infoNumber(unit.weight ?? 1)}`,
-      `Guidance Start: ${infoNumber(unit.guidanceStart ?? 0)}`,
-      `Guidance End: ${infoNumber(unit.guidanceEnd ?? 1)}`,
-    ];
-    pairs.push([`ControlNet ${index}`, `"${fields.join(', ')}"`]);
-  });
-  const hashed = (job.loras ?? []).filter((lora) => lora.hash);
-  if (hashed.length > 0)
-    pairs.push(['Lora hashes', `"${hashed.map((lora) => `${lora.name}: ${lora.hash}`).join(', ')}"`]);
-  for (const [key, value] of Object.entries(extra)) pairs.push([key, String(value)]);
-  const lines = [withLoraTags(job.prompt, job.loras ?? [])];
-  if (job.negativePrompt.trim()) lines.push(`Negative prompt: ${job.negativePrompt}`);
-  lines.push(pairs.map(([key, value]) => `${key}: ${value}`).join(', '));
-  return lines.join('\n');
-}
-
-/** The infotext of an upscaled picture: the job's at the new size, with A1111's keys for the extras upscale. */
-export function upscaleInfotext(
-  job: EngineJob,
-  seed: number,
-  size: { width: number; height: number },
-  upscale: { factor: number; upscaler: string },
-): string {
-  return formatInfotext({ ...job, ...size, batchSize: 1 }, seed, {
-    'Postprocess upscale by': upscale.factor,
-    'Postprocess upscaler': upscale.upscaler,
-  });
-}
+// The `parameters` text (PNG info) every engine writes, and LoRAs as A1111 reads them in a prompt: infotext.ts.
+export { formatInfotext, type InfotextFacts, upscaleInfotext, withLoraTags } from './infotext.js';
 
 /**
  * A failure of an engine, with a Chinese message for the user. `retryable` marks a failure of the backend

@@ -235,12 +235,12 @@ describe('built-in demo engine', () => {
     const result = await engine.run(job({ prompt: '水墨, (山:1.3), 月', negativePrompt: '文字, watermark' }));
     const text = readPngText(result.images[0]!.png).parameters;
     expect(text).toBe(
-      '水墨, (山:1.3), 月\nNegative prompt: 文字, watermark\nSteps: 8, Sampler: Euler a, CFG scale: 7, Seed: 1234, Size: 128x96, Model: builtin-ink',
+      '水墨, (山:1.3), 月\nNegative prompt: 文字, watermark\nSteps: 8, Sampler: Euler a, Schedule type: Automatic, CFG scale: 7, Seed: 1234, Size: 128x96, Model hash: cbd5113d77, Model: builtin-ink',
     );
     expect(result.images[0]!.infotext).toBe(text);
     const latin = await engine.run(job({ prompt: 'mountain, moon', negativePrompt: '' }));
     expect(readPngText(latin.images[0]!.png).parameters).toBe(
-      'mountain, moon\nSteps: 8, Sampler: Euler a, CFG scale: 7, Seed: 1234, Size: 128x96, Model: builtin-ink',
+      'mountain, moon\nSteps: 8, Sampler: Euler a, Schedule type: Automatic, CFG scale: 7, Seed: 1234, Size: 128x96, Model hash: cbd5113d77, Model: builtin-ink',
     );
     // sharp still decodes the file with the extra chunk
     expect((await sharp(latin.images[0]!.png).metadata()).format).toBe('png');

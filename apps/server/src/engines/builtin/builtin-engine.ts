@@ -15,6 +15,7 @@ import {
   type RunOptions,
   upscaleInfotext,
 } from '../engine.js';
+import { namedSamplerFacts, nameHash } from '../infotext.js';
 import { addPngText } from '../png-text.js';
 import {
   BUILTIN_CHECKPOINTS,
@@ -213,7 +214,13 @@ export class BuiltinEngine implements InferenceEngine {
       .sharpen({ sigma: 0.8 })
       .png({ compressionLevel: 6, adaptiveFiltering: false })
       .toBuffer();
-    const infotext = upscaleInfotext(job, seed, { width, height }, { factor, upscaler: 'Lanczos' });
+    const infotext = upscaleInfotext(
+      job,
+      seed,
+      { width, height },
+      { factor, upscaler: 'Lanczos' },
+      namedSamplerFacts(job, nameHash(job.checkpoint)),
+    );
     options.onProgress?.({ step: 1, totalSteps: 1, percent: 100, etaSeconds: 0, imageIndex: 0 });
     const image: EngineImage = {
       png: addPngText(resized, 'parameters', infotext),
@@ -367,7 +374,7 @@ export class BuiltinEngine implements InferenceEngine {
         done++;
         await report(canvas, b, false);
       }
-      const infotext = formatInfotext(job, imageSeed);
+      const infotext = formatInfotext(job, imageSeed, namedSamplerFacts(job, nameHash(job.checkpoint)));
       const png = addPngText(await encodePng(canvas), 'parameters', infotext);
       images.push({ png, seed: imageSeed, width, height, infotext, interrupted });
     }

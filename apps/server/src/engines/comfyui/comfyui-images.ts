@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
+import { a1111SamplerFromComfy } from '@huafang/contracts';
 import sharp from 'sharp';
 import { type EngineImage, type EngineJob, formatInfotext, upscaleInfotext } from '../engine.js';
 import { addPngText, withoutPngTextNamed } from '../png-text.js';
 import type { ComfyUiClient } from './comfyui-client.js';
-import type { GraphPlan } from './comfyui-graph.js';
+import { type GraphPlan, toComfySampler } from './comfyui-graph.js';
 import type { HistoryEntry, OutputImage } from './comfyui-messages.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -62,6 +63,9 @@ export class ComfyUiImages {
       for (const [offset, ref] of refs.entries()) found.push({ index: base + offset, ref });
     }
     found.sort((a, b) => a.index - b.index);
+    // PNG info names the sampler and scheduler the graph ran, in A1111's spelling; ComfyUI reports no model hash.
+    const { samplerName, scheduler } = toComfySampler(job.sampler);
+    const sampler = a1111SamplerFromComfy(samplerName, scheduler);
     const images: EngineImage[] = [];
     for (const { index, ref } of found) {
       const png = withoutPngTextNamed(await toPng(await this.view(ref)), [COMFY_PROMPT_CHUNK]);
@@ -70,8 +74,17 @@ export class ComfyUiImages {
       const seed = plan.seeds[index] ?? plan.seeds[0] ?? 0;
       const infotext =
         job.mode === 'upscale'
-          ? upscaleInfotext(job, seed, { width, height }, { factor: job.upscaleFactor ?? 2, upscaler: 'Lanczos' })
-          : formatInfotext(job, seed, plan.sharedSampler && job.batchSize > 1 ? { 'Batch pos': index } : {});
+          ? upscaleInfotext(
+              job,
+              seed,
+              { width, height },
+              { factor: job.upscaleFactor ?? 2, upscaler: 'Lanczos' },
+              { sampler },
+            )
+          : formatInfotext(job, seed, {
+              sampler,
+              extra: plan.sharedSampler && job.batchSize > 1 ? { 'Batch pos': index } : {},
+            });
       images.push({ png: addPngText(png, 'parameters', infotext), seed, width, height, infotext, interrupted: false });
     }
     return images;

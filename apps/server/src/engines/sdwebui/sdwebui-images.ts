@@ -1,3 +1,4 @@
+import { modelHashInTitle } from '@huafang/contracts';
 import sharp from 'sharp';
 import type { z } from 'zod';
 import {
@@ -8,6 +9,7 @@ import {
   formatInfotext,
   upscaleInfotext,
 } from '../engine.js';
+import { namedSamplerFacts } from '../infotext.js';
 import { addPngText, readPngText } from '../png-text.js';
 import { type GenerateInfo, generateInfoSchema, type generateResponseSchema } from './sdwebui-types.js';
 
@@ -71,7 +73,8 @@ export async function generatedImages(
     // A1111 writes `parameters` itself unless PNG info is turned off (or it answered JPEG/WebP).
     let infotext = readPngText(png).parameters;
     if (!infotext) {
-      infotext = texts[first + i] || formatInfotext(job, seed);
+      infotext =
+        texts[first + i] || formatInfotext(job, seed, namedSamplerFacts(job, modelHashInTitle(job.checkpoint)));
       png = addPngText(png, 'parameters', infotext);
     }
     const meta = await sharp(png).metadata();
@@ -102,7 +105,13 @@ export async function upscaledImage(
   const recorded = infotext?.match(/(?:^|, )Seed: (\d+)/m)?.[1];
   const seed = recorded ? Number(recorded) : Math.max(0, job.seed);
   if (!infotext) {
-    infotext = upscaleInfotext(job, seed, { width, height }, upscale);
+    infotext = upscaleInfotext(
+      job,
+      seed,
+      { width, height },
+      upscale,
+      namedSamplerFacts(job, modelHashInTitle(job.checkpoint)),
+    );
     png = addPngText(png, 'parameters', infotext);
   }
   return { png, seed, width, height, infotext, interrupted: false };

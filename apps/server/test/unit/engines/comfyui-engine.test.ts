@@ -308,9 +308,9 @@ describe('ComfyUI engine against the double', () => {
     expect(text).toBe(image!.infotext);
     expect(text).toContain('水墨, 山, 月');
     expect(text).toContain('Negative prompt: low quality');
-    expect(text).toContain(`Sampler: DPM++ 2M Karras`);
+    expect(text).toContain('Sampler: DPM++ 2M, Schedule type: Karras');
     expect(text).toContain('Seed: 1234');
-    expect(text).toContain(`Model: ${CHECKPOINT}`);
+    expect(text).toContain('Model: dreamshaper_8');
 
     const [recorded] = double.prompts;
     expect(only(recorded!.graph as ComfyGraph, 'CheckpointLoaderSimple')[1].inputs.ckpt_name).toBe(CHECKPOINT);

@@ -3,6 +3,7 @@ import { useIsNarrow } from '../../common/use-screen';
 import { DrawTour } from '../../features/draw/DrawTour';
 import { InitImageHandoverAlert } from '../../features/draw/InitImageHandoverAlert';
 import { NoTemplateState } from '../../features/draw/NoTemplateState';
+import { PngInfoImport } from '../../features/draw/png-info/PngInfoImport';
 import { StackedParameters } from '../../features/draw/StackedParameters';
 import { StackedTemplateCard } from '../../features/draw/StackedTemplateCard';
 import { useDrawGeneration } from '../../features/draw/use-draw-generation';
@@ -45,6 +46,7 @@ export default function DrawPage() {
                 {template.description}
               </Typography.Paragraph>
             )}
+            <PngInfoImport />
             <PromptGroupPanel variant="positive" />
             <PromptGroupPanel variant="negative" />
             {narrow && <StackedParameters />}
