@@ -1,12 +1,14 @@
 import { CloseOutlined, PictureOutlined } from '@ant-design/icons';
-import type { LoraStyle, LoraUse } from '@huafang/contracts';
+import type { LoraStyle, LoraUse, ModelFamily } from '@huafang/contracts';
 import { Button, Slider } from 'antd';
-import { formatWeight } from './lora-picks';
+import { fitsFamily, formatWeight } from './lora-picks';
 
 interface ChosenLorasProps {
   uses: LoraUse[];
   /** The styles the user can see; undefined while loading. */
   styles: LoraStyle[] | undefined;
+  /** The chosen checkpoint's family, to flag a LoRA (preset or recalled) that does not suit it. */
+  family: ModelFamily | undefined;
   disabled: boolean;
   onWeight: (loraId: string, weight: number) => void;
   onRemove: (loraId: string) => void;
@@ -16,7 +18,7 @@ interface ChosenLorasProps {
 const UNKNOWN_RANGE = { minWeight: -2, maxWeight: 2 };
 
 /** The chosen LoRAs as chips: cover, name and weight, a slider within the LoRA's range, and a remove button. */
-export function ChosenLoras({ uses, styles, disabled, onWeight, onRemove }: ChosenLorasProps) {
+export function ChosenLoras({ uses, styles, family, disabled, onWeight, onRemove }: ChosenLorasProps) {
   if (uses.length === 0) return null;
   return (
     <ul className="hf-lora-chips" aria-label="已选风格">
@@ -24,6 +26,13 @@ export function ChosenLoras({ uses, styles, disabled, onWeight, onRemove }: Chos
         const lora = styles?.find((style) => style.id === use.loraId);
         const name = lora?.name ?? (styles ? '已下架的风格' : '风格加载中…');
         const range = lora ?? UNKNOWN_RANGE;
+        const problem = !lora
+          ? null
+          : lora.locked
+            ? (lora.unlockHint ?? '当前账号暂不可用')
+            : fitsFamily(lora, family)
+              ? null
+              : `适用于 ${lora.family} 模型，与当前模型不符`;
         return (
           <li key={use.loraId} className="hf-lora-chip">
             <div className="hf-lora-chip-head">
@@ -47,6 +56,7 @@ export function ChosenLoras({ uses, styles, disabled, onWeight, onRemove }: Chos
                 disabled={disabled}
               />
             </div>
+            {problem && <div className="hf-lora-chip-problem">{problem}</div>}
             <Slider
               min={range.minWeight}
               max={range.maxWeight}

@@ -55,6 +55,7 @@ export function LoraField({ item, values, setValue }: LoraFieldProps) {
         <ChosenLoras
           uses={uses}
           styles={styles.data}
+          family={family}
           disabled={item.disabled}
           onWeight={(loraId, weight) => setValue(item.name, setLoraWeight(uses, loraId, weight))}
           onRemove={remove}
