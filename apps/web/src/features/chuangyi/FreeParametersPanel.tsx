@@ -3,7 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { modelQueries } from '../../services/model';
 import { useChuangyi } from '../../stores/chuangyi';
+import { LoraPromptContext } from '../draw/lora/lora-prompt-target';
 import { FormConfigForm } from '../form-config/FormConfigForm';
+import { CHUANGYI_LORA_PROMPTS } from './chuangyi-lora-prompts';
 
 /** Model, size, count, steps, CFG, sampler and seed: the 自由创作 form the server checks against. */
 export function FreeParametersPanel() {
@@ -23,7 +25,9 @@ export function FreeParametersPanel() {
   return (
     <section className="hf-panel hf-chuangyi-panel hf-chuangyi-params" aria-label="参数设置">
       <div className="hf-chuangyi-panel-title">参数设置</div>
-      <FormConfigForm items={FREE_CREATION_FORM} values={parameters} onChange={setParameters} />
+      <LoraPromptContext value={CHUANGYI_LORA_PROMPTS}>
+        <FormConfigForm items={FREE_CREATION_FORM} values={parameters} onChange={setParameters} />
+      </LoraPromptContext>
     </section>
   );
 }

@@ -1,6 +1,8 @@
 import { useDraw } from '../../stores/draw';
 import { FormConfigForm } from '../form-config/FormConfigForm';
 import { takesImage } from '../form-config/required-images';
+import { DRAW_LORA_PROMPTS } from './lora/draw-lora-prompts';
+import { LoraPromptContext } from './lora/lora-prompt-target';
 
 interface StepParametersProps {
   /** The whole form, only the fields taking the user's images, or the others. */
@@ -13,5 +15,9 @@ export function StepParameters({ part = 'all' }: StepParametersProps) {
   const curParameters = useDraw((state) => state.curParameters);
   const setCurParameters = useDraw((state) => state.setCurParameters);
   const items = part === 'all' ? formConfig : formConfig.filter((item) => takesImage(item) === (part === 'images'));
-  return <FormConfigForm items={items} values={curParameters} onChange={setCurParameters} />;
+  return (
+    <LoraPromptContext value={DRAW_LORA_PROMPTS}>
+      <FormConfigForm items={items} values={curParameters} onChange={setCurParameters} />
+    </LoraPromptContext>
+  );
 }

@@ -1,5 +1,6 @@
 import type { FormConfigItem, Parameters } from '@huafang/contracts';
 import { Collapse, Form } from 'antd';
+import { LoraField } from '../draw/lora/LoraField';
 import { ControlNetField } from './ControlNetField';
 import { FieldControl } from './FieldControl';
 import { CONTROLNETS } from './form-values';
@@ -15,6 +16,7 @@ export function FormConfigField({ item, values, setValue }: FormConfigFieldProps
   if (item.type === 'collapse' && item.name === CONTROLNETS) {
     return <ControlNetField item={item} values={values} setValue={setValue} />;
   }
+  if (item.name === 'loras') return <LoraField item={item} values={values} setValue={setValue} />;
   if (item.type === 'collapse') {
     return (
       <Collapse

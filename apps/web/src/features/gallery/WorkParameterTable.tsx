@@ -1,6 +1,7 @@
 import type { GenerateMode, Parameters } from '@huafang/contracts';
 import { Descriptions } from 'antd';
 import { useSession } from '../../stores/session';
+import { useLoraSummary } from './use-lora-summary';
 import { useModelLabel } from './use-model-label';
 import { parameterRows } from './work-parameters';
 
@@ -10,7 +11,7 @@ interface WorkParameterTableProps {
 }
 
 /** Rows with long values take the whole line. */
-const WIDE_ROWS: ReadonlySet<string> = new Set(['modelId', 'controlNets']);
+const WIDE_ROWS: ReadonlySet<string> = new Set(['modelId', 'controlNets', 'loras']);
 
 export function WorkParameterTable({ parameters, work }: WorkParameterTableProps) {
   const loggedIn = useSession((state) => Boolean(state.token));
@@ -21,6 +22,14 @@ export function WorkParameterTable({ parameters, work }: WorkParameterTableProps
     const name = modelLabel(row.value);
     return name ? [{ ...row, value: name }] : [];
   });
+  const loras = useLoraSummary(parameters.loras);
+  // Right after the model: the two together are the work's style.
+  if (loras)
+    rows.splice(rows.findIndex((row) => row.key === 'modelId') + 1, 0, {
+      key: 'loras',
+      label: 'LoRA 风格',
+      value: loras,
+    });
   return (
     <Descriptions
       size="small"

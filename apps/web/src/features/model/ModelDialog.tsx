@@ -1,5 +1,6 @@
 import {
   type ArtModel,
+  accessRuleSchema,
   type ModelBody,
   type ModelGroup,
   modelBodySchema,
@@ -11,7 +12,9 @@ import { FormDialog } from '../../common/FormDialog';
 import { createModel, modelKeys, updateModel } from '../../services/model';
 import { toast } from '../../services/notices';
 import { zodRule } from '../account/zod-rule';
+import { AccessPlansSelect } from './AccessPlansSelect';
 import { ENGINE_OPTIONS } from './engine-labels';
+import { FAMILY_OPTIONS } from './family-options';
 
 interface ModelDialogProps {
   open: boolean;
@@ -51,8 +54,17 @@ export function ModelDialog({ open, groups, groupId, model, onClose }: ModelDial
         checkpoint: model.checkpoint,
         enabled: model.enabled,
         chinesePrompts: model.chinesePrompts,
+        family: model.family,
+        access: model.access,
       }
-    : { groupId, engine: REMOTE_ENGINE_KINDS[0], enabled: true, chinesePrompts: false };
+    : {
+        groupId,
+        engine: REMOTE_ENGINE_KINDS[0],
+        enabled: true,
+        chinesePrompts: false,
+        family: 'SD1.5',
+        access: { planIds: [] },
+      };
 
   return (
     <FormDialog<ModelValues>
@@ -75,6 +87,14 @@ export function ModelDialog({ open, groups, groupId, model, onClose }: ModelDial
       <Form.Item name="baseModel" label="基础模型" rules={[zodRule(shape.baseModel)]}>
         <Input placeholder="例如：SD 1.5、SDXL" maxLength={20} />
       </Form.Item>
+      <Form.Item
+        name="family"
+        label="基础模型类型"
+        extra="决定可选的尺寸和能搭配的 LoRA 风格"
+        rules={[zodRule(shape.family)]}
+      >
+        <Select options={FAMILY_OPTIONS} />
+      </Form.Item>
       <Form.Item name="engine" label="推理引擎" rules={[zodRule(shape.engine)]}>
         <Select options={ENGINE_OPTIONS} />
       </Form.Item>
@@ -85,6 +105,14 @@ export function ModelDialog({ open, groups, groupId, model, onClose }: ModelDial
         rules={[zodRule(shape.checkpoint)]}
       >
         <Input placeholder="例如：v1-5-pruned-emaonly.safetensors" maxLength={200} />
+      </Form.Item>
+      <Form.Item
+        name={['access', 'planIds']}
+        label="可用范围"
+        extra="选择套餐后，只有持有这些套餐的用户能用，其他用户看到它已锁定及解锁方式"
+        rules={[zodRule(accessRuleSchema.shape.planIds)]}
+      >
+        <AccessPlansSelect />
       </Form.Item>
       <Form.Item name="enabled" label="启用" valuePropName="checked">
         <Switch />

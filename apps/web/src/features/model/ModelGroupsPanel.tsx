@@ -11,6 +11,7 @@ import { ImportModelsDialog } from './ImportModelsDialog';
 import { ModelDialog } from './ModelDialog';
 import { ModelGroupDialog } from './ModelGroupDialog';
 import { ModelTable } from './ModelTable';
+import { SyncModelsButton } from './SyncModelsButton';
 import './model-admin.css';
 import { LoadFailed } from '../../common/LoadFailed';
 
@@ -97,6 +98,7 @@ export function ModelGroupsPanel() {
           )}
         </div>
         <div className="hf-model-toolbar-actions">
+          <SyncModelsButton />
           <Button icon={<ImportOutlined aria-hidden />} onClick={() => setImporting(true)} disabled={!group}>
             从后端导入
           </Button>

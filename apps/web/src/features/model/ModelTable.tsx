@@ -15,6 +15,11 @@ interface ModelTableProps {
   onDelete: (model: ArtModel) => Promise<unknown>;
 }
 
+/** 可用范围 in a table cell: everyone, or how many plans may use it (the dialog names them). */
+export function accessText(plans: number): string {
+  return plans === 0 ? '所有用户' : `限 ${plans} 个套餐`;
+}
+
 function columns({ switchingId, onToggle, onEdit, onDelete }: Omit<ModelTableProps, 'models' | 'loading'>) {
   const list: TableColumnsType<ArtModel> = [
     {
@@ -32,6 +37,18 @@ function columns({ switchingId, onToggle, onEdit, onDelete }: Omit<ModelTablePro
     },
     { title: '模型名称', dataIndex: 'modelName' },
     { title: '基础模型', dataIndex: 'baseModel', width: 120 },
+    {
+      title: '基础模型类型',
+      dataIndex: 'family',
+      width: 120,
+      render: (family: ArtModel['family']) => <Tag>{family}</Tag>,
+    },
+    {
+      title: '可用范围',
+      dataIndex: 'access',
+      width: 120,
+      render: (access: ArtModel['access']) => accessText(access.planIds.length),
+    },
     {
       title: '推理引擎',
       dataIndex: 'engine',

@@ -1,5 +1,6 @@
 import { Tabs } from 'antd';
 import { PageHead } from '../../components/PageHead';
+import { LoraAdminPanel } from '../../features/model/LoraAdminPanel';
 import { ModelGroupsPanel } from '../../features/model/ModelGroupsPanel';
 import { PromptLibraryAdmin } from '../../features/prompt/PromptLibraryAdmin';
 
@@ -12,6 +13,7 @@ export default function ModelPage() {
           destroyOnHidden
           items={[
             { key: 'models', label: '模型', children: <ModelGroupsPanel /> },
+            { key: 'loras', label: 'LoRA 风格', children: <LoraAdminPanel /> },
             { key: 'prompts', label: '提示词库', children: <PromptLibraryAdmin /> },
           ]}
         />

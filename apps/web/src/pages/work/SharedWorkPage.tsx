@@ -9,6 +9,7 @@ import { LoadFailed } from '../../common/LoadFailed';
 import { AuthorBadge } from '../../features/gallery/AuthorBadge';
 import { canRecall, recallFromPublic } from '../../features/gallery/recall';
 import { ShareWorkButton } from '../../features/gallery/ShareWorkButton';
+import { useLoraSummary } from '../../features/gallery/use-lora-summary';
 import { useMakeSame } from '../../features/gallery/use-make-same';
 import { useResumedReactions } from '../../features/gallery/use-work-reactions';
 import { WorkOriginal } from '../../features/gallery/WorkOriginal';
@@ -71,6 +72,7 @@ function SharedWork({ work }: { work: PublicWorkDetail }) {
   const { makeSame, recalling } = useMakeSame();
   const recallable = canRecall(recallFromPublic(work));
   const title = titleOf(work);
+  const loras = useLoraSummary(work.parameters?.loras);
 
   return (
     <article className="hf-panel hf-work-detail" aria-label={`作品：${title}`}>
@@ -84,6 +86,7 @@ function SharedWork({ work }: { work: PublicWorkDetail }) {
           </span>
         </div>
         {work.modelName && <div className="hf-work-sub">模型：{work.modelName}</div>}
+        {loras && <div className="hf-work-sub">LoRA 风格：{loras}</div>}
         <WorkReactionButtons work={work} />
         {/* 做同款 before the prompts: on a phone it is in view without scrolling. */}
         <div className="hf-work-actions">
