@@ -67,6 +67,9 @@ async function visit(browser: Browser, baseUrl: string, pagePath: string, token?
     deviceScaleFactor: 1.75,
     isMobile: true,
     hasTouch: true,
+    // Lighthouse's phone: the server lays a page out for a phone when the browser says it is one.
+    userAgent:
+      'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36',
     locale: 'zh-CN',
   });
   try {
@@ -98,9 +101,12 @@ async function visit(browser: Browser, baseUrl: string, pagePath: string, token?
         timeout: 30_000,
       })
       .catch(async (error: unknown) => {
-        throw new Error(`${pagePath} never showed its content: ${(await page.locator('body').innerText()).slice(0, 300)}`, {
-          cause: error,
-        });
+        throw new Error(
+          `${pagePath} never showed its content: ${((await page.locator('body').textContent()) ?? '').slice(0, 300)}`,
+          {
+            cause: error,
+          },
+        );
       });
     // A moment more for shifts caused by late images.
     await page.waitForTimeout(500);
