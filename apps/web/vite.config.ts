@@ -3,7 +3,7 @@ import { defineConfig } from 'vite';
 import { chineseAria } from './build/chinese-aria';
 import { lighterAntdForms, precompress } from './build/plugins';
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), { ...chineseAria(), enforce: 'pre' }, lighterAntdForms(), precompress()],
   base: '/',
   // The dev server pre-bundles antd and the icons before plugins see them, so the rewrite runs there as well.
@@ -11,8 +11,16 @@ export default defineConfig({
   server: {
     proxy: { '/api': 'http://localhost:3000' },
   },
+  // The server's rendering of the public pages (src/ssr/entry-server.tsx, built into dist-ssr) bundles its
+  // packages, so antd goes through the same rewrites as in the browser and the HTML matches what hydrates it.
+  ssr: { noExternal: true },
+  // Node keeps process.env at run time, so the server's bundle would otherwise run React and antd in development
+  // mode (slow, and antd's class names would not match the browser's).
+  define: isSsrBuild ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
   build: {
     outDir: 'dist',
+    // Which chunks and style sheets each page needs: the server preloads and inlines them for the pages it renders.
+    manifest: true,
     // antd is one large vendor chunk by design; the warning would only be noise.
     chunkSizeWarningLimit: 1500,
     rolldownOptions: {
@@ -37,4 +45,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

@@ -4,7 +4,9 @@
  * hides the attribute's value from the DOM once the page loads; the `nonce` property still has it.
  */
 export const cspNonce: string | undefined =
-  document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce || undefined;
+  typeof document === 'undefined'
+    ? undefined
+    : document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce || undefined;
 
 /**
  * antd passes the nonce to its own style tags, but @rc-component/util still creates a few without it (the scroll

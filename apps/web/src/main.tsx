@@ -1,7 +1,13 @@
 import './csp';
+import { hydrate } from '@tanstack/react-query';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './App';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { App, bindRouter } from './App';
+import { RenderedWidthContext } from './common/use-screen';
+import { queryClient } from './query-client';
+import { createRouter, loadMatchedRoutes } from './routes';
+import { readRenderedState } from './ssr/rendered-state';
+import { useSession } from './stores/session';
 import { THEME_CLASS } from './theme';
 import './styles.css';
 import './screens.css';
@@ -12,8 +18,26 @@ document.documentElement.classList.add(THEME_CLASS);
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+async function start(root: HTMLElement) {
+  // A public page the server rendered for a guest (ssr/entry-server.tsx): the same tree is hydrated from the data it
+  // was rendered with. A signed-in reader sees their own header and controls, so the page is rendered afresh.
+  const rendered = readRenderedState();
+  const hydrating = rendered !== null && !useSession.getState().token;
+  if (hydrating) {
+    hydrate(queryClient, rendered.queries);
+    await loadMatchedRoutes(window.location.pathname);
+  }
+  const router = createRouter();
+  bindRouter(router);
+  const app = (
+    <StrictMode>
+      <RenderedWidthContext value={hydrating ? rendered.width : null}>
+        <App router={router} />
+      </RenderedWidthContext>
+    </StrictMode>
+  );
+  if (hydrating) hydrateRoot(root, app);
+  else createRoot(root).render(app);
+}
+
+void start(container);

@@ -1,6 +1,6 @@
 import type { AgreementType } from '@huafang/contracts';
 import type { ComponentType, ReactNode } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchRoutes, Navigate, type RouteObject } from 'react-router';
 import { ChunkErrorView } from './components/ChunkErrorView';
 import { PageLoading } from './components/PageLoading';
 import { RequireLogin } from './components/RequireLogin';
@@ -197,4 +197,22 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const router = createBrowserRouter(routes, { basename: '/' });
+/** The browser's router, made once the first page's lazy routes are in place (main.tsx). */
+export function createRouter() {
+  return createBrowserRouter(routes, { basename: '/' });
+}
+
+/**
+ * Loads the lazy routes that match the address before the router is made: the router then starts initialized and
+ * renders the page at once, which hydrating the server's HTML of it needs (a fallback in its place would not match).
+ */
+export async function loadMatchedRoutes(pathname: string): Promise<void> {
+  const matches = matchRoutes(routes, pathname) ?? [];
+  await Promise.all(
+    matches.map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return;
+      const loaded = await route.lazy();
+      Object.assign(route, loaded, { lazy: undefined });
+    }),
+  );
+}

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import { MSG } from '@huafang/contracts';
@@ -14,14 +15,39 @@ const REVALIDATE = 'no-cache';
 const STATIC_FILE =
   /^\/assets\/|\.(?:m?js|css|map|json|txt|xml|webmanifest|wasm|png|jpe?g|gif|webp|avif|svg|ico|woff2?|ttf|otf|br|gz)$/i;
 
+/** The public pages the web build renders on the server (apps/web/src/ssr/entry-server.tsx). */
+const RENDERED_PAGES = ['/', '/omnibus', '/work/:id'];
+
+interface RenderRequest {
+  url: string;
+  origin: string;
+  nonce: string;
+  userAgent: string;
+  get: (url: string) => Promise<{ status: number; body: { code: number; msg: string; data: unknown } }>;
+}
+type RenderPage = (request: RenderRequest) => Promise<{ status: 200; html: string } | { status: 404 } | null>;
+
+/**
+ * The web build's renderer of public pages, from apps/web/dist-ssr beside dist; null when it was not built (the
+ * pages are then the app shell, as every other page is).
+ */
+async function loadRenderer(distDir: string): Promise<RenderPage | null> {
+  const entry = path.join(distDir, '..', 'dist-ssr', 'entry-server.js');
+  if (!existsSync(entry)) return null;
+  const module = (await import(pathToFileURL(entry).href)) as { createRenderer: (dir: string) => RenderPage };
+  return module.createRenderer(distDir);
+}
+
 /**
  * Serves the built web app beside /api. Unknown /api paths and missing static files answer a 404 envelope;
- * any other GET answers index.html so the SPA's router handles deep links.
+ * any other GET answers index.html so the SPA's router handles deep links. `/`, `/omnibus` and `/work/:id` arrive
+ * rendered for a guest, with their first screen's data (a work that is not public answers 404).
  * Text assets go out as the brotli or gzip files the web build wrote beside them (apps/web/build/plugins.ts).
  */
 export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
   const indexFile = path.join(distDir, 'index.html');
   const page = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : null;
+  const render = page === null ? null : await loadRenderer(distDir);
   if (page !== null) {
     await app.register(fastifyStatic, {
       root: distDir,
@@ -36,7 +62,11 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
       // The page itself always goes through sendPage, which gives it this answer's nonce.
       allowedPath: (pathname) => pathname !== '/index.html',
     });
-    app.get('/', (req, reply) => sendPage(req, reply, page));
+    if (render) {
+      for (const route of RENDERED_PAGES) app.get(route, (req, reply) => sendRendered(app, render, req, reply, page));
+    } else {
+      app.get('/', (req, reply) => sendPage(req, reply, page));
+    }
   }
   app.setNotFoundHandler((req, reply) => {
     const pathname = req.url.split('?')[0] ?? '';
@@ -71,7 +101,49 @@ function acceptedEncodings(req: FastifyRequest): Set<string> {
  */
 function sendPage(req: FastifyRequest, reply: FastifyReply, page: string) {
   const meta = `<meta property="csp-nonce" nonce="${styleNonce(reply)}" />`;
-  const html = Buffer.from(page.replace('</head>', `  ${meta}\n  </head>`));
+  return sendHtml(req, reply, page.replace('</head>', `  ${meta}\n  </head>`));
+}
+
+/**
+ * A public page rendered for a guest. Its data comes from the public API through the app itself, as the browser
+ * would ask for it (same rules, same rate limit for the reader's address), so nothing a guest may not read gets in.
+ * Should rendering fail, the reader still gets the app shell, which loads the page itself.
+ */
+async function sendRendered(
+  app: FastifyInstance,
+  render: RenderPage,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  page: string,
+) {
+  const nonce = styleNonce(reply);
+  try {
+    const rendered = await render({
+      url: req.url,
+      origin: `${req.protocol}://${req.host}`,
+      nonce,
+      userAgent: String(req.headers['user-agent'] ?? ''),
+      get: async (url) => {
+        const answer = await app.inject({
+          method: 'GET',
+          url,
+          headers: { accept: 'application/json' },
+          remoteAddress: req.ip,
+        });
+        return { status: answer.statusCode, body: answer.json() };
+      },
+    });
+    if (rendered?.status === 200) return sendHtml(req, reply, rendered.html);
+    if (rendered?.status === 404) reply.status(404);
+  } catch (error) {
+    req.log.error({ err: error }, 'rendering a public page failed; sending the app shell');
+  }
+  const meta = `<meta property="csp-nonce" nonce="${nonce}" />`;
+  return sendHtml(req, reply, page.replace('</head>', `  ${meta}\n  </head>`));
+}
+
+function sendHtml(req: FastifyRequest, reply: FastifyReply, page: string) {
+  const html = Buffer.from(page);
   reply.type('text/html; charset=utf-8').header('cache-control', REVALIDATE).header('vary', 'accept-encoding');
   const accepted = acceptedEncodings(req);
   if (accepted.has('br')) {

@@ -1,4 +1,5 @@
 import { Grid, theme } from 'antd';
+import { createContext, useCallback, useContext, useSyncExternalStore } from 'react';
 
 type Breakpoint = 'md' | 'lg' | 'xl';
 const TOKEN: Record<Breakpoint, 'screenMD' | 'screenLG' | 'screenXL'> = {
@@ -8,13 +9,36 @@ const TOKEN: Record<Breakpoint, 'screenMD' | 'screenLG' | 'screenXL'> = {
 };
 
 /**
+ * The window width a page the server rendered was laid out for (ssr/entry-server.tsx guesses it from the browser's
+ * name); null when the browser renders the page itself. Hydration starts from it so the first render matches the
+ * server's HTML, and moves to the real width right after.
+ */
+export const RenderedWidthContext = createContext<number | null>(null);
+
+/**
  * Whether the window is at least as wide as antd's breakpoint. Grid.useBreakpoint answers only after its first
  * layout effect, so the first render asks the browser directly: a phone never draws the desktop layout first.
  */
 function useAtLeast(breakpoint: Breakpoint): boolean {
   const { token } = theme.useToken();
   const screens = Grid.useBreakpoint();
-  return screens[breakpoint] ?? window.matchMedia(`(min-width: ${token[TOKEN[breakpoint]]}px)`).matches;
+  const minWidth = token[TOKEN[breakpoint]];
+  const renderedWidth = useContext(RenderedWidthContext);
+  const query = `(min-width: ${minWidth}px)`;
+  const subscribe = useCallback(
+    (changed: () => void) => {
+      const media = window.matchMedia(query);
+      media.addEventListener('change', changed);
+      return () => media.removeEventListener('change', changed);
+    },
+    [query],
+  );
+  const matches = useSyncExternalStore(
+    subscribe,
+    () => window.matchMedia(query).matches,
+    () => (renderedWidth ?? 0) >= minWidth,
+  );
+  return screens[breakpoint] ?? matches;
 }
 
 /** Phones (below antd's md, 768 px): one column, two-column galleries, full-screen dialogs and drawers. */

@@ -1,6 +1,7 @@
 import type { PublicWorkItem } from '@huafang/contracts';
-import { Fragment, type ReactNode, useRef } from 'react';
+import { Fragment, type ReactNode, useContext, useRef } from 'react';
 import { useElementWidth } from '../../common/use-element-width';
+import { RenderedWidthContext } from '../../common/use-screen';
 import { MASONRY_GAP, masonryColumnCount, masonryColumns } from './masonry-layout';
 import { PublicWorkCard } from './PublicWorkCard';
 import './gallery.css';
@@ -16,10 +17,17 @@ interface MasonryColumnsProps<T> {
   busy?: boolean;
 }
 
+/** Both side paddings of a page on a phone (screens.css), which is what the server renders for. */
+const RENDERED_PAGE_GUTTERS = 24;
+
 /** Items dealt into columns left to right, each to the shortest column (see masonryColumns). */
 function MasonryColumns<T>({ items, aspect, render, itemKey, columns, busy }: MasonryColumnsProps<T>) {
   const container = useRef<HTMLDivElement>(null);
-  const width = useElementWidth(container);
+  const measured = useElementWidth(container);
+  // Until measured, a page the server rendered assumes its window less the page's side padding, so the server's
+  // columns are the ones the browser hydrates and usually keeps (ssr/entry-server.tsx).
+  const renderedWidth = useContext(RenderedWidthContext);
+  const width = measured || (renderedWidth === null ? 0 : renderedWidth - RENDERED_PAGE_GUTTERS);
   const count = columns ?? masonryColumnCount(width);
   return (
     <div ref={container} className="hf-masonry" style={{ gap: MASONRY_GAP }} aria-busy={busy || undefined}>

@@ -12,7 +12,8 @@ import { worksQueries } from '../../services/works';
 // The detail dialog (image viewer, parameter table) comes with the first work opened, not with the home page.
 const PublicWorkDialog = lazyNamed(() => import('../../features/gallery/PublicWorkDialog'), 'PublicWorkDialog');
 
-const LATEST_COUNT = 12;
+/** Also what the server renders the section with (ssr/entry-server.tsx). */
+export const LATEST_COUNT = 12;
 
 /** 最新作品: the newest public works (spec §7 `/api/works/public/list`, readable logged out). */
 export function LatestWorks() {

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import {
+  api,
+  generateAndWait,
+  newPage,
+  randomSuffix,
+  registerUserViaApi,
+  SCREENS,
+  type ScreenName,
+  setupJourney,
+} from './harness';
+import { visible } from './ui';
+
+const journey = setupJourney();
+
+/** The page as a crawler or WeChat's card reader gets it: plain HTTP, no script run. */
+async function html(path: string, userAgent = SCREENS.wechat.userAgent): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${journey.server.baseUrl}${path}`, { headers: { 'user-agent': userAgent } });
+  return { status: response.status, text: await response.text() };
+}
+
+/** The content of `<meta property|name="key">`. */
+function meta(text: string, key: string): string | undefined {
+  const escaped = key.replace(/[.:]/g, (char) => `\\${char}`);
+  return new RegExp(`<meta (?:property|name)="${escaped}" content="([^"]*)"`).exec(text)?.[1];
+}
+
+interface Works {
+  nickname: string;
+  shown: string;
+  hidden: string;
+  hiddenWords: string;
+  unpublished: string;
+}
+
+describe('public pages arrive rendered', () => {
+  const shownWords = `雨后的青石板小巷${randomSuffix(4)}`;
+  const hiddenWords = `不可外传的秘方咒语${randomSuffix(4)}`;
+  let works: Promise<Works> | undefined;
+  /** Made once by the first test that needs them (expect.poll inside generateAndWait waits only inside a test). */
+  const authorWorks = () => {
+    works ??= (async () => {
+      const { server } = journey;
+      const author = await registerUserViaApi(server);
+      const [shown] = await generateAndWait(server, author, { prompt: shownWords, steps: 4, batchSize: 1 });
+      const [hidden] = await generateAndWait(server, author, { prompt: hiddenWords, steps: 4, batchSize: 1 });
+      const [unpublished] = await generateAndWait(server, author, { prompt: '没有发布', steps: 4, batchSize: 1 });
+      if (!shown || !hidden || !unpublished) throw new Error('the works were not stored');
+      for (const [id, hidePrompt] of [
+        [shown, false],
+        [hidden, true],
+      ] as const) {
+        const published = await api(server, 'POST', '/api/works/publish', {
+          token: author.token,
+          body: { id, public: true, hidePrompt },
+        });
+        expect(published.code, published.msg).toBe(0);
+      }
+      return { nickname: author.nickname, shown, hidden, hiddenWords, unpublished };
+    })();
+    return works;
+  };
+
+  it("holds the first screen's Chinese text of / and /omnibus before any script runs", async () => {
+    const { nickname } = await authorWorks();
+    const home = await html('/');
+    expect(home.status).toBe(200);
+    expect(home.text).toContain('让每一个想象，都跃然纸上');
+    expect(home.text).toContain('最新作品');
+    expect(home.text).toContain(nickname);
+    expect(home.text).toMatch(/<title>画坊<\/title>/);
+    expect(meta(home.text, 'description')).toBeTruthy();
+
+    const omnibus = await html('/omnibus');
+    expect(omnibus.status).toBe(200);
+    expect(omnibus.text).toMatch(/<h3[^>]*>灵感广场<\/h3>/);
+    expect(omnibus.text).toContain(nickname);
+    expect(omnibus.text).toContain('<title>灵感广场 - 画坊</title>');
+    // Every inline style is allowed by this answer's nonce; no inline script is needed.
+    const nonce = /<meta property="csp-nonce" nonce="([^"]+)"/.exec(omnibus.text)?.[1];
+    expect(nonce).toBeTruthy();
+    for (const tag of omnibus.text.match(/<style[^>]*>/g) ?? []) expect(tag).toContain(`nonce="${nonce}"`);
+    for (const tag of omnibus.text.match(/<script[^>]*>/g) ?? []) expect(tag).toMatch(/src=|type="application\/json"/);
+  });
+
+  it("gives a shared work's page its Open Graph card: title, description, absolute image and address", async () => {
+    const { server } = journey;
+    const { nickname, shown } = await authorWorks();
+    const page = await html(`/work/${shown}`);
+    expect(page.status).toBe(200);
+    const title = `${nickname}的作品「自由创作」 - 画坊`;
+    expect(page.text).toContain(`<title>${title}</title>`);
+    expect(meta(page.text, 'og:title')).toBe(title);
+    expect(meta(page.text, 'og:type')).toBe('article');
+    expect(meta(page.text, 'og:url')).toBe(`${server.baseUrl}/work/${shown}`);
+    expect(meta(page.text, 'og:description')).toContain(nickname);
+    expect(meta(page.text, 'twitter:card')).toBe('summary_large_image');
+    const image = meta(page.text, 'og:image') ?? '';
+    expect(image.startsWith(`${server.baseUrl}/`)).toBe(true);
+    const picture = await fetch(image.replaceAll('&#38;', '&'));
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get('content-type')).toMatch(/^image\//);
+    // The author showed their words: the page holds them, as the browser would show them.
+    expect(page.text).toContain(shownWords);
+  });
+
+  it('renders no hidden prompt, and answers 404 for a work that is not public', async () => {
+    const { hidden, unpublished } = await authorWorks();
+    const page = await html(`/work/${hidden}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<meta property="og:title"');
+    expect(page.text).not.toContain(hiddenWords);
+    const gone = await html(`/work/${unpublished}`);
+    expect(gone.status).toBe(404);
+    expect(gone.text).not.toContain('没有发布');
+    expect(gone.text).not.toContain('og:title');
+  });
+
+  for (const screen of ['phone', 'desktop'] as ScreenName[]) {
+    it(`hydrates the rendered pages without a console error or a fresh render (${screen})`, async () => {
+      const { server, browser } = journey;
+      const { shown } = await authorWorks();
+      for (const path of ['/', '/omnibus', `/work/${shown}`]) {
+        const { context, page } = await newPage(browser, screen);
+        const errors: string[] = [];
+        page.on('console', (message) => {
+          if (message.type() === 'error') errors.push(message.text());
+        });
+        page.on('pageerror', (error) => errors.push(error.message));
+        // The server's first element of #root, kept before any script runs: hydration keeps it, a fresh render
+        // would replace it.
+        await context.addInitScript(() => {
+          document.addEventListener('readystatechange', () => {
+            if (document.readyState !== 'interactive') return;
+            (window as unknown as { rendered: Element | null }).rendered =
+              document.getElementById('root')?.firstElementChild ?? null;
+          });
+        });
+        await page.goto(`${server.baseUrl}${path}`, { waitUntil: 'networkidle' });
+        await visible(page.locator('.hf-header'));
+        const kept = await page.evaluate(() => {
+          const rendered = (window as unknown as { rendered: Element | null }).rendered;
+          return rendered !== null && rendered === document.getElementById('root')?.firstElementChild;
+        });
+        expect(kept, path).toBe(true);
+        expect(errors, path).toEqual([]);
+        await context.close();
+      }
+    });
+  }
+});
