@@ -183,6 +183,20 @@ export class Deployment {
     });
   }
 
+  /** The embedded mode: SQLite and local files in a data directory of its own, jobs run in the API process. */
+  static async embedded(prefix: string, env: Record<string, string>): Promise<Deployment> {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'huafang-embedded-bench-'));
+    return new Deployment(prefix, '', '', dataDir, {
+      DATA_DIR: dataDir,
+      ADMIN_PASSWORD,
+      SHUTDOWN_GRACE_SECONDS: '0',
+      RATE_LIMIT_SEND_CODE: '100000',
+      RATE_LIMIT_SIGN_UP: '100000',
+      RATE_LIMIT_LOGIN: '100000',
+      ...env,
+    });
+  }
+
   async api(name: string, env: Record<string, string> = {}): Promise<BenchProcess> {
     const proc = await BenchProcess.api(name, this.dataDir, { ...this.env, ...env });
     this.processes.push(proc);
@@ -208,7 +222,9 @@ export class Deployment {
 
   async close(): Promise<void> {
     await Promise.allSettled(this.processes.map((proc) => proc.stop()));
-    await onPostgresAdmin((admin) => admin.query(`drop database if exists ${this.database} with (force)`));
+    if (this.database) {
+      await onPostgresAdmin((admin) => admin.query(`drop database if exists ${this.database} with (force)`));
+    }
     await dropRedisKeys(`${this.prefix}:*`);
     await rm(this.dataDir, { recursive: true, force: true });
   }

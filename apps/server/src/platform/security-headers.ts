@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import helmet, { contentSecurityPolicy } from 'helmet';
 
@@ -28,19 +29,63 @@ export const API_DOCS_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
   "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
+/** The headers a helmet middleware sets, run once: with static directives they are the same for every answer. */
+function headersOf(
+  middleware: (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: string) => {
+      headers[name.toLowerCase()] = value;
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  middleware({} as IncomingMessage, recorder as unknown as ServerResponse, () => undefined);
+  return headers;
+}
+
 /**
- * Security headers on every answer; HSTS only behind a trusted proxy, which is where TLS ends. Helmet's middleware
- * is built once here: @fastify/helmet built it again for every request, parsing the CSP each time, which cost a
- * tenth of the CPU of the progress poll (bench/scale-out.bench.ts).
+ * Headers that only a document acts on: the browsing context it opens (COOP), its agent cluster, the DNS prefetching
+ * of its links, IE's opening of a downloaded page, the old XSS filter of rendered HTML. A JSON answer, sent with
+ * nosniff, is never rendered as a document, so it goes without them; everything else keeps them.
+ */
+const DOCUMENT_ONLY = new Set([
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-xss-protection',
+]);
+
+/**
+ * Security headers on every answer; HSTS only behind a trusted proxy, which is where TLS ends. Helmet is run once
+ * here and its headers copied onto each answer: running its middleware for every request (a dozen functions and
+ * header validations) cost a tenth of the CPU of the progress poll (bench/progress.bench.ts). They go into the
+ * reply's own headers, so a route may still replace one (the API docs' CSP, a page's nonce). JSON answers carry
+ * all but the document-only ones, including the strict CSP, nosniff, frame and cross-origin resource policies.
  */
 export async function registerSecurityHeaders(app: FastifyInstance, behindProxy: boolean): Promise<void> {
-  const setHeaders = helmet({
-    contentSecurityPolicy: { useDefaults: false, directives: DIRECTIVES },
-    frameguard: { action: 'deny' },
-    strictTransportSecurity: behindProxy ? { maxAge: 31_536_000, includeSubDomains: false } : false,
+  const all = Object.entries(
+    headersOf(
+      helmet({
+        contentSecurityPolicy: { useDefaults: false, directives: DIRECTIVES },
+        frameguard: { action: 'deny' },
+        strictTransportSecurity: behindProxy ? { maxAge: 31_536_000, includeSubDomains: false } : false,
+      }),
+    ),
+  );
+  const everyAnswer = Object.fromEntries(all.filter(([name]) => !DOCUMENT_ONLY.has(name)));
+  const documents = Object.fromEntries(all.filter(([name]) => DOCUMENT_ONLY.has(name)));
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.headers(everyAnswer);
+    done();
   });
-  app.addHook('onRequest', (req, reply, done) => {
-    setHeaders(req.raw, reply.raw, (err) => done(err instanceof Error ? err : undefined));
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    const type = reply.getHeader('content-type');
+    if (typeof type !== 'string' || !type.startsWith('application/json')) reply.headers(documents);
+    done(null, payload);
   });
 }
 
@@ -51,6 +96,6 @@ export async function registerSecurityHeaders(app: FastifyInstance, behindProxy:
 export function styleNonce(reply: FastifyReply): string {
   const nonce = randomBytes(18).toString('base64');
   const directives = { ...DIRECTIVES, styleSrc: [...DIRECTIVES.styleSrc, `'nonce-${nonce}'`] };
-  contentSecurityPolicy({ useDefaults: false, directives })(reply.request.raw, reply.raw, () => undefined);
+  reply.headers(headersOf(contentSecurityPolicy({ useDefaults: false, directives })));
   return nonce;
 }

@@ -63,6 +63,36 @@ describeServer('platform: security headers, CSP and API docs', () => {
     expect(res.headers['strict-transport-security']).toBeUndefined();
   });
 
+  it('keeps every header on pages; JSON answers go without only those a document alone acts on', async () => {
+    const everyAnswer = {
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'cross-origin-resource-policy': 'same-origin',
+      'x-permitted-cross-domain-policies': 'none',
+      'referrer-policy': 'no-referrer',
+    };
+    const documentOnly = {
+      'cross-origin-opener-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-xss-protection': '0',
+    };
+    const page = await app.app.inject({ method: 'GET', url: '/draw' });
+    expect(page.headers).toMatchObject({ ...everyAnswer, ...documentOnly });
+    const docs = await app.app.inject({ method: 'GET', url: '/api/docs/' });
+    expect(docs.headers['content-type']).toContain('text/html');
+    expect(docs.headers).toMatchObject({ ...everyAnswer, ...documentOnly });
+    for (const url of ['/api/help/types', '/api/no-such-route']) {
+      const json = await production.app.inject({ method: 'GET', url });
+      expect(json.headers['content-type']).toContain('application/json');
+      expect(json.headers).toMatchObject(everyAnswer);
+      expect(json.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(json.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+      for (const name of Object.keys(documentOnly)) expect(json.headers[name]).toBeUndefined();
+    }
+  });
+
   it('sends HSTS only behind a trusted (TLS-terminating) proxy', async () => {
     const res = await production.app.inject({ method: 'GET', url: '/api/help/types' });
     expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);

@@ -4,7 +4,7 @@ import { type Broadcast, topic } from '../../platform/broadcast/broadcast.js';
 import { nowIso } from '../../platform/ids.js';
 import type { Repositories } from '../../repositories.js';
 import type { AppConfigRepository } from '../app-config/app-config.repository.js';
-import { labelledImage, labelledWebp } from './labelled-image.js';
+import { labelledWebp } from './labelled-image.js';
 
 /** 合规设置 is one app_configs row, its content the settings as JSON. */
 const CONFIG_KEY = 'compliance';
@@ -55,11 +55,6 @@ export class ComplianceService {
     await this.configs.upsert(CONFIG_KEY, '合规设置', JSON.stringify(kept), nowIso());
     await this.bus.publish(complianceChanged, {});
     return settings;
-  }
-
-  /** A work's original as it leaves the service; see labelledImage. */
-  async labelled(png: Buffer, work: { workId: string; withoutText: boolean }): Promise<Buffer> {
-    return labelledImage(png, { ...work, settings: await this.settings() });
   }
 
   /** A thumbnail or live preview as it leaves the service; see labelledWebp. */

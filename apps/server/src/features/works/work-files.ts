@@ -1,10 +1,13 @@
-import type { GeneratedImage } from '@huafang/contracts';
+import { crc32 } from 'node:zlib';
+import type { ComplianceSettings, GeneratedImage } from '@huafang/contracts';
 import sharp from 'sharp';
+import { sha256 } from '../../platform/ids.js';
 import { readBytes, type Storage } from '../../platform/storage/storage.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
 import { aigcMetadata, readAigcLabel } from '../compliance/aigc-label.js';
 import type { ComplianceService } from '../compliance/compliance.service.js';
-import { WEBP_QUALITY } from '../compliance/labelled-image.js';
+import { labelledImage, WEBP_QUALITY } from '../compliance/labelled-image.js';
+import { withVisibleMark } from '../compliance/visible-mark.js';
 
 /** Longest side of a work's thumbnail: galleries and the results grid show these, never the original. */
 const THUMB_SIZE = 384;
@@ -57,10 +60,64 @@ export async function readWorkThumb(
   return stream && compliance.labelledWebp(await readBytes(stream), work.id);
 }
 
+/** Where the marked copy of a work's original is kept, beside it. */
+export const markedCopyKey = (imageKey: string) => `${imageKey.replace(/\.png$/, '')}.marked.png`;
+
+/** A private, ancillary, safe-to-copy PNG chunk naming the mark a copy was painted with; never leaves the service. */
+const MARK_CHUNK = 'hfMk';
+/** Where the first chunk after IHDR starts: the signature (8) and IHDR (4 + 4 + 13 + 4). */
+const AFTER_IHDR = 33;
+
+const markFingerprint = (settings: ComplianceSettings) =>
+  Buffer.from(sha256(JSON.stringify([settings.markText, settings.markPosition])).slice(0, 32), 'latin1');
+
+function withMarkChunk(png: Buffer, fingerprint: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(fingerprint.length, 0);
+  head.write(MARK_CHUNK, 4, 'latin1');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(fingerprint, crc32(head.subarray(4))) >>> 0, 0);
+  return Buffer.concat([png.subarray(0, AFTER_IHDR), head, fingerprint, crc, png.subarray(AFTER_IHDR)]);
+}
+
+/** The copy without its mark chunk, when that chunk names `fingerprint`; null for a copy of another mark. */
+function withoutMarkChunk(copy: Buffer, fingerprint: Buffer): Buffer | null {
+  if (copy.length < AFTER_IHDR + 12 || copy.toString('latin1', AFTER_IHDR + 4, AFTER_IHDR + 8) !== MARK_CHUNK) {
+    return null;
+  }
+  const length = copy.readUInt32BE(AFTER_IHDR);
+  if (!copy.subarray(AFTER_IHDR + 8, AFTER_IHDR + 8 + length).equals(fingerprint)) return null;
+  return Buffer.concat([copy.subarray(0, AFTER_IHDR), copy.subarray(AFTER_IHDR + 12 + length)]);
+}
+
 /**
- * A work's original as it leaves the service, with its AIGC labels (see ComplianceService.labelled); null when the
- * file is gone. `withoutText` when the author hid the prompt and the viewer came through the public link: no text
- * chunk tells the prompt (the owner's signed link keeps them).
+ * The original with the visible mark painted on and all its metadata chunks, as withVisibleMark makes it. Painting
+ * decodes and re-encodes the picture, which made every download of a work (and a zip of 100) cost that again; the
+ * copy is painted on the first download and kept beside the original (deleted with it), and painted again only
+ * when an admin changes the mark's text or corner. The stored original itself stays as painted.
+ */
+async function markedOriginal(
+  storage: Storage,
+  work: { image_key: string },
+  settings: ComplianceSettings,
+): Promise<Buffer | null> {
+  const key = markedCopyKey(work.image_key);
+  const fingerprint = markFingerprint(settings);
+  const kept = await storage.read(key);
+  const copy = kept && withoutMarkChunk(await readBytes(kept), fingerprint);
+  if (copy) return copy;
+  const stream = await storage.read(work.image_key);
+  if (!stream) return null;
+  const marked = await withVisibleMark(await readBytes(stream), settings.markText, settings.markPosition);
+  await storage.put(key, withMarkChunk(marked, fingerprint));
+  return marked;
+}
+
+/**
+ * A work's original as it leaves the service, with its AIGC labels (see labelledImage); null when the file is gone.
+ * `withoutText` when the author hid the prompt and the viewer came through the public link: no text chunk tells
+ * the prompt (the owner's signed link keeps them). With the visible mark on, the labels go onto the kept marked
+ * copy: the same bytes as marking the labelled original, since painting keeps every metadata chunk in its place.
  */
 export async function readWorkImage(
   storage: Storage,
@@ -68,8 +125,15 @@ export async function readWorkImage(
   work: { id: string; image_key: string },
   withoutText: boolean,
 ): Promise<Buffer | null> {
+  const settings = await compliance.settings();
+  if (settings.markEnabled) {
+    const marked = await markedOriginal(storage, work, settings);
+    return (
+      marked && labelledImage(marked, { workId: work.id, withoutText, settings: { ...settings, markEnabled: false } })
+    );
+  }
   const stream = await storage.read(work.image_key);
-  return stream && compliance.labelled(await readBytes(stream), { workId: work.id, withoutText });
+  return stream && labelledImage(await readBytes(stream), { workId: work.id, withoutText, settings });
 }
 
 /** A result as the draw page shows it, with signed links (a new work is private). */
