@@ -95,7 +95,11 @@ export function formatInfotext(job: EngineJob, seed: number, facts: InfotextFact
   if (hashes.length > 0) pairs.push(['Lora hashes', hashes.join(', ')]);
   if (job.batchSize > 1) pairs.push(['Batch size', String(job.batchSize)]);
   for (const [key, value] of Object.entries(facts.extra ?? {})) pairs.push([key, value]);
-  return joinInfotext(withLoraTags(job.prompt, job.loras ?? []), job.negativePrompt.trim() ? job.negativePrompt : '', pairs);
+  return joinInfotext(
+    withLoraTags(job.prompt, job.loras ?? []),
+    job.negativePrompt.trim() ? job.negativePrompt : '',
+    pairs,
+  );
 }
 
 /** The infotext of an upscaled picture: the job's at the new size, with A1111's keys for the extras upscale. */
