@@ -26,6 +26,8 @@ type Setup = {
   model: string;
   modelHash: string | undefined;
   controlNetModel: string;
+  /** A LoRA the engine has (the built-in catalog's, a file the double lists). */
+  lora: string;
   /** Pictures of an A1111 server carry A1111's own text (no `Schedule type` override of ours, its own ControlNet). */
   a1111: boolean;
 };
@@ -40,6 +42,7 @@ const setups: Record<string, () => Setup> = {
     model: 'builtin-ink',
     modelHash: nameHash('builtin-ink'),
     controlNetModel: 'control_v11p_sd15_canny',
+    lora: 'hf_ink_wash',
     a1111: false,
   }),
   sdwebui: () => ({
@@ -48,6 +51,7 @@ const setups: Record<string, () => Setup> = {
     model: 'anything-v5',
     modelHash: '7f96a1a9ca',
     controlNetModel: 'control_v11p_sd15_canny [d14c016b]',
+    lora: 'ink_style',
     a1111: true,
   }),
   comfyui: () => ({
@@ -56,6 +60,7 @@ const setups: Record<string, () => Setup> = {
     model: 'dreamshaper_8',
     modelHash: undefined,
     controlNetModel: 'control_v11p_sd15_canny.pth',
+    lora: 'sd15/ink_wash.safetensors',
     a1111: false,
   }),
 };
@@ -109,8 +114,8 @@ async function jobFor(setup: Setup, mode: Mode): Promise<EngineJob> {
     case 'LoRA':
       // An A1111 server reads LoRAs from the prompt; the others get them as the job's loras.
       return setup.a1111
-        ? { ...base, prompt: `${PROMPT}, <lora:ink_style:0.8>` }
-        : { ...base, loras: [{ name: 'ink_style', weight: 0.8, hash: '0123456789ab' }] };
+        ? { ...base, prompt: `${PROMPT}, <lora:${setup.lora}:0.8>` }
+        : { ...base, loras: [{ name: setup.lora, weight: 0.8, hash: '0123456789ab' }] };
     case 'batch':
       return { ...base, batchSize: 2 };
   }
@@ -152,8 +157,8 @@ describe.each(Object.keys(setups))('PNG info written by the %s engine', (name) =
       expect(info).toMatchObject({ sampler: 'DPM++ 2M', scheduleType: 'Karras', model: setup.model });
       expect([info.width, info.height]).toEqual([image.width, image.height]);
       if (mode === 'LoRA') {
-        expect(info.loras).toEqual([{ name: 'ink_style', weight: 0.8, hash: setup.a1111 ? null : '0123456789ab' }]);
-        if (!setup.a1111) expect(fields['Lora hashes']).toBe('ink_style: 0123456789ab');
+        expect(info.loras).toEqual([{ name: setup.lora, weight: 0.8, hash: setup.a1111 ? null : '0123456789ab' }]);
+        if (!setup.a1111) expect(fields['Lora hashes']).toBe(`${setup.lora}: 0123456789ab`);
       } else expect(info.loras).toEqual([]);
       if (mode === 'ControlNet') {
         expect(info.controlNets).toEqual([

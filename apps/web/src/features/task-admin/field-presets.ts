@@ -3,6 +3,7 @@ import {
   controlNetUnit,
   type FormConfigItem,
   type FormFieldType,
+  loraField,
   OPTION_SOURCES,
   PARAMETER_FIELD_PRESETS,
   PARAMETER_NAMES,
@@ -26,6 +27,7 @@ export const FIELD_TYPE_LABELS: Record<FormFieldType, string> = {
 const PARAMETER_PRESETS: Record<string, () => FormConfigItem> = {
   ...PARAMETER_FIELD_PRESETS,
   controlNets: () => buildControlNetUnit(),
+  loras: () => loraField(),
 };
 
 /** The usual field of a parameter or of a ControlNet unit field, or undefined for other names. */
