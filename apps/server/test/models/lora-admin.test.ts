@@ -118,6 +118,24 @@ describeServer('models: LoRA styles and sync from the backends', () => {
     expect(row.hash).toBe('6ce0161689');
   });
 
+  it('gives imported models the family their base model names', async () => {
+    const backendId = (await admin.call('GET', '/api/admin/backends')).body.data.find(
+      (b: any) => b.name === 'A1111 甲',
+    ).id;
+    const group = await admin.call('POST', '/api/admin/model-groups', { name: '导入' });
+    const imported = await admin.call('POST', '/api/admin/models/import', {
+      backendId,
+      groupId: group.body.data.id,
+      checkpoints: ['anything-v5.safetensors [7f96a1a9ca]'],
+      baseModel: 'SD 1.5',
+      enabled: true,
+    });
+    expect(imported.body.code, imported.body.msg).toBe(0);
+    const menu = (await admin.call('GET', '/api/art/model/menu?scope=all')).body.data;
+    const model = menu.find((g: any) => g.id === group.body.data.id).models[0];
+    expect(model).toMatchObject({ baseModel: 'SD 1.5', family: 'SD1.5', access: { planIds: [] }, locked: false });
+  });
+
   it('leaves one row per asset and LoRA when two syncs run at once', async () => {
     await Promise.all([admin.sync(), admin.sync(), admin.sync()]);
     const assets = await ctx.app.db.selectFrom('backend_assets').select(['backend_id', 'kind', 'title']).execute();

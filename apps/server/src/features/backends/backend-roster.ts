@@ -143,9 +143,9 @@ export class BackendRoster {
       builtin: false,
       local: engineKind(row.kind).local,
       catalog: previous?.catalog ?? null,
-      // A changed address may be another server: what the old one had says nothing of it.
-      syncedCheckpoints: unchanged ? previous.syncedCheckpoints : null,
-      loras: unchanged ? previous.loras : null,
+      // What the last sync stored stays until the next one (after a change of address, the admin syncs again).
+      syncedCheckpoints: previous?.syncedCheckpoints ?? null,
+      loras: previous?.loras ?? null,
     };
     this.backends.set(row.id, backend);
     this.putNumber.set(row.id, ++this.puts);

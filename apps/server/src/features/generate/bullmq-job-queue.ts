@@ -280,7 +280,10 @@ export class BullJobQueue implements JobQueue {
     return this.standings.standing(job);
   }
 
-  predict(userId: string, job: Pick<QueueItem, 'units' | 'engineKind' | 'checkpoint'>): Promise<QueueStanding> {
+  predict(
+    userId: string,
+    job: Pick<QueueItem, 'units' | 'engineKind' | 'checkpoint' | 'loras'>,
+  ): Promise<QueueStanding> {
     return this.standings.predict(userId, job);
   }
 

@@ -82,12 +82,15 @@ export class EmbeddedJobQueue implements JobQueue {
     return { queuePosition, etaSeconds: this.eta(item, queuePosition) };
   }
 
-  async predict(userId: string, job: Pick<QueueItem, 'units' | 'engineKind' | 'checkpoint'>): Promise<QueueStanding> {
+  async predict(
+    userId: string,
+    job: Pick<QueueItem, 'units' | 'engineKind' | 'checkpoint' | 'loras'>,
+  ): Promise<QueueStanding> {
     const queuePosition = this.line.positionIfAdded(userId);
     return { queuePosition, etaSeconds: this.eta(job, queuePosition) };
   }
 
-  private eta(item: Pick<QueueItem, 'units' | 'engineKind' | 'checkpoint'>, position: number): number {
+  private eta(item: Pick<QueueItem, 'units' | 'engineKind' | 'checkpoint' | 'loras'>, position: number): number {
     const now = Date.now();
     const runningLeftSeconds = [...this.running.values()].reduce(
       (sum, run) => sum + secondsLeft(run.item.units * this.secondsPerUnit, (now - run.startedAt) / 1000),
@@ -97,7 +100,7 @@ export class EmbeddedJobQueue implements JobQueue {
       position,
       units: item.units,
       secondsPerUnit: this.secondsPerUnit,
-      capacity: this.deps.pool.capacity(item.engineKind, item.checkpoint),
+      capacity: this.deps.pool.capacity(item.engineKind, item.checkpoint, item.loras),
       runningLeftSeconds,
     });
   }

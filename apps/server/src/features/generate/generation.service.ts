@@ -73,6 +73,7 @@ export class GenerationService {
       units: workUnits(payload.parameters),
       engineKind: payload.engineKind,
       checkpoint: payload.checkpoint,
+      loras: (payload.loras ?? []).map((lora) => lora.name),
     });
     return { cost, credits: await this.deps.credits.balance(viewer.id), ...standing };
   }

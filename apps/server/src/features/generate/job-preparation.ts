@@ -97,9 +97,10 @@ export class JobPreparation {
         userId: viewer.id,
         modelEnabled: async (id) => (await models.find(id))?.enabled === true,
         defaultModelId: async (groups) => {
-          const menu = await models.menu('enabled');
+          const menu = await models.menu('enabled', viewer);
           const chosen = menu.filter((g) => groups.length === 0 || groups.includes(g.id) || groups.includes(g.name));
-          return chosen.flatMap((g) => g.models)[0]?.id ?? null;
+          // A form without a model choice draws with the first model the user may use.
+          return chosen.flatMap((g) => g.models).find((m) => !m.locked)?.id ?? null;
         },
         requireOwnFile: async (fileId, label) => {
           await files.requireOwned(viewer.id, fileId, label);

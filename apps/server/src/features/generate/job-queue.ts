@@ -58,7 +58,10 @@ export interface JobQueue {
   /** Place in line and ETA of a waiting job (0, 0 when it is not waiting). */
   standing(job: { jobId: string; generateId: string }): Promise<QueueStanding>;
   /** Where a new job of this user would land and when it would be done (predict). */
-  predict(userId: string, job: { units: number; engineKind: string; checkpoint: string }): Promise<QueueStanding>;
+  predict(
+    userId: string,
+    job: { units: number; engineKind: string; checkpoint: string; loras?: string[] },
+  ): Promise<QueueStanding>;
   /** For admins' health view: BullMQ's jobs by state and its workers (null in embedded mode: no BullMQ). */
   health(): Promise<QueueHealth | null>;
   /** For 数据看板: jobs waiting and running now. */

@@ -79,7 +79,7 @@ export class JobRunner {
       item.tried.add(backend.id);
       log.warn({ jobId: item.jobId, backend: backend.id, attempts: item.attempts, err: err.message }, 'backend failed');
       // Retry only while some healthy backend can still take the job; with every one down, waiting helps nobody.
-      if (item.attempts < this.deps.maxAttempts && pool.capacity(item.engineKind, item.checkpoint) > 0) {
+      if (item.attempts < this.deps.maxAttempts && pool.capacity(item.engineKind, item.checkpoint, item.loras) > 0) {
         await this.deps.requeue.afterFailure(item, err.message);
         return 'retry';
       }

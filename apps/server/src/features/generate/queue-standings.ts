@@ -25,7 +25,7 @@ const LINE_TTL_MS = 10 * 60_000;
 
 type LineRow = Awaited<ReturnType<GenerationRepository['waitingAndRunning']>>[number];
 type LineJob = QueueItem & { handed: boolean; startedAt: string | null; running: boolean };
-type Estimated = Pick<QueueItem, 'units' | 'engineKind' | 'checkpoint'>;
+type Estimated = Pick<QueueItem, 'units' | 'engineKind' | 'checkpoint' | 'loras'>;
 
 function lineJobOf(row: LineRow): LineJob {
   return {
@@ -157,7 +157,7 @@ export class QueueStandings {
           position,
           units: job.units,
           secondsPerUnit: speed,
-          capacity: this.deps.pool.capacity(job.engineKind, job.checkpoint),
+          capacity: this.deps.pool.capacity(job.engineKind, job.checkpoint, job.loras),
           runningLeftSeconds,
         }),
     };

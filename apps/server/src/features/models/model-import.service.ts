@@ -1,5 +1,6 @@
 import type { BackendCheckpoint, ModelImportResult, modelImportBodySchema } from '@huafang/contracts';
 import type { z } from 'zod';
+import { guessFamily } from '../../engines/family-guess.js';
 import { fail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Repositories } from '../../repositories.js';
@@ -52,6 +53,8 @@ export class ModelImportService {
         model_name: modelNameOf(offered.get(title)!.name, title),
         cover: null,
         base_model: body.baseModel,
+        // The family the base model or file names; the admin corrects it in the model's settings.
+        family: guessFamily(body.baseModel, title),
         engine: kind,
         checkpoint: title,
         enabled: body.enabled ? 1 : 0,
