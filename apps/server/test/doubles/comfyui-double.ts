@@ -198,7 +198,7 @@ export class ComfyUiDouble {
   private outputCounter = 0;
   private paused = false;
   private closed = false;
-  private readonly stepDelayMs: number;
+  private stepDelayMs: number;
   private readonly checkpoints: string[];
   private readonly controlNets: string[];
   private readonly samplers: string[];
@@ -292,6 +292,11 @@ export class ComfyUiDouble {
   /** WebSocket upgrades answer 503 (a proxy that does not pass sockets); HTTP keeps working. */
   refuseSockets(): void {
     this.socketsRefused = true;
+  }
+
+  /** Sampler steps take this long from now on (a slow GPU, or a run a test wants to stop part-way). */
+  setStepDelay(ms: number): void {
+    this.stepDelayMs = ms;
   }
 
   /** While paused, queued prompts stay pending. */
