@@ -173,8 +173,8 @@ export function buildPromptText(items: readonly { promptText?: string; groupName
   return parts.join(', ');
 }
 
-// The `parameters` text (PNG info) every engine writes, and the prompt A1111 reads LoRAs from: infotext.ts.
-export { formatInfotext, type InfotextFacts, upscaleInfotext, withLoraTags } from './infotext.js';
+// The `parameters` text (PNG info) every engine writes: infotext.ts.
+export { formatInfotext, type InfotextFacts, upscaleInfotext } from './infotext.js';
 
 /**
  * A failure of an engine, with a Chinese message for the user. `retryable` marks a failure of the backend

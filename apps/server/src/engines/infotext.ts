@@ -7,7 +7,7 @@ import {
   modelBaseName,
   pythonFloat,
 } from '@huafang/contracts';
-import type { EngineControlNet, EngineJob, EngineLora } from './engine.js';
+import type { EngineControlNet, EngineJob } from './engine.js';
 
 /** A1111's display of a number in infotext: integers plainly, others without trailing zeros. */
 export function infoNumber(value: number): string {
@@ -56,12 +56,12 @@ function controlNetText(unit: EngineControlNet): string {
   return fields.map(([key, value]) => `${key}: ${value}`).join(', ');
 }
 
-/** The prompt as A1111 reads LoRAs: `<lora:name:weight>` appended for each LoRA the text does not name yet. */
-export function withLoraTags(prompt: string, loras: readonly EngineLora[]): string {
-  const tags = loras
-    .filter((lora) => !prompt.includes(`<lora:${lora.name}:`))
+/** The prompt as A1111 keeps it: a job's LoRAs as `<lora:name:weight>` tags, unless the prompt has them already. */
+function promptWithLoraTags(job: EngineJob): string {
+  const tags = (job.loras ?? [])
+    .filter((lora) => !job.prompt.includes(`<lora:${lora.name}:`))
     .map((lora) => `<lora:${lora.name}:${infoNumber(lora.weight)}>`);
-  return [prompt, ...tags].filter((part) => part.trim() !== '').join(', ');
+  return [job.prompt, ...tags].filter((part) => part.trim() !== '').join(', ');
 }
 
 /**
@@ -92,11 +92,7 @@ export function formatInfotext(job: EngineJob, seed: number, facts: InfotextFact
   if (hashes.length > 0) pairs.push(['Lora hashes', hashes.join(', ')]);
   if (job.batchSize > 1) pairs.push(['Batch size', String(job.batchSize)]);
   for (const [key, value] of Object.entries(facts.extra ?? {})) pairs.push([key, value]);
-  return joinInfotext(
-    withLoraTags(job.prompt, job.loras ?? []),
-    job.negativePrompt.trim() ? job.negativePrompt : '',
-    pairs,
-  );
+  return joinInfotext(promptWithLoraTags(job), job.negativePrompt.trim() ? job.negativePrompt : '', pairs);
 }
 
 /** The infotext of an upscaled picture: the job's at the new size, with A1111's keys for the extras upscale. */
