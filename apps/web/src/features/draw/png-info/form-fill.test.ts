@@ -115,7 +115,9 @@ describe('fillFromPngInfo', () => {
 
   it('ignores LoRAs when the form has no LoRA field or the site could not list them', () => {
     const info: PngInfo = { ...pngInfoFromParameters(A1111), loras: [{ name: 'ink_style', weight: 1, hash: null }] };
-    expect(fillFromPngInfo(info, context()).unmatched).toContain('本站没有 LoRA「ink_style」，已忽略');
+    expect(fillFromPngInfo(info, context()).unmatched).toContain(
+      '这个模板不能使用 LoRA 风格，已忽略 LoRA「ink_style」',
+    );
     expect(fillFromPngInfo(info, context({ loras: null })).parameters.loras).toBeUndefined();
   });
 });

@@ -171,8 +171,9 @@ export function fillFromPngInfo(info: PngInfo, context: PngInfoFillContext): Png
   if (info.loras.length > 0) {
     const uses: LoraUse[] = [];
     for (const lora of info.loras) {
-      const style = context.loras && known('loras') ? matchLora(lora.name, context.loras) : null;
+      const style = context.loras ? matchLora(lora.name, context.loras) : null;
       if (!style) unmatched.push(`本站没有 LoRA「${lora.name}」，已忽略`);
+      else if (!known('loras')) unmatched.push(`这个模板不能使用 LoRA 风格，已忽略 LoRA「${lora.name}」`);
       else if (style.locked) unmatched.push(`LoRA「${style.name}」尚未解锁，已忽略`);
       else {
         const weight = Math.min(style.maxWeight, Math.max(style.minWeight, lora.weight));

@@ -9,8 +9,8 @@ import { modelTabs } from '../../form-config/model-tabs';
 import { newCustomWordId } from '../../prompt/custom-word';
 import { fillFromPngInfo, SOURCE_NAMES } from './form-fill';
 
-/** The LoRA styles /draw's picker lists (LoraStyle, packages/contracts/src/lora.ts). */
-export const LORA_STYLES_URL = '/api/options/loras';
+/** The LoRA styles the user may pick (GET /api/art/loras, LoraStyle in packages/contracts/src/lora.ts). */
+export const LORA_STYLES_URL = '/api/art/loras';
 
 /** The outcome the notice shows. */
 export type PngInfoOutcome =
