@@ -251,6 +251,20 @@ describe('LoRA styles: an admin offers one, a user picks it on /draw and gets it
       form = await parameters(page, screen);
       await visible(chosenStyles(form).getByText(styleName));
       await screenshot(page, `lora-make-same-${width}`);
+
+      // 自由创作: the same picker; the trigger words join the typed prompt and leave with the style.
+      await page.goto(`${server.baseUrl}/chuangyi`);
+      const prompt = page.getByRole('textbox', { name: '画面描述' });
+      await prompt.fill('一座山');
+      const free = page.getByRole('region', { name: '参数设置' });
+      await press(screen, free.getByRole('button', { name: /^风格/ }));
+      await visible(picker);
+      await press(screen, picker.getByRole('button', { name: styleName, exact: true }));
+      await press(screen, page.getByRole('button', { name: '完成' }));
+      await hidden(picker);
+      await expect.poll(() => prompt.inputValue()).toContain(trigger);
+      await press(screen, chosenStyles(free).getByRole('button', { name: `移除风格「${styleName}」` }));
+      await expect.poll(() => prompt.inputValue()).toBe('一座山');
       await context.close();
     });
   }
