@@ -23,6 +23,7 @@ import { generateRoutes } from './features/generate/generate.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { helpRoutes } from './features/help/help.routes.js';
 import { inviteAdminRoutes } from './features/invite/invite.routes.js';
+import { loraRoutes } from './features/loras/lora.routes.js';
 import { modelRoutes } from './features/models/model.routes.js';
 import { sensitiveWordRoutes } from './features/moderation/sensitive-word.routes.js';
 import { workModerationAdminRoutes, workReportRoutes } from './features/moderation/work-moderation.routes.js';
@@ -158,6 +159,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         perUserPerMinute: config.translate.perUserPerMinute,
       });
       await api.register(modelRoutes, { models: services.models, modelImport: services.modelImport });
+      await api.register(loraRoutes, { loras: services.loras, modelSync: services.modelSync });
       await api.register(optionRoutes, { models: services.models, backendOptions: services.backendOptions });
       await api.register(generateRoutes, {
         controlnetPreview: services.controlnetPreview,

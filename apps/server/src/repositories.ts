@@ -12,6 +12,7 @@ import { FileRepository } from './features/files/file.repository.js';
 import { GenerationRepository } from './features/generate/generation.repository.js';
 import { HelpRepository } from './features/help/help.repository.js';
 import { InviteRepository } from './features/invite/invite.repository.js';
+import { LoraRepository } from './features/loras/lora.repository.js';
 import { ModelRepository } from './features/models/model.repository.js';
 import { SensitiveWordRepository } from './features/moderation/sensitive-word.repository.js';
 import { WorkModerationRepository } from './features/moderation/work-moderation.repository.js';
@@ -50,6 +51,7 @@ export function createRepositories(db: Database, kind: DbKind) {
     help: new HelpRepository(db),
     invites: new InviteRepository(db),
     loginFailures: new LoginGuardRepository(db),
+    loras: new LoraRepository(db),
     models: new ModelRepository(db),
     notices: new NoticeRepository(db),
     orders: new OrderRepository(db, kind),

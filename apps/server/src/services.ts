@@ -23,6 +23,9 @@ import { createJobLifecycle } from './features/generate/job-lifecycle.js';
 import { HealthService } from './features/health/health.service.js';
 import { HelpService } from './features/help/help.service.js';
 import { InviteService } from './features/invite/invite.service.js';
+import { LoraService } from './features/loras/lora.service.js';
+import { ModelSyncService } from './features/loras/model-sync.service.js';
+import { PlanAccess } from './features/loras/plan-access.js';
 import { ModelService } from './features/models/model.service.js';
 import { ModelImportService } from './features/models/model-import.service.js';
 import { PublicationGate, workImageLink } from './features/moderation/publication-gate.js';
@@ -79,7 +82,8 @@ export function createServices(deps: {
   const apiKeys = new ApiKeyService(repos, deps.bus, deps.log);
   const files = new FileService(repos, deps.storage, deps.signer);
   const invites = new InviteService(repos);
-  const models = new ModelService(repos);
+  const planAccess = new PlanAccess(repos.loras);
+  const models = new ModelService(repos, planAccess);
   // Workers hear no broadcasts: they would compare the list's revision on each check (they check nothing today).
   const words = new SensitiveWordFilter(repos, deps.bus, deps.mode.role !== 'worker');
   const templates = new TemplateService(repos, models, words);
@@ -98,6 +102,7 @@ export function createServices(deps: {
   });
   const backendAdmin = new BackendAdminService(backendRows, pool);
   const backendOptions = new BackendOptions(pool);
+  const loras = new LoraService(repos.loras, planAccess, pool);
   const { board, interrupts } = mode;
   const generations = repos.generations;
   // Workers hear no broadcasts: they read the settings for each image instead of keeping a copy.
@@ -153,6 +158,8 @@ export function createServices(deps: {
     wechatOAuth: new WechatOAuthService(config.payments.wechatPay, config.payments.publicBaseUrl, deps.log),
     controlnetPreview: new ControlnetPreviewService(backendOptions, files),
     models,
+    loras,
+    modelSync: new ModelSyncService({ loras: repos.loras, models: repos.models, pool }),
     modelImport: new ModelImportService(repos, backendAdmin),
     templates,
     tasks: new TaskService(repos, templates, words),
@@ -230,6 +237,7 @@ export function createServices(deps: {
       repo: generations,
       templates,
       models,
+      loras,
       files,
       works,
       credits,

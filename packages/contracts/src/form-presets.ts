@@ -1,4 +1,4 @@
-import type { FormConfigItem } from './form-config.js';
+import type { FormConfigItem, FormOption } from './form-config.js';
 
 /** Option sources a form field's `url` may name; publishing refuses any other. */
 export const OPTION_SOURCES = [
@@ -88,14 +88,24 @@ export function controlNetUnit(options: { module?: string; model?: string; text?
   });
 }
 
+/**
+ * The LoRA styles of a step: `value` the LoRAs it presets (`LoraUse[]`), `option` the LoRAs a user may add
+ * (`{label, value: loraId}`; none: any enabled LoRA that fits the model's family).
+ */
+export function loraField(options: { preset?: { loraId: string; weight: number }[]; allowed?: FormOption[] } = {}) {
+  return formField({
+    type: 'select',
+    name: 'loras',
+    text: 'LoRA 风格',
+    value: options.preset ?? [],
+    ...(options.allowed?.length ? { option: options.allowed } : {}),
+  });
+}
+
 /** 自由创作 (/chuangyi, templateId null): the fields a user sets without a template, checked like a step's. */
 export const FREE_CREATION_FORM: FormConfigItem[] = [
-  'modelId',
-  'width',
-  'height',
-  'steps',
-  'cfgScale',
-  'sampler',
-  'seed',
-  'batchSize',
-].map((name) => PARAMETER_FIELD_PRESETS[name]!());
+  ...['modelId', 'width', 'height', 'steps', 'cfgScale', 'sampler', 'seed', 'batchSize'].map((name) =>
+    PARAMETER_FIELD_PRESETS[name]!(),
+  ),
+  loraField(),
+];

@@ -1,4 +1,4 @@
-import type { EngineKind, FormOption, GenerateMode } from '@huafang/contracts';
+import type { BackendAssetKind, EngineKind, FormOption, GenerateMode, ModelFamily } from '@huafang/contracts';
 
 export type { EngineKind };
 
@@ -118,6 +118,17 @@ export type EngineModel = {
   name: string;
 };
 
+/** A checkpoint, LoRA or VAE a backend has, as 同步 stores it. */
+export type EngineAsset = {
+  kind: BackendAssetKind;
+  /** What a job names it by (A1111 checkpoint `title` / LoRA `name`; ComfyUI file name). */
+  title: string;
+  name: string;
+  hash: string | null;
+  /** The base-model family when the engine knows it (the built-in catalog; A1111 LoRA metadata). */
+  family?: ModelFamily;
+};
+
 export type EngineHealth = {
   ok: boolean;
   /** Chinese, shown to admins. */
@@ -138,6 +149,8 @@ export interface InferenceEngine {
   /** ControlNet preprocessors as form options; fromConfig lists the tuning fields each one shows. */
   listControlNetModules(): Promise<FormOption[]>;
   listControlNetModels(): Promise<string[]>;
+  /** Every checkpoint, LoRA and VAE the backend has, for 同步模型 (engines that cannot list them lack it). */
+  listAssets?(): Promise<EngineAsset[]>;
   /** Runs a job to its images. An aborted signal stops at the next step; what was painted so far comes back. */
   run(job: EngineJob, options?: RunOptions): Promise<EngineResult>;
   /** The preprocessed map of a ControlNet module for an image (PNG bytes), for previews. */
@@ -173,6 +186,14 @@ export function buildPromptText(items: readonly { promptText?: string; groupName
   return parts.join(', ');
 }
 
+/** The prompt as A1111 reads LoRAs: `<lora:name:weight>` appended for each LoRA the text does not name yet. */
+export function withLoraTags(prompt: string, loras: readonly EngineLora[]): string {
+  const tags = loras
+    .filter((lora) => !prompt.includes(`<lora:${lora.name}:`))
+    .map((lora) => `<lora:${lora.name}:${infoNumber(lora.weight)}>`);
+  return [prompt, ...tags].filter(Boolean).join(', ');
+}
+
 /** A1111's display of a number in infotext: integers plainly, others without trailing zeros. */
 function infoNumber(value: number): string {
   return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(4)));
@@ -205,8 +226,11 @@ export function formatInfotext(job: EngineJob, seed: number, extra: Record<strin
     ];
     pairs.push([`ControlNet ${index}`, `"${fields.join(', ')}"`]);
   });
+  const hashed = (job.loras ?? []).filter((lora) => lora.hash);
+  if (hashed.length > 0)
+    pairs.push(['Lora hashes', `"${hashed.map((lora) => `${lora.name}: ${lora.hash}`).join(', ')}"`]);
   for (const [key, value] of Object.entries(extra)) pairs.push([key, String(value)]);
-  const lines = [job.prompt];
+  const lines = [withLoraTags(job.prompt, job.loras ?? [])];
   if (job.negativePrompt.trim()) lines.push(`Negative prompt: ${job.negativePrompt}`);
   lines.push(pairs.map(([key, value]) => `${key}: ${value}`).join(', '));
   return lines.join('\n');

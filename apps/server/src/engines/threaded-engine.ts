@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { FormOption } from '@huafang/contracts';
 import {
+  type EngineAsset,
   EngineError,
   type EngineHealth,
   type EngineJob,
@@ -73,6 +74,9 @@ export class ThreadedEngine implements InferenceEngine {
   }
   listControlNetModels(): Promise<string[]> {
     return this.local.listControlNetModels();
+  }
+  async listAssets(): Promise<EngineAsset[]> {
+    return (await this.local.listAssets?.()) ?? [];
   }
   health(): Promise<EngineHealth> {
     return this.local.health();

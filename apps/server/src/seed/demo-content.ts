@@ -1,5 +1,6 @@
 import type { FormConfigItem, GenerateMode, PromptGroupItem } from '@huafang/contracts';
 import { BUILTIN_ENGINE_KIND, BUILTIN_ENGINE_LABEL } from '../engines/builtin/builtin-engine.js';
+import { BUILTIN_LORAS } from '../engines/builtin/catalog.js';
 import { type PublishedTemplate, toStep } from '../features/template/template.service.js';
 import { newId, nowIso } from '../platform/ids.js';
 import type { Repositories } from '../repositories.js';
@@ -402,5 +403,36 @@ export async function seedDemoTasks(repos: Pick<Repositories, 'models' | 'tasks'
         );
       }
     }
+  }
+}
+
+/**
+ * The built-in engine's demo LoRAs as enabled styles for everyone (family 其他, as the demo models), once: if admins
+ * already have LoRAs, nothing is touched.
+ */
+export async function seedDemoLoras(repos: Pick<Repositories, 'loras'>): Promise<void> {
+  if ((await repos.loras.list()).length > 0) return;
+  const now = nowIso();
+  for (const [sort, lora] of BUILTIN_LORAS.entries()) {
+    await repos.loras.insert({
+      id: newId(),
+      name: lora.name,
+      lora_name: lora.title,
+      engine: BUILTIN_ENGINE_KIND,
+      style_group: lora.styleGroup,
+      cover: null,
+      description: lora.description,
+      family: '其他',
+      trigger_words: JSON.stringify(lora.triggerWords),
+      default_weight: 0.8,
+      min_weight: 0,
+      max_weight: 1.5,
+      enabled: 1,
+      sort,
+      access: JSON.stringify({ planIds: [] }),
+      hash: null,
+      created_at: now,
+      updated_at: now,
+    });
   }
 }

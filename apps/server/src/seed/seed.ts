@@ -50,6 +50,7 @@ export async function seedDemoContent(services: Services): Promise<void> {
   await services.help.seedTypes();
   await services.prompts.seedLibrary();
   await services.tasks.seedDemo();
+  await services.loras.seedDemo();
   await services.appConfig.seedAgreements();
   await services.combos.seedPlans();
   await services.sensitiveWords.seedDemo();

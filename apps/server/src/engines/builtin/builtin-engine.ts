@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { ENGINE_KINDS, type EngineKind, type FormOption } from '@huafang/contracts';
 import sharp from 'sharp';
 import {
+  type EngineAsset,
   type EngineHealth,
   type EngineImage,
   type EngineJob,
@@ -19,6 +20,7 @@ import {
   BUILTIN_CHECKPOINTS,
   BUILTIN_CONTROLNET_MODELS,
   BUILTIN_CONTROLNET_MODULES,
+  BUILTIN_LORAS,
   BUILTIN_SAMPLERS,
 } from './catalog.js';
 import {
@@ -34,7 +36,7 @@ import { buildPalette, paintScene } from './painter.js';
 import { hashString, mix32, Rng } from './prng.js';
 import { blurData, fromRgbBytes, type Raster, toRgbBytes } from './raster.js';
 import { describeScene } from './scene.js';
-import { applyStyle } from './styles.js';
+import { applyLora, applyStyle } from './styles.js';
 
 export const BUILTIN_ENGINE_KIND = 'builtin' satisfies EngineKind;
 /** The name the UI shows: it is a demo engine, never presented as AI. */
@@ -155,6 +157,19 @@ export class BuiltinEngine implements InferenceEngine {
 
   async listSamplers(): Promise<string[]> {
     return [...BUILTIN_SAMPLERS];
+  }
+
+  async listAssets(): Promise<EngineAsset[]> {
+    return [
+      ...BUILTIN_CHECKPOINTS.map((model) => ({ kind: 'checkpoint' as const, ...model, hash: null })),
+      ...BUILTIN_LORAS.map((lora) => ({
+        kind: 'lora' as const,
+        title: lora.title,
+        name: lora.name,
+        hash: null,
+        family: '其他' as const,
+      })),
+    ];
   }
 
   async listControlNetModules(): Promise<FormOption[]> {
@@ -288,6 +303,7 @@ export class BuiltinEngine implements InferenceEngine {
           cfgScale: job.cfgScale,
         },
       );
+      for (const lora of job.loras ?? []) applyLora(target, lora.name, lora.weight);
       const steered = controls.map((control) =>
         steerTarget(target, control.map, control.kind, control.strength, palette.accent),
       );

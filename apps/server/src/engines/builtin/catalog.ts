@@ -65,3 +65,38 @@ export const BUILTIN_CHECKPOINTS = [
   { title: 'builtin-ink', name: '水墨国风' },
   { title: 'builtin-gongbi', name: '工笔重彩' },
 ];
+
+/**
+ * The demo LoRAs the built-in engine has: each shifts the picture's palette or texture (styles.ts `applyLora`), by
+ * its weight, so picking a style shows without a GPU. The seed offers them as enabled styles.
+ */
+export const BUILTIN_LORAS = [
+  {
+    title: 'hf_ink_wash',
+    name: '水墨晕染',
+    styleGroup: '国风',
+    description: '墨色浓淡晕开，宣纸质感',
+    triggerWords: ['ink wash painting', 'rice paper'],
+  },
+  {
+    title: 'hf_neon',
+    name: '霓虹光影',
+    styleGroup: '潮流',
+    description: '洋红与青色的霓虹色调',
+    triggerWords: ['neon lights', 'cyberpunk'],
+  },
+  {
+    title: 'hf_pastel',
+    name: '粉彩柔光',
+    styleGroup: '插画',
+    description: '明亮柔和的粉彩色',
+    triggerWords: ['pastel colors', 'soft light'],
+  },
+  {
+    title: 'hf_sepia',
+    name: '复古胶片',
+    styleGroup: '摄影',
+    description: '暖褐色调与胶片颗粒',
+    triggerWords: ['vintage film', 'sepia'],
+  },
+] as const;

@@ -1,4 +1,4 @@
-import type { EngineJob, PreprocessOptions } from '../engine.js';
+import type { EngineJob, EngineLora, PreprocessOptions } from '../engine.js';
 import { isRecord } from './comfyui-messages.js';
 
 /**
@@ -347,6 +347,30 @@ class GraphBuilder {
 
 const out = (nodeId: string, index = 0): ComfyLink => [nodeId, index];
 
+/**
+ * One LoraLoader per LoRA between the checkpoint and what uses its MODEL and CLIP (the text encoders, the
+ * samplers), each taking the previous one's outputs; the weight applies to both, as `<lora:name:w>` does in A1111.
+ */
+function loraChain(
+  builder: GraphBuilder,
+  model: ComfyLink,
+  clip: ComfyLink,
+  loras: readonly EngineLora[],
+): { model: ComfyLink; clip: ComfyLink } {
+  let links = { model, clip };
+  for (const lora of loras) {
+    const loader = builder.add('LoraLoader', {
+      model: links.model,
+      clip: links.clip,
+      lora_name: lora.name,
+      strength_model: lora.weight,
+      strength_clip: lora.weight,
+    });
+    links = { model: out(loader, 0), clip: out(loader, 1) };
+  }
+  return links;
+}
+
 export type GenerationGraphOptions = {
   seed: number;
   images?: UploadedImages;
@@ -382,8 +406,9 @@ export function buildGenerationGraph(job: EngineJob, options: GenerationGraphOpt
   const batch = Math.max(1, Math.floor(job.batchSize));
   const shared = batchMode === 'latent';
   const checkpoint = builder.add('CheckpointLoaderSimple', { ckpt_name: job.checkpoint });
-  const positiveText = builder.add('CLIPTextEncode', { text: job.prompt, clip: out(checkpoint, 1) });
-  const negativeText = builder.add('CLIPTextEncode', { text: job.negativePrompt, clip: out(checkpoint, 1) });
+  const { model, clip } = loraChain(builder, out(checkpoint, 0), out(checkpoint, 1), job.loras ?? []);
+  const positiveText = builder.add('CLIPTextEncode', { text: job.prompt, clip });
+  const negativeText = builder.add('CLIPTextEncode', { text: job.negativePrompt, clip });
   let positive = out(positiveText);
   let negative = out(negativeText);
 
@@ -439,7 +464,7 @@ export function buildGenerationGraph(job: EngineJob, options: GenerationGraphOpt
   const samplerCount = shared ? 1 : batch;
   for (let i = 0; i < samplerCount; i++) {
     const sampler = builder.add('KSampler', {
-      model: out(checkpoint, 0),
+      model,
       seed: seed + i,
       steps: job.steps,
       cfg: job.cfgScale,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ENGINE_KINDS, type FormOption } from '@huafang/contracts';
 import type { z } from 'zod';
 import {
+  type EngineAsset,
   EngineError,
   type EngineHealth,
   type EngineJob,
@@ -11,7 +12,13 @@ import {
   type PreprocessOptions,
   type RunOptions,
 } from '../engine.js';
-import { listControlNetModels, listControlNetModules, listModels, listSamplers } from './sdwebui-catalog.js';
+import {
+  listAssets,
+  listControlNetModels,
+  listControlNetModules,
+  listModels,
+  listSamplers,
+} from './sdwebui-catalog.js';
 import { SdWebUiClient, SdWebUiError } from './sdwebui-client.js';
 import { Flight, type FlightServer } from './sdwebui-flight.js';
 import { checkHealth } from './sdwebui-health.js';
@@ -83,6 +90,10 @@ export class SdWebUiEngine implements InferenceEngine {
 
   listModels(): Promise<EngineModel[]> {
     return listModels(this.client);
+  }
+
+  listAssets(): Promise<EngineAsset[]> {
+    return listAssets(this.client);
   }
 
   listSamplers(): Promise<string[]> {

@@ -1,4 +1,4 @@
-import { type EngineControlNet, EngineError, type EngineJob, type PreprocessOptions } from '../engine.js';
+import { type EngineControlNet, EngineError, type EngineJob, type PreprocessOptions, withLoraTags } from '../engine.js';
 
 /** The request bodies of our jobs, in the field names of modules/api/models.py and sd-webui-controlnet. */
 
@@ -8,7 +8,8 @@ const CONTROL_MODES = ['Balanced', 'My prompt is more important', 'ControlNet is
 /** The txt2img / img2img request of a job. */
 export function generateBody(job: EngineJob, taskId: string): Record<string, unknown> {
   const body: Record<string, unknown> = {
-    prompt: job.prompt,
+    // A1111 reads LoRAs from the prompt text only.
+    prompt: withLoraTags(job.prompt, job.loras ?? []),
     negative_prompt: job.negativePrompt,
     seed: job.seed,
     sampler_name: job.sampler,

@@ -53,7 +53,25 @@ export const globalProgressSchema = z.object({
 });
 export type GlobalProgress = z.infer<typeof globalProgressSchema>;
 
-export const sdModelsSchema = z.array(z.object({ title: z.string(), model_name: z.string().nullish() }));
+export const sdModelsSchema = z.array(
+  z.object({
+    title: z.string(),
+    model_name: z.string().nullish(),
+    hash: z.string().nullish(),
+    sha256: z.string().nullish(),
+  }),
+);
+/** `/sdapi/v1/loras`: `metadata` is the file's training metadata (`ss_*` keys, `sshs_model_hash`), often empty. */
+export const lorasSchema = z.array(
+  z.object({
+    name: z.string(),
+    alias: z.string().nullish(),
+    path: z.string().nullish(),
+    metadata: z.record(z.string(), z.unknown()).nullish(),
+  }),
+);
+/** `/sdapi/v1/sd-vae` (A1111) and `/sdapi/v1/sd-modules` (Forge). */
+export const vaesSchema = z.array(z.object({ model_name: z.string(), filename: z.string().nullish() }));
 export const samplersSchema = z.array(z.object({ name: z.string() }));
 export const controlNetModelListSchema = z.object({ model_list: z.array(z.string()) });
 

@@ -93,26 +93,48 @@ export class BackendPool {
   }
 
   /** Whether any enabled backend (up or not) serves the model: if none does, a job for it could never run. */
-  hasCandidate(kind: string, checkpoint: string): Promise<boolean> {
-    return this.placement.hasCandidate(kind, checkpoint);
+  hasCandidate(kind: string, checkpoint: string, loras: readonly string[] = []): Promise<boolean> {
+    return this.placement.hasCandidate(kind, checkpoint, loras);
   }
 
   /** How many healthy backends serve the model: the queue's ETA divides by it. */
-  capacity(kind: string, checkpoint: string): number {
-    return this.placement.capacity(kind, checkpoint);
+  capacity(kind: string, checkpoint: string, loras: readonly string[] = []): number {
+    return this.placement.capacity(kind, checkpoint, loras);
   }
 
   /** Embedded mode: the best free backend, taken for the job at once (one process, nothing to lease). */
-  occupyFree(kind: string, checkpoint: string, jobId: string, tried: ReadonlySet<string> = new Set()): Backend | null {
-    return this.placement.occupyFree(kind, checkpoint, jobId, tried);
+  occupyFree(
+    kind: string,
+    checkpoint: string,
+    jobId: string,
+    tried: ReadonlySet<string> = new Set(),
+    loras: readonly string[] = [],
+  ): Backend | null {
+    return this.placement.occupyFree(kind, checkpoint, jobId, tried, loras);
   }
 
   /**
    * Scale-out mode: the best backend no process holds, leased for the job (local engines need no lease). Backends
    * another worker marked down are skipped.
    */
-  lease(kind: string, checkpoint: string, jobId: string, tried: ReadonlySet<string>): Promise<Backend | null> {
-    return this.placement.lease(kind, checkpoint, jobId, tried);
+  lease(
+    kind: string,
+    checkpoint: string,
+    jobId: string,
+    tried: ReadonlySet<string>,
+    loras: readonly string[] = [],
+  ): Promise<Backend | null> {
+    return this.placement.lease(kind, checkpoint, jobId, tried, loras);
+  }
+
+  /** What a 同步 found on a backend, for placing jobs that need a LoRA. */
+  setAssets(id: string, assets: { checkpoints: Set<string>; loras: Set<string> }): void {
+    this.roster.setAssets(id, assets);
+  }
+
+  /** Scale-out mode: reads the backends' rows and synced assets now, as other processes stored them. */
+  async reload(): Promise<void> {
+    await this.health.reloadOnMiss(true);
   }
 
   release(backend: Backend, jobId: string): Promise<void> {

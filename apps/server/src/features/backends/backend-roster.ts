@@ -1,5 +1,6 @@
 import type { BackendKind, FormOption } from '@huafang/contracts';
 import { BUILTIN_ENGINE_KIND } from '../../engines/builtin/builtin-engine.js';
+import { BUILTIN_LORAS } from '../../engines/builtin/catalog.js';
 import type { InferenceEngine } from '../../engines/engine.js';
 import { createEngine, type EngineOptions, engineKind } from '../../engines/engine-registry.js';
 import type { BackendRepository, BackendRow } from './backend.repository.js';
@@ -37,7 +38,14 @@ export type Backend = {
   local: boolean;
   /** What it offers, read at each successful health check (null until then). */
   catalog: BackendCatalog | null;
+  /** Checkpoints its last 同步 found; null: never synced, so any checkpoint of `models` is taken on trust. */
+  syncedCheckpoints: Set<string> | null;
+  /** LoRAs it has: the last 同步's (the built-in engine: its catalogue); null: unknown, so no LoRA job goes there. */
+  loras: Set<string> | null;
 };
+
+/** What the backends reported at their last 同步, by backend id. */
+export type SyncedAssets = Map<string, { checkpoints: Set<string>; loras: Set<string> }>;
 
 /**
  * The backends this process knows: the built-in engine plus one per stored row, kept in step with the rows (which
@@ -76,6 +84,8 @@ export class BackendRoster {
       builtin: true,
       local: true,
       catalog: null,
+      syncedCheckpoints: null,
+      loras: new Set(BUILTIN_LORAS.map((lora) => lora.title)),
     });
   }
 
@@ -133,6 +143,9 @@ export class BackendRoster {
       builtin: false,
       local: engineKind(row.kind).local,
       catalog: previous?.catalog ?? null,
+      // A changed address may be another server: what the old one had says nothing of it.
+      syncedCheckpoints: unchanged ? previous.syncedCheckpoints : null,
+      loras: unchanged ? previous.loras : null,
     };
     this.backends.set(row.id, backend);
     this.putNumber.set(row.id, ++this.puts);
@@ -144,11 +157,19 @@ export class BackendRoster {
     this.putNumber.delete(id);
   }
 
+  /** What a 同步 found on a backend (any process's: reloads read the stored ones). */
+  setAssets(id: string, assets: { checkpoints: Set<string>; loras: Set<string> }): void {
+    const backend = this.backends.get(id);
+    if (!backend || backend.builtin) return;
+    backend.syncedCheckpoints = assets.checkpoints;
+    backend.loras = assets.loras;
+  }
+
   /** Backends admins added, changed or removed through another process since the last look; answers those put. */
   async reload(): Promise<Backend[]> {
     this.reloadedAt = Date.now();
     const putsBefore = this.puts;
-    const rows = await this.repo.list();
+    const [rows, synced] = await Promise.all([this.repo.list(), this.repo.syncedAssets()]);
     const ids = new Set(rows.map((row) => row.id));
     for (const backend of this.backends.values()) {
       const newer = (this.putNumber.get(backend.id) ?? 0) > putsBefore;
@@ -165,6 +186,8 @@ export class BackendRoster {
       ) {
         changed.push(this.put(row));
       }
+      const assets = synced.get(row.id);
+      if (assets) this.setAssets(row.id, assets);
     }
     return changed;
   }

@@ -63,7 +63,7 @@ export class BackendWaiters {
           if (waiter.signal.aborted) continue;
           const { item } = waiter;
           const backend = await pool
-            .lease(item.engineKind, item.checkpoint, item.jobId, item.tried)
+            .lease(item.engineKind, item.checkpoint, item.jobId, item.tried, item.loras)
             .catch((err: unknown) => {
               log.warn({ err }, 'leasing a backend failed');
               return null;

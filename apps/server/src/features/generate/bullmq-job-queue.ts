@@ -239,7 +239,7 @@ export class BullJobQueue implements JobQueue {
   private async takeIfRunnable(job: Job<JobData>, token: string | undefined, item: QueueItem): Promise<Backend | null> {
     this.taken++;
     const backend = await this.deps.pool
-      .lease(item.engineKind, item.checkpoint, item.jobId, item.tried)
+      .lease(item.engineKind, item.checkpoint, item.jobId, item.tried, item.loras)
       .catch(() => null);
     if (backend || this.taken === 1) return backend;
     this.taken--;

@@ -107,7 +107,7 @@ export class EmbeddedJobQueue implements JobQueue {
       const taken = this.line.take((item) =>
         this.runningCount(item.userId) >= limits.maxRunningPerUser
           ? null
-          : pool.occupyFree(item.engineKind, item.checkpoint, item.jobId, item.tried),
+          : pool.occupyFree(item.engineKind, item.checkpoint, item.jobId, item.tried, item.loras),
       );
       if (!taken) return;
       this.run(taken.item, taken.started);

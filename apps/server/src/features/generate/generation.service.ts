@@ -9,6 +9,7 @@ import type { AuditOrigin, AuditRecorder } from '../audit/audit-recorder.js';
 import type { BackendPool } from '../backends/backend-pool.js';
 import type { CreditService } from '../credits/credit.service.js';
 import type { FileService } from '../files/file.service.js';
+import type { LoraService } from '../loras/lora.service.js';
 import type { ModelService } from '../models/model.service.js';
 import {
   ContentRefusal,
@@ -40,6 +41,7 @@ export class GenerationService {
       repo: GenerationRepository;
       templates: TemplateService;
       models: ModelService;
+      loras: LoraService;
       files: FileService;
       works: WorkRepository;
       credits: CreditService;
@@ -181,6 +183,7 @@ export class GenerationService {
         userId: viewer.id,
         engineKind: payload.engineKind,
         checkpoint: payload.checkpoint,
+        loras: (payload.loras ?? []).map((lora) => lora.name),
         units: workUnits(payload.parameters),
         attempts: 0,
         tried: new Set(),

@@ -69,6 +69,7 @@ export class JobInputs {
       upscaleFactor: p.upscaleFactor,
       ...(payload.initImage ? { initImage: await this.image(userId, payload.initImage) } : {}),
       ...(controlNets.length > 0 ? { controlNets } : {}),
+      ...(payload.loras?.length ? { loras: payload.loras } : {}),
     };
   }
 }

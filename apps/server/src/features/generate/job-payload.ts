@@ -1,4 +1,5 @@
 import type { GenerateMode } from '@huafang/contracts';
+import type { EngineLora } from '../../engines/engine.js';
 import type { AuditOrigin } from '../audit/audit-recorder.js';
 import type { JobRow } from './generation.repository.js';
 import type { QueueItem } from './job-queue.js';
@@ -24,6 +25,8 @@ export type JobPayload = {
   /** The engine kind and checkpoint the chosen model resolves to. */
   engineKind: string;
   checkpoint: string;
+  /** The LoRAs resolved at submit (backend name, weight, hash), so retries and resumes use the same ones. */
+  loras?: EngineLora[];
   initImage: ImageSource | null;
   /** The submit's address and API key, for the audit entries of the job's end (absent in jobs from before them). */
   origin?: AuditOrigin;
@@ -54,6 +57,7 @@ export function queueItemOf(row: Pick<JobRow, 'id' | 'generation_id' | 'user_id'
     userId: row.user_id,
     engineKind: payload.engineKind,
     checkpoint: payload.checkpoint,
+    loras: (payload.loras ?? []).map((lora) => lora.name),
     units: workUnits(payload.parameters),
     attempts: row.attempts,
     tried: new Set(),

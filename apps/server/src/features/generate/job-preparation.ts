@@ -1,8 +1,9 @@
-import { FREE_CREATION_FORM, type PromptGroupItem, type TaskStep } from '@huafang/contracts';
+import { FAMILY_SIZES, FREE_CREATION_FORM, type PromptGroupItem, type TaskStep } from '@huafang/contracts';
 import { buildPromptText } from '../../engines/engine.js';
 import { fail } from '../../platform/errors.js';
 import type { BackendPool } from '../backends/backend-pool.js';
 import type { FileService } from '../files/file.service.js';
+import type { LoraService, ResolvedLora } from '../loras/lora.service.js';
 import type { ModelService } from '../models/model.service.js';
 import type { SensitiveWordFilter } from '../moderation/sensitive-word-filter.js';
 import type { TemplateService, Viewer } from '../template/template.service.js';
@@ -11,6 +12,7 @@ import type { TranslateService } from '../translate/translate.service.js';
 import type { WorkRow } from '../works/work.repository.js';
 import { costOf, type JobPayload } from './job-payload.js';
 import { checkParameters } from './parameter-check.js';
+import { takeLoraTags } from './prompt-loras.js';
 
 /** A run checked and fixed, ready to be put in line: what the job runs, what it costs, the prompts it keeps. */
 export type PreparedJob = {
@@ -35,6 +37,7 @@ export class JobPreparation {
     private readonly deps: {
       templates: TemplateService;
       models: ModelService;
+      loras: LoraService;
       files: FileService;
       words: SensitiveWordFilter;
       pool: BackendPool;
@@ -70,7 +73,8 @@ export class JobPreparation {
       step = found.step;
       templateName = found.detail.name;
     }
-    const promptGroup = input.promptGroup ?? step?.promptGroup ?? [];
+    // `<lora:name:w>` typed in a prompt is a LoRA of the job, not words to translate.
+    const { group: promptGroup, tags: loraTags } = takeLoraTags(input.promptGroup ?? step?.promptGroup ?? []);
     const negativePromptGroup = input.negativePromptGroup ?? step?.negativePromptGroup ?? [];
     // Before anything is reserved or queued: a refused run costs nothing.
     const { words } = this.deps;
@@ -100,6 +104,10 @@ export class JobPreparation {
         requireOwnFile: async (fileId, label) => {
           await files.requireOwned(viewer.id, fileId, label);
         },
+        sizeRange: async (id) => {
+          const found = await models.find(id);
+          return found ? { ...FAMILY_SIZES[found.family], family: found.family } : null;
+        },
       },
       mode !== 'txt2img' && !useParent,
     );
@@ -107,9 +115,21 @@ export class JobPreparation {
     if (mode === 'upscale') parameters.batchSize = 1;
     const model = await models.find(parameters.modelId);
     if (!model) throw fail('模型不存在或已停用');
-    if (!(await this.deps.pool.hasCandidate(model.engine, model.checkpoint))) {
-      throw fail(`当前没有可用的推理后端支持模型「${model.modelName}」，请联系管理员`);
+    await models.assertUsable(viewer, model);
+    const { loras } = this.deps;
+    for (const tag of loraTags) {
+      const loraId = await loras.idOfName(tag.name, model.engine);
+      parameters.loras = [
+        ...(parameters.loras ?? []).filter((use) => use.loraId !== loraId),
+        { loraId, weight: tag.weight },
+      ];
     }
+    const resolved = await loras.resolve(viewer, parameters.loras ?? [], {
+      engine: model.engine,
+      family: model.family,
+      modelName: model.modelName,
+    });
+    await this.assertPlaceable(model, resolved);
     const [read, readNegative] =
       model.chinesePrompts || !options.translate
         ? [promptGroup.map(withoutEnglish), negativePromptGroup.map(withoutEnglish)]
@@ -132,6 +152,7 @@ export class JobPreparation {
       parameters,
       engineKind: model.engine,
       checkpoint: model.checkpoint,
+      ...(resolved.length > 0 ? { loras: resolved.map(({ lora }) => lora) } : {}),
       initImage: useParent
         ? { kind: 'work', id: input.parentWork!.id }
         : parameters.initImageFileId
@@ -139,6 +160,29 @@ export class JobPreparation {
           : null,
     };
     return { payload, cost: costOf(parameters, mode), promptGroup: read, negativePromptGroup: readNegative };
+  }
+
+  /**
+   * Some backend must have the checkpoint and every LoRA, or the job could never run: refused before anything is
+   * charged, naming what is missing.
+   */
+  private async assertPlaceable(
+    model: { engine: string; checkpoint: string; modelName: string },
+    loras: readonly ResolvedLora[],
+  ): Promise<void> {
+    const { pool } = this.deps;
+    if (!(await pool.hasCandidate(model.engine, model.checkpoint))) {
+      throw fail(`当前没有可用的推理后端支持模型「${model.modelName}」，请联系管理员`);
+    }
+    if (loras.length === 0) return;
+    const names = loras.map(({ lora }) => lora.name);
+    if (await pool.hasCandidate(model.engine, model.checkpoint, names)) return;
+    for (const { lora, label } of loras) {
+      if (!(await pool.hasCandidate(model.engine, model.checkpoint, [lora.name]))) {
+        throw fail(`没有可用的推理后端提供 LoRA「${label}」，请联系管理员同步模型`);
+      }
+    }
+    throw fail(`没有一个推理后端同时提供模型「${model.modelName}」和所选的全部 LoRA 风格，请减少 LoRA 或联系管理员`);
   }
 
   /**

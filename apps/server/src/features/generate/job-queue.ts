@@ -14,6 +14,8 @@ export type QueueItem = {
   userId: string;
   engineKind: string;
   checkpoint: string;
+  /** The backend names of the LoRAs it uses: only a backend having each may run it. */
+  loras?: string[];
   /** Work units (steps × images × size) for the ETA. */
   units: number;
   attempts: number;

@@ -1,4 +1,4 @@
-import type { FormConfigItem, Parameters } from '@huafang/contracts';
+import { type FormConfigItem, type LoraUse, loraUsesSchema, type Parameters } from '@huafang/contracts';
 import { SIZE_PRESETS } from '../../engines/builtin/catalog.js';
 import type { ControlMode, SamplingSettings } from '../../engines/engine.js';
 import { fail } from '../../platform/errors.js';
@@ -24,7 +24,12 @@ export type CheckedParameters = SamplingSettings & {
   initImageFileId: string | null;
   upscaleFactor: number;
   controlNets: CheckedControlNet[];
+  /** LoRA styles by id and weight (absent in jobs from before LoRAs); job-preparation resolves and checks them. */
+  loras?: LoraUse[];
 };
+
+/** The sizes a model's family draws: the default when the form leaves the size open, and each side's range. */
+export type SizeRange = { width: number; height: number; min: number; max: number; family: string };
 
 /** Hard limits whatever a template allows: what the engines and the machine can take. */
 const LIMITS = {
@@ -58,6 +63,8 @@ export type ParameterContext = {
   defaultModelId(groupNames: string[]): Promise<string | null>;
   /** Throws a not-found error naming `label` unless the file is the user's. */
   requireOwnFile(fileId: string, label: string): Promise<void>;
+  /** The sizes the model's family draws (FAMILY_SIZES); absent: only the hard limits. */
+  sizeRange?(modelId: string): Promise<SizeRange | null>;
 };
 
 type Field = FormConfigItem;
@@ -131,22 +138,35 @@ export async function checkParameters(
     return n;
   };
 
-  const steps = Math.round(num('steps', 20));
-  const width = Math.round(num('width', 512) / 8) * 8;
-  const height = Math.round(num('height', 512) / 8) * 8;
-  const batchSize = Math.round(num('batchSize', 1));
-  if (width * height * batchSize > MAX_BATCH_PIXELS)
-    throw fail(
-      `图片尺寸与生成数量过大：宽×高×数量最多 ${MAX_BATCH_PIXELS} 像素（如 1024×1024 生成 4 张），请减小尺寸或数量`,
-    );
-  const seed = Math.round(num('seed', -1));
-
   const modelField = fields.get('modelId');
   let modelId = merged.modelId === undefined || merged.modelId === '' ? null : text(merged.modelId, '模型');
   if (modelId === null) modelId = await ctx.defaultModelId(modelField?.modelTabList ?? []);
   if (modelId === null) throw fail('暂无可用模型，请联系管理员');
   if (modelField) inOptions(modelId, modelField, modelField.text);
   if (!(await ctx.modelEnabled(modelId))) throw fail(`${modelField?.text ?? '模型'}不存在或已停用`);
+
+  // A size the form only defaults (neither the step nor the user set it) is the model family's default size.
+  const range = (await ctx.sizeRange?.(modelId)) ?? null;
+  const sizeGiven = typeof merged.size === 'string' && isEditable(fields.get('size'));
+  for (const side of ['width', 'height'] as const) {
+    const given =
+      sizeGiven ||
+      stepParameters[side] !== undefined ||
+      (userParameters[side] !== undefined && userParameters[side] !== null && isEditable(fields.get(side)));
+    if (range && !given) merged[side] = range[side];
+  }
+
+  const steps = Math.round(num('steps', 20));
+  const width = Math.round(num('width', range?.width ?? 512) / 8) * 8;
+  const height = Math.round(num('height', range?.height ?? 512) / 8) * 8;
+  if (range && [width, height].some((side) => side < range.min || side > range.max))
+    throw fail(`${range.family} 模型的宽和高须在 ${range.min} 到 ${range.max} 之间，当前为 ${width}×${height}`);
+  const batchSize = Math.round(num('batchSize', 1));
+  if (width * height * batchSize > MAX_BATCH_PIXELS)
+    throw fail(
+      `图片尺寸与生成数量过大：宽×高×数量最多 ${MAX_BATCH_PIXELS} 像素（如 1024×1024 生成 4 张），请减小尺寸或数量`,
+    );
+  const seed = Math.round(num('seed', -1));
 
   const samplerField = fields.get('sampler');
   const sampler = text(merged.sampler ?? 'Euler a', samplerField?.text ?? '采样器');
@@ -175,7 +195,30 @@ export async function checkParameters(
     // Templates of the first release name the upscale factor `scale`.
     upscaleFactor: num('upscaleFactor', typeof merged.scale === 'number' ? merged.scale : 2),
     controlNets: await checkControlNets(fields.get('controlNets'), merged.controlNets, stepParameters.controlNets, ctx),
+    loras: checkLoraUses(fields.get('loras'), merged.loras, stepParameters.loras),
   };
+}
+
+/**
+ * The `loras` parameter: LoRA ids and weights, at most five. A form field's options are the step's allowed set
+ * (none: any LoRA that fits the model); LoRAs the step presets are allowed too. Whether each exists, fits the model,
+ * is within its weight range and is the user's to use is checked by job-preparation, which knows the model.
+ */
+function checkLoraUses(field: Field | undefined, value: unknown, preset: unknown): LoraUse[] {
+  if (value === undefined || value === null || value === '') return [];
+  const parsed = loraUsesSchema.safeParse(value);
+  if (!parsed.success) throw fail(parsed.error.issues[0]?.message ?? 'LoRA 风格格式不正确');
+  const allowed = new Set((field?.option ?? []).map((option) => String(option.value)));
+  if (allowed.size > 0) {
+    for (const list of [field?.value, preset]) {
+      for (const use of Array.isArray(list) ? list : []) {
+        if (typeof use === 'object' && use !== null && 'loraId' in use) allowed.add(String(use.loraId));
+      }
+    }
+    if (parsed.data.some((use) => !allowed.has(use.loraId)))
+      throw fail(`${field?.text ?? 'LoRA 风格'}的取值不在可选范围内`);
+  }
+  return parsed.data;
 }
 
 async function checkControlNets(

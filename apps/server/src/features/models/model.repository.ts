@@ -59,4 +59,15 @@ export class ModelRepository {
   async countGroups(): Promise<number> {
     return countRows(this.db.selectFrom('model_groups'));
   }
+
+  /** A model of the engine using this checkpoint, without a hash, takes the one its backend reported. */
+  async fillHash(engine: string, checkpoint: string, hash: string): Promise<void> {
+    await this.db
+      .updateTable('models')
+      .set({ hash })
+      .where('engine', '=', engine)
+      .where('checkpoint', '=', checkpoint)
+      .where('hash', 'is', null)
+      .execute();
+  }
 }

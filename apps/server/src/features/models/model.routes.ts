@@ -11,6 +11,7 @@ import {
 } from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { currentUser } from '../../platform/auth/auth.plugin.js';
 import { doneAfter, ok } from '../../platform/envelope.js';
 import { idParams, reply, replyEmpty } from '../../platform/route-schemas.js';
 import type { ModelService } from './model.service.js';
@@ -31,7 +32,7 @@ export const modelRoutes: FastifyPluginAsyncZod<{ models: ModelService; modelImp
       },
       onRequest: app.requireUser,
     },
-    async (req) => ok(await models.menu(req.query.scope)),
+    async (req) => ok(await models.menu(req.query.scope, currentUser(req))),
   );
 
   const tags = ['管理后台'];

@@ -4,9 +4,11 @@ import type { ModelTable } from '../../platform/db/schema.js';
 import { fail, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Repositories } from '../../repositories.js';
+import { accessOf, type Lock, type PlanAccess } from '../loras/plan-access.js';
+import type { Viewer } from '../template/template.service.js';
 import type { ModelRepository } from './model.repository.js';
 
-const toModel = (row: Selectable<ModelTable>): ArtModel => ({
+const toModel = (row: Selectable<ModelTable>, lock: Lock = OPEN): ArtModel => ({
   id: row.id,
   modelName: row.model_name,
   cover: row.cover,
@@ -15,11 +17,13 @@ const toModel = (row: Selectable<ModelTable>): ArtModel => ({
   checkpoint: row.checkpoint,
   enabled: row.enabled === 1,
   chinesePrompts: row.chinese_prompts === 1,
-  family: MODEL_FAMILIES.find((family) => family.toLowerCase() === row.base_model.toLowerCase()) ?? '其他',
-  access: { planIds: [] },
-  locked: false,
-  unlockHint: null,
+  family: MODEL_FAMILIES.find((family) => family === row.family) ?? '其他',
+  access: accessOf(row.access),
+  locked: lock.locked,
+  unlockHint: lock.unlockHint,
 });
+
+const OPEN: Lock = { locked: false, unlockHint: null };
 
 const columnsOf = (body: ModelBody) => ({
   group_id: body.groupId,
@@ -30,27 +34,47 @@ const columnsOf = (body: ModelBody) => ({
   checkpoint: body.checkpoint,
   enabled: body.enabled ? 1 : 0,
   chinese_prompts: body.chinesePrompts ? 1 : 0,
+  family: body.family,
+  access: JSON.stringify(body.access),
 });
 
 export class ModelService {
   private readonly models: ModelRepository;
 
-  constructor(repos: Repositories) {
+  constructor(
+    repos: Repositories,
+    private readonly access: PlanAccess,
+  ) {
     this.models = repos.models;
   }
 
-  /** The model menu (spec §7): groups with their models; `enabled` scope hides disabled models. */
-  async menu(scope: 'all' | 'enabled'): Promise<ModelGroup[]> {
-    const [groups, models] = await Promise.all([this.models.groups(), this.models.models()]);
+  /**
+   * The model menu (spec §7): groups with their models; `enabled` scope hides disabled models. With a viewer, each
+   * model says whether it is locked for them (admins: never).
+   */
+  async menu(scope: 'all' | 'enabled', viewer?: Viewer): Promise<ModelGroup[]> {
+    const [groups, models, judge] = await Promise.all([
+      this.models.groups(),
+      this.models.models(),
+      viewer ? this.access.judge(viewer) : null,
+    ]);
     return groups.map((g) => ({
       id: g.id,
       name: g.name,
-      models: models.filter((m) => m.group_id === g.id && (scope === 'all' || m.enabled === 1)).map(toModel),
+      models: models
+        .filter((m) => m.group_id === g.id && (scope === 'all' || m.enabled === 1))
+        .map((m) => toModel(m, judge ? judge(accessOf(m.access)) : OPEN)),
     }));
   }
 
+  /** Whether the viewer may use the model: refused with the unlock hint, charging nothing. */
+  async assertUsable(viewer: Viewer, model: ArtModel): Promise<void> {
+    const lock = (await this.access.judge(viewer))(model.access);
+    if (lock.locked) throw fail(`模型「${model.modelName}」${lock.unlockHint}`);
+  }
+
   async enabledModels(): Promise<ArtModel[]> {
-    return (await this.models.models()).filter((m) => m.enabled === 1).map(toModel);
+    return (await this.models.models()).filter((m) => m.enabled === 1).map((m) => toModel(m));
   }
 
   async find(id: string): Promise<ArtModel | null> {

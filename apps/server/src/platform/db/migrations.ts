@@ -881,6 +881,67 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('credit_draws_job_idx').on('credit_draws').column('job_id').execute();
     },
   },
+  '0022_loras_and_backend_assets': {
+    async up(db: Kysely<unknown>) {
+      // 底模 family (sets sizes and which LoRAs fit), who may use the model (JSON {planIds}), its short hash.
+      await db.schema
+        .alterTable('models')
+        .addColumn('family', 'varchar(16)', (c) => c.notNull().defaultTo('其他'))
+        .execute();
+      await db.schema
+        .alterTable('models')
+        .addColumn('access', 'text', (c) => c.notNull().defaultTo('{"planIds":[]}'))
+        .execute();
+      await db.schema.alterTable('models').addColumn('hash', 'varchar(64)').execute();
+      // Models stored before families: the family their free-text base model names, else 其他.
+      for (const family of ['SD1.5', 'SD2', 'SDXL', 'Pony', 'Illustrious', 'SD3', 'FLUX', 'Kolors']) {
+        await sql`update models set family = ${family} where replace(lower(base_model), ' ', '') = ${family.toLowerCase()}`.execute(
+          db,
+        );
+      }
+      // LoRA styles: one per engine kind and backend file name (`lora_name`); JSON trigger words and access.
+      await db.schema
+        .createTable('loras')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('name', 'varchar(64)', (c) => c.notNull())
+        .addColumn('lora_name', 'varchar(200)', (c) => c.notNull())
+        .addColumn('engine', 'varchar(16)', (c) => c.notNull())
+        .addColumn('style_group', 'varchar(32)', (c) => c.notNull())
+        .addColumn('cover', 'varchar(200)')
+        .addColumn('description', 'varchar(400)', (c) => c.notNull().defaultTo(''))
+        .addColumn('family', 'varchar(16)', (c) => c.notNull())
+        .addColumn('trigger_words', 'text', (c) => c.notNull())
+        .addColumn('default_weight', 'double precision', (c) => c.notNull())
+        .addColumn('min_weight', 'double precision', (c) => c.notNull())
+        .addColumn('max_weight', 'double precision', (c) => c.notNull())
+        .addColumn('enabled', 'integer', (c) => c.notNull())
+        .addColumn('sort', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('access', 'text', (c) => c.notNull())
+        .addColumn('hash', 'varchar(64)')
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+        .addUniqueConstraint('loras_engine_name_unique', ['engine', 'lora_name'])
+        .execute();
+      // What each backend reported at its last sync (kind: checkpoint | lora | vae); one row per asset, so two
+      // syncs at once cannot store it twice.
+      await db.schema
+        .createTable('backend_assets')
+        .addColumn('backend_id', 'varchar(32)', (c) => c.notNull())
+        .addColumn('kind', 'varchar(16)', (c) => c.notNull())
+        .addColumn('title', 'varchar(300)', (c) => c.notNull())
+        .addColumn('name', 'varchar(300)', (c) => c.notNull())
+        .addColumn('hash', 'varchar(64)')
+        .addColumn('synced_at', 'varchar(32)', (c) => c.notNull())
+        .addPrimaryKeyConstraint('backend_assets_pk', ['backend_id', 'kind', 'title'])
+        .execute();
+      // A backend that was synced at all: without a row its LoRAs are unknown and jobs needing one go elsewhere.
+      await db.schema
+        .createTable('backend_syncs')
+        .addColumn('backend_id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('synced_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -178,6 +178,50 @@ export interface ModelTable {
   sort: number;
   /** 1: the model reads Chinese prompts as written; 0: they reach it translated to English. */
   chinese_prompts: Generated<number>;
+  /** 底模 family (MODEL_FAMILIES). */
+  family: Generated<string>;
+  /** JSON AccessRule: `{planIds}`, empty for everyone. */
+  access: Generated<string>;
+  /** Short hash from the backend's list, for PNG info. */
+  hash: Generated<string | null>;
+}
+
+export interface LoraTable {
+  id: string;
+  name: string;
+  lora_name: string;
+  engine: string;
+  style_group: string;
+  cover: string | null;
+  description: string;
+  family: string;
+  /** JSON string array. */
+  trigger_words: string;
+  default_weight: number;
+  min_weight: number;
+  max_weight: number;
+  enabled: number;
+  sort: number;
+  /** JSON AccessRule. */
+  access: string;
+  hash: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BackendAssetTable {
+  backend_id: string;
+  /** checkpoint | lora | vae */
+  kind: string;
+  title: string;
+  name: string;
+  hash: string | null;
+  synced_at: string;
+}
+
+export interface BackendSyncTable {
+  backend_id: string;
+  synced_at: string;
 }
 
 export interface PromptCategoryTable {
@@ -601,6 +645,9 @@ export interface DB {
   published_steps: PublishedStepTable;
   model_groups: ModelGroupTable;
   models: ModelTable;
+  loras: LoraTable;
+  backend_assets: BackendAssetTable;
+  backend_syncs: BackendSyncTable;
   prompt_categories: PromptCategoryTable;
   prompt_words: PromptWordTable;
   generations: GenerationTable;
