@@ -28,9 +28,18 @@ interface MenuGroup {
   models: { id: string; modelName: string; family: string }[];
 }
 
-/** A published task with one txt2img template whose form has the LoRA 风格 field (any enabled LoRA may be added). */
-async function templateWithStyles(token: string, suffix: string): Promise<{ category: string; template: string }> {
+/** A published task with one txt2img template whose form has the LoRA 风格 field, allowing the built-in `loraName`. */
+async function templateWithStyles(
+  token: string,
+  suffix: string,
+  loraName: string,
+): Promise<{ category: string; template: string }> {
   const { server } = journey;
+  const loras = await api<{ id: string; name: string; loraName: string }[]>(server, 'GET', '/api/admin/loras', {
+    token,
+  });
+  const allowed = loras.data.find((lora) => lora.loraName === loraName);
+  expect(allowed, `the built-in LoRA ${loraName}`).toBeDefined();
   const menu = await api<MenuGroup[]>(server, 'GET', '/api/art/model/menu?scope=enabled', { token });
   const model = menu.data.flatMap((group) => group.models)[0];
   expect(model, 'a built-in model').toBeDefined();
@@ -57,7 +66,13 @@ async function templateWithStyles(token: string, suffix: string): Promise<{ cate
           parameters: { modelId: model!.id, width: 256, height: 256, steps: 8, batchSize: 1 },
           formConfig: [
             field({ type: 'select', name: 'modelId', text: '模型', url: '/api/options/models' }),
-            field({ type: 'select', name: 'loras', text: 'LoRA 风格', value: [] }),
+            field({
+              type: 'select',
+              name: 'loras',
+              text: 'LoRA 风格',
+              value: [],
+              option: [{ label: allowed!.name, value: allowed!.id }],
+            }),
             field({ type: 'number', name: 'width', text: '宽度', min: 256, max: 1024, step: 64, value: 256 }),
             field({ type: 'number', name: 'height', text: '高度', min: 256, max: 1024, step: 64, value: 256 }),
             field({ type: 'slider', name: 'steps', text: '采样步数', min: 1, max: 50, step: 1, value: 8 }),
@@ -103,7 +118,7 @@ describe('LoRA styles: an admin offers one, a user picks it on /draw and gets it
       const suffix = randomSuffix(4);
       const styleName = `风格${suffix}`;
       const trigger = `e2e style ${suffix}`;
-      const names = await templateWithStyles(await adminToken(server), suffix);
+      const names = await templateWithStyles(await adminToken(server), suffix, lora);
 
       // 模型管理 › 同步模型: the built-in engine reports its models and demo LoRAs.
       const admin = await newPage(browser, screen);
@@ -161,7 +176,8 @@ describe('LoRA styles: an admin offers one, a user picks it on /draw and gets it
       await picker.getByRole('textbox', { name: '搜索风格' }).fill(suffix);
       const card = picker.getByRole('button', { name: styleName, exact: true });
       await visible(card);
-      await visible(card.locator('img'));
+      // The cover an admin uploaded opens for every user, as a model's does.
+      await expect.poll(() => card.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(60);
       await screenshot(page, `lora-picker-${width}`);
       await press(screen, card);
       await expect.poll(() => card.getAttribute('aria-pressed')).toBe('true');
@@ -224,11 +240,31 @@ describe('LoRA styles: an admin offers one, a user picks it on /draw and gets it
       await page.goto(`${server.baseUrl}/work/${workId}`);
       await visible(page.getByText(`LoRA 风格：${styleName} 0.8`));
       await screenshot(page, `lora-shared-work-${width}`);
+      // A guest cannot read the style list, so the page names no style rather than showing an id.
+      const guest = await newPage(browser, screen);
+      await guest.page.goto(`${server.baseUrl}/work/${workId}`);
+      await visible(guest.page.getByRole('button', { name: '做同款' }));
+      expect(await guest.page.getByText('LoRA 风格').count()).toBe(0);
+      await guest.context.close();
       await press(screen, page.getByRole('button', { name: '做同款' }));
       await page.waitForURL('**/draw');
       form = await parameters(page, screen);
       await visible(chosenStyles(form).getByText(styleName));
       await screenshot(page, `lora-make-same-${width}`);
+
+      // 自由创作: the same picker; the trigger words join the typed prompt and leave with the style.
+      await page.goto(`${server.baseUrl}/chuangyi`);
+      const prompt = page.getByRole('textbox', { name: '画面描述' });
+      await prompt.fill('一座山');
+      const free = page.getByRole('region', { name: '参数设置' });
+      await press(screen, free.getByRole('button', { name: /^风格/ }));
+      await visible(picker);
+      await press(screen, picker.getByRole('button', { name: styleName, exact: true }));
+      await press(screen, page.getByRole('button', { name: '完成' }));
+      await hidden(picker);
+      await expect.poll(() => prompt.inputValue()).toContain(trigger);
+      await press(screen, chosenStyles(free).getByRole('button', { name: `移除风格「${styleName}」` }));
+      await expect.poll(() => prompt.inputValue()).toBe('一座山');
       await context.close();
     });
   }

@@ -114,7 +114,8 @@ describe('模型管理: groups, models and import from a registered A1111', () =
       const createDialog = dialog(page, '新建模型');
       await visible(createDialog);
       await createDialog.getByLabel('模型名称').fill(manual);
-      await createDialog.getByLabel('基础模型').fill('SDXL');
+      await createDialog.getByLabel('基础模型', { exact: true }).fill('SDXL');
+      await chooseOption(page, createDialog.getByLabel('基础模型类型'), 'SDXL');
       await createDialog.getByLabel('后端模型名').fill(`manual-${suffix}.safetensors`);
       await createDialog.getByRole('button', { name: '添加' }).click();
       await seeToast(page, `已添加模型「${manual}」`);
