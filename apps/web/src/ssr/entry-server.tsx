@@ -236,23 +236,29 @@ export function createRenderer(distDir: string) {
     }
     return text;
   };
-  const entryCss = manifest['index.html']?.css ?? [];
-
-  /** A module's chunk and the chunks it imports: their scripts to preload and their style sheets. */
+  /** A module's chunk and the chunks it imports, recursively: their scripts and their style sheets. */
   function assetsOf(modules: string[]) {
     const scripts = new Set<string>();
-    const sheets = new Set<string>(entryCss);
+    const sheets = new Set<string>();
     const visit = (key: string) => {
       const chunk = manifest[key];
       if (!chunk || scripts.has(chunk.file)) return;
       scripts.add(chunk.file);
-      for (const sheet of chunk.css ?? []) sheets.add(sheet);
       for (const imported of chunk.imports ?? []) visit(imported);
+      for (const sheet of chunk.css ?? []) sheets.add(sheet);
     };
     for (const key of modules) visit(key);
-    // The template already loads the entry and preloads what it imports.
-    return { scripts: [...scripts].filter((file) => !template.includes(`/${file}"`)), sheets: [...sheets] };
+    return { scripts: [...scripts], sheets: [...sheets] };
   }
+  // The template loads the entry and preloads what it imports; the page adds its own chunks' scripts and sheets.
+  const entry = assetsOf(['index.html']);
+  const pageAssets = (modules: string[]) => {
+    const page = assetsOf(modules);
+    return {
+      scripts: page.scripts.filter((file) => !entry.scripts.includes(file)),
+      sheets: [...new Set([...entry.sheets, ...page.sheets])],
+    };
+  };
 
   return async function render(request: RenderRequest): Promise<RenderedPage | null> {
     const url = new URL(request.url, request.origin);
@@ -283,7 +289,7 @@ export function createRenderer(distDir: string) {
       </StyleProvider>,
     );
     const nonce = escapeHtml(request.nonce);
-    const { scripts, sheets } = assetsOf(page.modules);
+    const { scripts, sheets } = pageAssets(page.modules);
     const antdStyles = styles.extract().replaceAll('<style', `<style nonce="${nonce}"`);
     const head = [
       headTags(page, `${request.origin}${url.pathname}`),
@@ -301,7 +307,7 @@ export function createRenderer(distDir: string) {
         `<div id="root">${body}</div>\n    <script type="application/json" id="${RENDERED_STATE_ID}">${state}</script>`,
       );
     // The sheets are inline; their files still come, after the content, for the pages of the app that follow.
-    for (const sheet of entryCss) {
+    for (const sheet of entry.sheets) {
       const link = `<link rel="stylesheet" crossorigin href="/${sheet}">`;
       html = html.replace(link, '').replace('</body>', `  ${link}\n  </body>`);
     }
