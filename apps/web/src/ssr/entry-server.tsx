@@ -9,7 +9,10 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { AppProviders } from '../App';
 import { RenderedWidthContext } from '../common/use-screen';
+import { CARD_SIZES, originalSrcSet, thumbSrcSet } from '../features/gallery/thumb-srcset';
+import { ORIGINAL_SIZES } from '../features/gallery/WorkOriginal';
 import { LATEST_COUNT } from '../pages/home/LatestWorks';
+import { OMNIBUS_FIRST_SCREEN } from '../pages/omnibus/OmnibusPage';
 import { routes } from '../routes';
 import { taskQueries } from '../services/task';
 import { worksQueries } from '../services/works';
@@ -48,6 +51,8 @@ interface PageData {
   type: 'website' | 'article';
   /** The modules of the page (Vite's manifest keys) whose style sheets and scripts the first screen needs. */
   modules: string[];
+  /** The first screen's pictures, preloaded first: `<link rel=preload>` attributes. */
+  images?: { srcset: string; sizes: string }[];
   /** Which page it is, for the style cache. */
   kind: 'home' | 'omnibus' | 'work';
 }
@@ -98,11 +103,13 @@ async function loadPage(pathname: string, client: QueryClient, request: RenderRe
       queryFn: ({ pageParam }) =>
         data<Page<PublicWorkItem>>(get, `/api/works/public?current=${pageParam}&pageSize=10&order=latest`),
     });
+    const first = client.getQueryData(options.queryKey)?.pages[0]?.list.slice(0, OMNIBUS_FIRST_SCREEN) ?? [];
     return {
       title: '灵感广场 - 画坊',
       description: '画坊灵感广场：社区创作者公开的 AI 绘画作品，找灵感、做同款。',
       type: 'website',
       kind: 'omnibus',
+      images: first.map((work) => ({ srcset: thumbSrcSet(work), sizes: CARD_SIZES })),
       modules: [MAIN_LAYOUT, 'src/pages/omnibus/OmnibusPage.tsx'],
     };
   }
@@ -120,6 +127,7 @@ async function loadPage(pathname: string, client: QueryClient, request: RenderRe
       image: { url: new URL(work.url, request.origin).href, width: work.width, height: work.height, alt: name },
       type: 'article',
       kind: 'work',
+      images: [{ srcset: originalSrcSet(work), sizes: ORIGINAL_SIZES }],
       modules: [MAIN_LAYOUT, 'src/pages/work/SharedWorkPage.tsx'],
     };
   }
@@ -293,6 +301,10 @@ export function createRenderer(distDir: string) {
     const antdStyles = styles.extract().replaceAll('<style', `<style nonce="${nonce}"`);
     const head = [
       headTags(page, `${request.origin}${url.pathname}`),
+      ...(page.images ?? []).map(
+        (image) =>
+          `<link rel="preload" as="image" imagesrcset="${escapeHtml(image.srcset)}" imagesizes="${escapeHtml(image.sizes)}" fetchpriority="high" />`,
+      ),
       ...scripts.map((file) => `<link rel="modulepreload" href="/${file}" />`),
       antdStyles,
       `<style nonce="${nonce}">${sheets.map(css).join('\n')}</style>`,
