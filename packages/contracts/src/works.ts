@@ -99,6 +99,21 @@ export const downloadZipQuerySchema = z.object({
     ),
 });
 
+/**
+ * The thumbnail sizes of a work (longest side, CSS pixels of a 1× screen): the galleries' columns on phones and
+ * desktops at 1×–3×. GET /api/works/thumb/:id?w= answers any of them (384 without `w`); a width other than 384 is
+ * made from the original the first time it is asked for and kept.
+ */
+export const WORK_THUMB_SIZES = [256, 384, 640] as const;
+export const DEFAULT_WORK_THUMB_SIZE = 384;
+export const workThumbQuerySchema = z.object({
+  w: z.coerce
+    .number()
+    .int()
+    .refine((size) => (WORK_THUMB_SIZES as readonly number[]).includes(size), '缩略图尺寸不支持')
+    .optional(),
+});
+
 /** POST /api/works/publish: to the public gallery (omnibus) or back; the author may hide the prompts. */
 export const workPublishBodySchema = z.object({
   id: idOf('作品'),

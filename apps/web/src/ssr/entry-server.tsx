@@ -9,7 +9,10 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { AppProviders } from '../App';
 import { RenderedWidthContext } from '../common/use-screen';
+import { CARD_SIZES, originalSrcSet, thumbSrcSet } from '../features/gallery/thumb-srcset';
+import { ORIGINAL_SIZES } from '../features/gallery/WorkOriginal';
 import { LATEST_COUNT } from '../pages/home/LatestWorks';
+import { OMNIBUS_FIRST_SCREEN } from '../pages/omnibus/OmnibusPage';
 import { routes } from '../routes';
 import { taskQueries } from '../services/task';
 import { worksQueries } from '../services/works';
@@ -48,6 +51,8 @@ interface PageData {
   type: 'website' | 'article';
   /** The modules of the page (Vite's manifest keys) whose style sheets and scripts the first screen needs. */
   modules: string[];
+  /** The first screen's pictures, preloaded first: `<link rel=preload>` attributes. */
+  images?: { srcset: string; sizes: string }[];
   /** Which page it is, for the style cache. */
   kind: 'home' | 'omnibus' | 'work';
 }
@@ -98,11 +103,13 @@ async function loadPage(pathname: string, client: QueryClient, request: RenderRe
       queryFn: ({ pageParam }) =>
         data<Page<PublicWorkItem>>(get, `/api/works/public?current=${pageParam}&pageSize=10&order=latest`),
     });
+    const first = client.getQueryData(options.queryKey)?.pages[0]?.list.slice(0, OMNIBUS_FIRST_SCREEN) ?? [];
     return {
       title: '灵感广场 - 画坊',
       description: '画坊灵感广场：社区创作者公开的 AI 绘画作品，找灵感、做同款。',
       type: 'website',
       kind: 'omnibus',
+      images: first.map((work) => ({ srcset: thumbSrcSet(work), sizes: CARD_SIZES })),
       modules: [MAIN_LAYOUT, 'src/pages/omnibus/OmnibusPage.tsx'],
     };
   }
@@ -120,6 +127,7 @@ async function loadPage(pathname: string, client: QueryClient, request: RenderRe
       image: { url: new URL(work.url, request.origin).href, width: work.width, height: work.height, alt: name },
       type: 'article',
       kind: 'work',
+      images: [{ srcset: originalSrcSet(work), sizes: ORIGINAL_SIZES }],
       modules: [MAIN_LAYOUT, 'src/pages/work/SharedWorkPage.tsx'],
     };
   }
@@ -236,23 +244,29 @@ export function createRenderer(distDir: string) {
     }
     return text;
   };
-  const entryCss = manifest['index.html']?.css ?? [];
-
-  /** A module's chunk and the chunks it imports: their scripts to preload and their style sheets. */
+  /** A module's chunk and the chunks it imports, recursively: their scripts and their style sheets. */
   function assetsOf(modules: string[]) {
     const scripts = new Set<string>();
-    const sheets = new Set<string>(entryCss);
+    const sheets = new Set<string>();
     const visit = (key: string) => {
       const chunk = manifest[key];
       if (!chunk || scripts.has(chunk.file)) return;
       scripts.add(chunk.file);
-      for (const sheet of chunk.css ?? []) sheets.add(sheet);
       for (const imported of chunk.imports ?? []) visit(imported);
+      for (const sheet of chunk.css ?? []) sheets.add(sheet);
     };
     for (const key of modules) visit(key);
-    // The template already loads the entry and preloads what it imports.
-    return { scripts: [...scripts].filter((file) => !template.includes(`/${file}"`)), sheets: [...sheets] };
+    return { scripts: [...scripts], sheets: [...sheets] };
   }
+  // The template loads the entry and preloads what it imports; the page adds its own chunks' scripts and sheets.
+  const entry = assetsOf(['index.html']);
+  const pageAssets = (modules: string[]) => {
+    const page = assetsOf(modules);
+    return {
+      scripts: page.scripts.filter((file) => !entry.scripts.includes(file)),
+      sheets: [...new Set([...entry.sheets, ...page.sheets])],
+    };
+  };
 
   return async function render(request: RenderRequest): Promise<RenderedPage | null> {
     const url = new URL(request.url, request.origin);
@@ -283,10 +297,14 @@ export function createRenderer(distDir: string) {
       </StyleProvider>,
     );
     const nonce = escapeHtml(request.nonce);
-    const { scripts, sheets } = assetsOf(page.modules);
+    const { scripts, sheets } = pageAssets(page.modules);
     const antdStyles = styles.extract().replaceAll('<style', `<style nonce="${nonce}"`);
     const head = [
       headTags(page, `${request.origin}${url.pathname}`),
+      ...(page.images ?? []).map(
+        (image) =>
+          `<link rel="preload" as="image" imagesrcset="${escapeHtml(image.srcset)}" imagesizes="${escapeHtml(image.sizes)}" fetchpriority="high" />`,
+      ),
       ...scripts.map((file) => `<link rel="modulepreload" href="/${file}" />`),
       antdStyles,
       `<style nonce="${nonce}">${sheets.map(css).join('\n')}</style>`,
@@ -301,7 +319,7 @@ export function createRenderer(distDir: string) {
         `<div id="root">${body}</div>\n    <script type="application/json" id="${RENDERED_STATE_ID}">${state}</script>`,
       );
     // The sheets are inline; their files still come, after the content, for the pages of the app that follow.
-    for (const sheet of entryCss) {
+    for (const sheet of entry.sheets) {
       const link = `<link rel="stylesheet" crossorigin href="/${sheet}">`;
       html = html.replace(link, '').replace('</body>', `  ${link}\n  </body>`);
     }

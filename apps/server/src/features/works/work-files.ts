@@ -1,5 +1,10 @@
 import { crc32 } from 'node:zlib';
-import type { ComplianceSettings, GeneratedImage } from '@huafang/contracts';
+import {
+  type ComplianceSettings,
+  DEFAULT_WORK_THUMB_SIZE,
+  type GeneratedImage,
+  WORK_THUMB_SIZES,
+} from '@huafang/contracts';
 import sharp from 'sharp';
 import { sha256 } from '../../platform/ids.js';
 import { readBytes, type Storage } from '../../platform/storage/storage.js';
@@ -9,8 +14,8 @@ import type { ComplianceService } from '../compliance/compliance.service.js';
 import { labelledImage, WEBP_QUALITY } from '../compliance/labelled-image.js';
 import { withVisibleMark } from '../compliance/visible-mark.js';
 
-/** Longest side of a work's thumbnail: galleries and the results grid show these, never the original. */
-const THUMB_SIZE = 384;
+/** Longest side of a work's stored thumbnail: galleries and the results grid show these, never the original. */
+const THUMB_SIZE = DEFAULT_WORK_THUMB_SIZE;
 
 export const workImageUrl = (workId: string) => `/api/works/image/${workId}`;
 export const workThumbUrl = (workId: string) => `/api/works/thumb/${workId}`;
@@ -32,19 +37,31 @@ export const workFileKeys = (workId: string): StoredWorkFiles => ({
   thumbKey: `works/${workId}.thumb.webp`,
 });
 
+/** Where a thumbnail of another size than the stored one is kept once made (see readWorkThumbOfSize). */
+const sizedThumbKey = (thumbKey: string, size: number) => thumbKey.replace(/\.thumb\.webp$/, `.thumb-${size}.webp`);
+
+/** Every thumbnail of other sizes a work may have, for deleting it with the work. */
+export const sizedThumbKeys = (thumbKey: string) =>
+  WORK_THUMB_SIZES.filter((size) => size !== THUMB_SIZE).map((size) => sizedThumbKey(thumbKey, size));
+
+/** A thumbnail of `size` (longest side) from the original PNG, carrying its AIGC label like the stored one. */
+async function thumbnailOf(png: Buffer, size: number): Promise<Buffer> {
+  const label = readAigcLabel(png);
+  let thumbnail = sharp(png).resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true });
+  if (label) {
+    const { xmp, exif } = aigcMetadata(label);
+    thumbnail = thumbnail.withExif(exif).withXmp(xmp);
+  }
+  return thumbnail.webp({ quality: WEBP_QUALITY }).toBuffer();
+}
+
 /**
  * Keeps a result: the original PNG as painted (with its parameters text) and a WebP thumbnail, which carries the
  * original's AIGC label (and nothing else of its metadata), so the thumbnail served later names the same producer.
  */
 export async function storeWorkFiles(storage: Storage, workId: string, png: Buffer): Promise<StoredWorkFiles> {
   const { imageKey, thumbKey } = workFileKeys(workId);
-  const label = readAigcLabel(png);
-  let thumbnail = sharp(png).resize({ width: THUMB_SIZE, height: THUMB_SIZE, fit: 'inside', withoutEnlargement: true });
-  if (label) {
-    const { xmp, exif } = aigcMetadata(label);
-    thumbnail = thumbnail.withExif(exif).withXmp(xmp);
-  }
-  const thumb = await thumbnail.webp({ quality: WEBP_QUALITY }).toBuffer();
+  const thumb = await thumbnailOf(png, THUMB_SIZE);
   await storage.put(imageKey, png);
   await storage.put(thumbKey, thumb);
   return { imageKey, thumbKey };
@@ -88,6 +105,28 @@ function withoutMarkChunk(copy: Buffer, fingerprint: Buffer): Buffer | null {
   const length = copy.readUInt32BE(AFTER_IHDR);
   if (!copy.subarray(AFTER_IHDR + 8, AFTER_IHDR + 8 + length).equals(fingerprint)) return null;
   return Buffer.concat([copy.subarray(0, AFTER_IHDR), copy.subarray(AFTER_IHDR + 12 + length)]);
+}
+
+/**
+ * A work's thumbnail of `size` as it leaves the service. Sizes other than the stored one are made from the original
+ * the first time they are asked for and kept beside it, so works stored before there were sizes get them too,
+ * without a migration. Null when the files are gone.
+ */
+export async function readWorkThumbOfSize(
+  storage: Storage,
+  compliance: ComplianceService,
+  work: { id: string; thumb_key: string; image_key: string },
+  size: number,
+): Promise<Buffer | null> {
+  if (size === THUMB_SIZE) return readWorkThumb(storage, compliance, work);
+  const key = sizedThumbKey(work.thumb_key, size);
+  const kept = await storage.read(key);
+  if (kept) return compliance.labelledWebp(await readBytes(kept), work.id);
+  const original = await storage.read(work.image_key);
+  if (!original) return null;
+  const thumb = await thumbnailOf(await readBytes(original), size);
+  await storage.put(key, thumb);
+  return compliance.labelledWebp(thumb, work.id);
 }
 
 /**

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_WORK_THUMB_SIZE,
   downloadZipQuerySchema,
   publicWorkDetailSchema,
   publicWorkPageSchema,
@@ -17,6 +18,7 @@ import {
   workPublishBodySchema,
   workReactionsSchema,
   worksDeleteBodySchema,
+  workThumbQuerySchema,
 } from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -32,7 +34,7 @@ import type { ComplianceService } from '../compliance/compliance.service.js';
 import { PUBLIC_IMAGE_CACHE } from '../files/file.routes.js';
 import type { WorkRepository } from './work.repository.js';
 import { REACTION_MESSAGES, type WorkService } from './work.service.js';
-import { readWorkImage, readWorkThumb, workLinkScope } from './work-files.js';
+import { readWorkImage, readWorkThumbOfSize, workLinkScope } from './work-files.js';
 import { worksZip } from './work-zip.js';
 
 const tags = ['作品'];
@@ -46,6 +48,7 @@ type Deps = {
   compliance: ComplianceService;
 };
 const signature = z.object({ e: z.string().max(16).optional(), s: z.string().max(64).optional() });
+const thumbQuery = signature.extend(workThumbQuerySchema.shape);
 
 /**
  * A work's original and thumbnail. A public work's links are open; a private work's need the signature its
@@ -67,7 +70,9 @@ export const workImageRoutes: FastifyPluginAsyncZod<Deps> = async (app, { repo, 
           tags,
           summary: kind === 'image' ? '作品原图（PNG）' : '作品缩略图（WebP）',
           params,
-          querystring: signature,
+          // `w`: the thumbnail's size (WORK_THUMB_SIZES; the original ignores it). The signature covers the path, so
+          // one signed link opens every size.
+          querystring: thumbQuery,
         },
       },
       async (req, reply) => {
@@ -86,7 +91,12 @@ export const workImageRoutes: FastifyPluginAsyncZod<Deps> = async (app, { repo, 
                 { id: req.params.workId, image_key: keys.image_key },
                 !signed && keys.hide_prompt === 1,
               )
-            : await readWorkThumb(storage, compliance, { id: req.params.workId, thumb_key: keys.thumb_key });
+            : await readWorkThumbOfSize(
+                storage,
+                compliance,
+                { id: req.params.workId, thumb_key: keys.thumb_key, image_key: keys.image_key },
+                req.query.w ?? DEFAULT_WORK_THUMB_SIZE,
+              );
         if (!body) throw notFound('作品不存在');
         return reply
           .header('content-type', mime)

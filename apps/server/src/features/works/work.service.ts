@@ -26,7 +26,14 @@ import type { PublicationGate } from '../moderation/publication-gate.js';
 import type { NoticeService } from '../notice/notice.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
 import type { PublicWorkRow, Reaction, WorkRepository, WorkRow } from './work.repository.js';
-import { markedCopyKey, readWorkImage, signedWorkLink, workImageUrl, workThumbUrl } from './work-files.js';
+import {
+  markedCopyKey,
+  readWorkImage,
+  signedWorkLink,
+  sizedThumbKeys,
+  workImageUrl,
+  workThumbUrl,
+} from './work-files.js';
 
 /** The answers of 点赞 and 收藏 (docs/community.md). */
 export const REACTION_MESSAGES = {
@@ -179,6 +186,7 @@ export class WorkService {
       await this.storage.remove(row.image_key);
       await this.storage.remove(row.thumb_key);
       await this.storage.remove(markedCopyKey(row.image_key));
+      for (const key of sizedThumbKeys(row.thumb_key)) await this.storage.remove(key);
     }
   }
 

@@ -48,17 +48,20 @@ interface WorkMasonryProps {
   onOpen: (work: PublicWorkItem) => void;
   /** A fixed number of columns; by default as many as fit (two at least on a phone). */
   columns?: number;
+  /** How many of the first works are on the first screen (their pictures load at once, first); the rest load lazily. */
+  firstScreen?: number;
 }
 
 /** Public works in a masonry: each keeps its aspect ratio, the newest read left to right across the top row. */
-export function WorkMasonry({ works, onOpen, columns }: WorkMasonryProps) {
+export function WorkMasonry({ works, onOpen, columns, firstScreen = 0 }: WorkMasonryProps) {
+  const first = new Set(works.slice(0, firstScreen).map((work) => work.id));
   return (
     <MasonryColumns
       items={works}
       columns={columns}
       aspect={(work) => work.height / work.width}
       itemKey={(work) => work.id}
-      render={(work) => <PublicWorkCard work={work} onOpen={onOpen} />}
+      render={(work) => <PublicWorkCard work={work} onOpen={onOpen} priority={first.has(work.id)} />}
     />
   );
 }

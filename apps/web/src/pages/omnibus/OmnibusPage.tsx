@@ -18,6 +18,9 @@ const ORDER_TABS: { key: PublicWorkOrder; label: string }[] = [
   { key: 'hot', label: '热门' },
 ];
 
+/** The works a phone shows above the fold (two rows of two); also what the server preloads (ssr/entry-server.tsx). */
+export const OMNIBUS_FIRST_SCREEN = 4;
+
 /** 灵感广场: the community's public works, newest or most viewed, page after page as the reader scrolls. */
 export default function OmnibusPage() {
   useResumedReactions();
@@ -54,7 +57,7 @@ export default function OmnibusPage() {
         </div>
       ) : (
         <>
-          <WorkMasonry works={list} onOpen={setOpened} />
+          <WorkMasonry works={list} onOpen={setOpened} firstScreen={OMNIBUS_FIRST_SCREEN} />
           <div ref={sentinel} className="hf-masonry-end">
             {works.isFetchingNextPage ? (
               <>

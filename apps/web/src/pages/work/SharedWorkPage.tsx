@@ -76,7 +76,14 @@ function SharedWork({ work }: { work: PublicWorkDetail }) {
 
   return (
     <article className="hf-panel hf-work-detail" aria-label={`作品：${title}`}>
-      <WorkOriginal url={work.url} thumbUrl={work.thumbUrl} width={work.width} height={work.height} alt={title} />
+      <WorkOriginal
+        url={work.url}
+        thumbUrl={work.thumbUrl}
+        width={work.width}
+        height={work.height}
+        alt={title}
+        priority
+      />
       <div className="hf-work-info">
         <h1 className="hf-work-template hf-shared-work-title">{title}</h1>
         <div className="hf-work-head">
