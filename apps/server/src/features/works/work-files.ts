@@ -44,8 +44,8 @@ export async function storeWorkFiles(storage: Storage, workId: string, png: Buff
     const { xmp, exif } = aigcMetadata(label);
     thumbnail = thumbnail.withExif(exif).withXmp(xmp);
   }
-  const thumb = await thumbnail.webp({ quality: WEBP_QUALITY }).toBuffer();
-  await storage.put(imageKey, png);
+  // The original is written while the thumbnail is encoded (in libvips' threads): a generation waits for both.
+  const [thumb] = await Promise.all([thumbnail.webp({ quality: WEBP_QUALITY }).toBuffer(), storage.put(imageKey, png)]);
   await storage.put(thumbKey, thumb);
   return { imageKey, thumbKey };
 }
