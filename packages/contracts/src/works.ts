@@ -14,9 +14,21 @@ const isoDay = z
 /** The templateId filter of 我的作品 that means 自由创作: works made without a template. */
 export const FREE_CREATION_FILTER = 'free';
 
+/**
+ * Optional keyset paging of a list a client scrolls: the `nextCursor` of the page it has, for the next `pageSize`
+ * items after it (then `current` is not used). Deep pages cost as little as the first, and nothing shifts when
+ * works are added meanwhile. Without it `current`/`pageSize` page as the spec says.
+ */
+const cursorField = { cursor: z.string().max(200, '分页游标不正确').optional() };
+
+/** A page of a list with keyset paging: `nextCursor` continues after its last item; null when no more may follow. */
+const keysetPageSchema = <T extends z.ZodType>(item: T) =>
+  pageSchema(item).extend({ nextCursor: z.string().nullable().optional() });
+
 /** GET /api/works/profile: the user's own works, newest first, with filters. */
 export const workProfileQuerySchema = z.object({
   ...pagingFields(20),
+  ...cursorField,
   /** A template's id, or FREE_CREATION_FILTER. */
   templateId: z.string().max(64).optional(),
   /** Inclusive days in the user's time zone, given by tzOffset. */
@@ -42,7 +54,7 @@ export const workItemSchema = z.object({
   public: z.boolean(),
 });
 export type WorkItem = z.infer<typeof workItemSchema>;
-export const workPageSchema = pageSchema(workItemSchema);
+export const workPageSchema = keysetPageSchema(workItemSchema);
 
 /** The full record of a work: what recall (再次生成 / 做同款) puts back into /draw. */
 export const workDetailSchema = workItemSchema.extend({
@@ -136,13 +148,14 @@ export const publicWorkItemSchema = z.object({
   author: workAuthorSchema,
 });
 export type PublicWorkItem = z.infer<typeof publicWorkItemSchema>;
-export const publicWorkPageSchema = pageSchema(publicWorkItemSchema);
+export const publicWorkPageSchema = keysetPageSchema(publicWorkItemSchema);
 
 /** 最新 by publication; 热门 by the hot score (likes, favourites and views, decaying with age: docs/community.md). */
 export const publicWorkOrderSchema = z.enum(['latest', 'hot'], { error: '排序方式不正确' });
 /** GET /api/works/public and /public/list (spec §9: page 1, size 10 by default). */
 export const publicWorkQuerySchema = z.object({
   ...pagingFields(10, 50),
+  ...cursorField,
   order: publicWorkOrderSchema.default('latest'),
   /** A task category: works made with templates under it. */
   categoryId: z.string().max(64).optional(),

@@ -61,8 +61,8 @@ async function thumbnailOf(png: Buffer, size: number): Promise<Buffer> {
  */
 export async function storeWorkFiles(storage: Storage, workId: string, png: Buffer): Promise<StoredWorkFiles> {
   const { imageKey, thumbKey } = workFileKeys(workId);
-  const thumb = await thumbnailOf(png, THUMB_SIZE);
-  await storage.put(imageKey, png);
+  // The original is written while the thumbnail is encoded (in libvips' threads): a generation waits for both.
+  const [thumb] = await Promise.all([thumbnailOf(png, THUMB_SIZE), storage.put(imageKey, png)]);
   await storage.put(thumbKey, thumb);
   return { imageKey, thumbKey };
 }

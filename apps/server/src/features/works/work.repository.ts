@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Transaction, Updateable } from 'kysely';
-import { type PageRequest, pageRows } from '../../platform/db/count.js';
+import { countRows, type PageRequest, pageRows } from '../../platform/db/count.js';
 import type { Database, Executor } from '../../platform/db/database.js';
+import type { Keyset } from '../../platform/db/keyset.js';
 import type { DB, WorkTable } from '../../platform/db/schema.js';
 import { hotScore } from './hot-score.js';
 
@@ -93,10 +94,36 @@ export class WorkRepository {
     return query;
   }
 
-  pageOwned(userId: string, filters: WorkFilters, page: PageRequest) {
-    return pageRows(this.ownQuery(userId, filters), page, (works) =>
-      works.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
-    );
+  /**
+   * A page of the user's works, newest first: page `current`, or the `pageSize` after `after` (keyset). The page's
+   * ids are picked first from the index (user_id, created_at, id) alone, then only those rows are read: a deep page
+   * then steps over index entries, not over whole rows.
+   */
+  async pageOwned(
+    userId: string,
+    filters: WorkFilters,
+    page: PageRequest & { after?: Keyset<string> },
+  ): Promise<{ rows: WorkRow[]; total: number }> {
+    const filtered = this.ownQuery(userId, filters);
+    let ids = filtered.select('id');
+    const { after } = page;
+    if (after) ids = ids.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.at, after.id)));
+    const picked = ids
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.pageSize)
+      .offset(after ? 0 : (page.current - 1) * page.pageSize);
+    const [rows, total] = await Promise.all([
+      this.db
+        .selectFrom('works')
+        .selectAll()
+        .where('id', 'in', picked)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute(),
+      countRows(filtered),
+    ]);
+    return { rows, total };
   }
 
   /** The user's works among `ids`, in the order asked; ids of others are simply not there. */
@@ -291,26 +318,47 @@ export class WorkRepository {
       .where('works.hidden', '=', 0);
   }
 
-  /** Published works not hidden by an admin; `templateIds` narrows to a task category's templates. */
+  /**
+   * Published works not hidden by an admin; `templateIds` narrows to a task category's templates. Page `current`, or
+   * the `pageSize` after `after` (keyset on the order's column and id). As in pageOwned, the page's ids come first
+   * from the index (public, hidden, published_at or hot_score, id), then only those rows are read with their authors.
+   */
   async pagePublic(options: {
     order: 'latest' | 'hot';
     current: number;
     pageSize: number;
     templateIds?: string[];
+    after?: Keyset<string | number>;
   }): Promise<{ rows: PublicWorkRow[]; total: number }> {
-    let query = this.publicQuery();
+    // Counted and picked without the authors: every work's user exists (users are never deleted), and joining
+    // them for each of the tens of thousands counted cost more than the page itself.
+    let filtered = this.db.selectFrom('works').where('works.public', '=', 1).where('works.hidden', '=', 0);
     if (options.templateIds) {
       if (options.templateIds.length === 0) return { rows: [], total: 0 };
-      query = query.where('works.template_id', 'in', options.templateIds);
+      filtered = filtered.where('works.template_id', 'in', options.templateIds);
     }
-    return pageRows(query, options, (works) => {
-      const picked = works.selectAll('works').select(['users.nickname', 'users.avatar_file_id']);
-      const ordered =
-        options.order === 'hot'
-          ? picked.orderBy('works.hot_score', 'desc')
-          : picked.orderBy('works.published_at', 'desc');
-      return ordered.orderBy('works.id', 'desc');
-    });
+    const column = options.order === 'hot' ? 'works.hot_score' : 'works.published_at';
+    let ids = filtered.select('works.id');
+    const { after } = options;
+    if (after) ids = ids.where((eb) => eb(eb.refTuple(column, 'works.id'), '<', eb.tuple(after.at, after.id)));
+    const picked = ids
+      .orderBy(column, 'desc')
+      .orderBy('works.id', 'desc')
+      .limit(options.pageSize)
+      .offset(after ? 0 : (options.current - 1) * options.pageSize);
+    const [rows, total] = await Promise.all([
+      this.db
+        .selectFrom('works')
+        .innerJoin('users', 'users.id', 'works.user_id')
+        .selectAll('works')
+        .select(['users.nickname', 'users.avatar_file_id'])
+        .where('works.id', 'in', picked)
+        .orderBy(column, 'desc')
+        .orderBy('works.id', 'desc')
+        .execute(),
+      countRows(filtered),
+    ]);
+    return { rows, total };
   }
 
   findPublic(id: string): Promise<PublicWorkRow | undefined> {

@@ -14,6 +14,7 @@ import {
   type workProfileQuerySchema,
 } from '@huafang/contracts';
 import type { z } from 'zod';
+import { keysetOf, nextCursor } from '../../platform/db/keyset.js';
 import { fail, notFound } from '../../platform/errors.js';
 import { nowIso } from '../../platform/ids.js';
 import type { Storage } from '../../platform/storage/storage.js';
@@ -127,9 +128,15 @@ export class WorkService {
         to: query.dateTo ? new Date(dayStart(query.dateTo) + DAY_MS).toISOString() : undefined,
         keyword: query.keyword,
       },
-      query,
+      { current, pageSize, after: query.cursor ? keysetOf(query.cursor, 'text') : undefined },
     );
-    return { list: rows.map((row) => item(row, this.signer)), current, pageSize, total } satisfies Page<WorkItem>;
+    return {
+      list: rows.map((row) => item(row, this.signer)),
+      current,
+      pageSize,
+      total,
+      nextCursor: nextCursor(rows, pageSize, (row) => ({ at: row.created_at, id: row.id })),
+    } satisfies Page<WorkItem> & { nextCursor: string | null };
   }
 
   /** The user's works among `ids` for a zip download; any id not theirs refuses the whole download. */
@@ -266,19 +273,26 @@ export class WorkService {
       order: 'latest' | 'hot';
       categoryId?: string;
       templateId?: string;
+      cursor?: string;
     },
     viewerId: string | null = null,
-  ): Promise<Page<PublicWorkItem>> {
+  ): Promise<Page<PublicWorkItem> & { nextCursor: string | null }> {
     let templateIds: string[] | undefined;
     if (query.templateId) templateIds = [query.templateId];
     else if (query.categoryId) templateIds = await this.works.templateIdsUnder(query.categoryId);
-    const { rows, total } = await this.works.pagePublic({ ...query, templateIds });
+    const hot = query.order === 'hot';
+    const after = query.cursor ? (hot ? keysetOf(query.cursor, 'number') : keysetOf(query.cursor, 'text')) : undefined;
+    const { rows, total } = await this.works.pagePublic({ ...query, templateIds, after });
     const mine = await this.reactionsOf(viewerId, rows);
     return {
       list: rows.map((row) => this.publicItem(row, mine)),
       current: query.current,
       pageSize: query.pageSize,
       total,
+      nextCursor: nextCursor(rows, query.pageSize, (row) => ({
+        at: hot ? row.hot_score : (row.published_at ?? ''),
+        id: row.id,
+      })),
     };
   }
 

@@ -942,6 +942,27 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0023_gallery_page_indexes': {
+    async up(db: Kysely<unknown>) {
+      // Galleries order by a time or score and then the id, and pick a page's ids from the index alone (see
+      // WorkRepository.pageOwned): each index now ends on the id, so a deep page or a keyset continuation reads
+      // index entries in order, with no sort and no row visited before the page's own.
+      await db.schema.dropIndex('works_user_idx').execute();
+      await db.schema.createIndex('works_user_idx').on('works').columns(['user_id', 'created_at', 'id']).execute();
+      await db.schema.dropIndex('works_public_idx').execute();
+      await db.schema
+        .createIndex('works_public_idx')
+        .on('works')
+        .columns(['public', 'hidden', 'published_at', 'id'])
+        .execute();
+      await db.schema.dropIndex('works_hot_idx').execute();
+      await db.schema
+        .createIndex('works_hot_idx')
+        .on('works')
+        .columns(['public', 'hidden', 'hot_score', 'id'])
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
