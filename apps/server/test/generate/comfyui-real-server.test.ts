@@ -154,4 +154,33 @@ describeServer('generate: a ComfyUI backend that behaves like the real server (t
     const saved = comfy.prompts.at(-1)!;
     expect(saved.extraPngInfo?.workflow).toBeDefined();
   });
+
+  it('keeps the progress a job reached when its backend dies and another paints it', async () => {
+    const spare = await startComfyUiDouble({ stepDelayMs: 15, interruptDelayMs: 50 });
+    const added = await ctx.app.call('POST', '/api/admin/backends', {
+      token: ctx.admin,
+      body: { name: '备用 ComfyUI', kind: 'comfyui', baseUrl: spare.url, models: [], enabled: true },
+    });
+    expect(added.body.data).toMatchObject({ healthy: true });
+    try {
+      const generateId = await submit({ steps: 30, batchSize: 1, seed: 4000 });
+      const reached = await waitForStatus(ctx.app, ctx.user.token, generateId, 'running', 30);
+      // The server painting it goes away mid-run: the job moves to the other one.
+      const painting = comfy.queue().running.length > 0 ? comfy : spare;
+      await painting.close();
+      const { final, seen } = await waitForEnd(ctx.app, ctx.user.token, generateId, 60_000);
+      expect(final.status).toBe('succeeded');
+      const shown = seen.map((s) => s.progress as number);
+      expect(Math.min(...shown)).toBeGreaterThanOrEqual(reached.progress);
+      for (let i = 1; i < shown.length; i++) expect(shown[i]).toBeGreaterThanOrEqual(shown[i - 1]!);
+      const job = await ctx.app.db
+        .selectFrom('generation_jobs')
+        .select('attempts')
+        .where('generation_id', '=', generateId)
+        .executeTakeFirstOrThrow();
+      expect(Number(job.attempts)).toBe(1);
+    } finally {
+      await spare.close();
+    }
+  }, 90_000);
 });
