@@ -9,7 +9,7 @@ const weightSchema = (label: string) =>
     .min(-2, `${label}不能小于 -2`)
     .max(2, `${label}不能大于 2`);
 
-/** A LoRA style as /draw's style picker shows it (GET /api/options/loras). */
+/** A LoRA style as /draw's style picker shows it (GET /api/art/loras). */
 export const loraStyleSchema = z.object({
   id: z.string(),
   /** Chinese display name, e.g. 水墨山水. */
@@ -21,6 +21,8 @@ export const loraStyleSchema = z.object({
   cover: z.string().nullable(),
   description: z.string(),
   family: modelFamilySchema,
+  /** The inference engine it runs on: it suits only models of the same engine. */
+  engine: engineKindSchema,
   /** Words the LoRA was trained on; picking the LoRA adds them to the prompt group as removable tags. */
   triggerWords: z.array(z.string()),
   defaultWeight: z.number(),

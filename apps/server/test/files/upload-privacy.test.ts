@@ -86,6 +86,26 @@ describeServer('files: an upload is its owner’s, a work made from it does not 
     expect((await get(plain)).status).toBe(200);
   });
 
+  it('opens an admin’s upload to everyone once it is a LoRA style’s cover', async () => {
+    const admin = await loginAdmin(ctx.app);
+    const cover = await upload(admin);
+    const plain = `/api/files/${cover.fileId}`;
+    expect((await get(plain)).status).toBe(403);
+    const created = await ctx.app.call('POST', '/api/admin/loras', {
+      token: admin,
+      body: {
+        name: '封面风格',
+        loraName: 'cover_style',
+        engine: 'builtin',
+        styleGroup: '国风',
+        family: '其他',
+        cover: plain,
+      },
+    });
+    expect(created.body.code).toBe(0);
+    expect((await get(plain, ctx.other.token)).status).toBe(200);
+  });
+
   it('never lets another user make an upload public through a cover or a template: it stays its owner’s', async () => {
     const photo = await upload(ctx.owner.token);
     const plain = `/api/files/${photo.fileId}`;

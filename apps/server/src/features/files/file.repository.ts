@@ -20,8 +20,8 @@ export class FileRepository {
 
   /**
    * True when the file is shown to everyone through its owner's own act: the owner's avatar, or the cover of a
-   * task, template or model the owner wrote. Official content (no owner) and models are written by admins, so there
-   * only an admin's upload counts. A cover naming someone else's upload makes nothing public.
+   * task, template or model the owner wrote. Official content (no owner), models and LoRA styles are written by
+   * admins, so there only an admin's upload counts. A cover naming someone else's upload makes nothing public.
    */
   async inPublicUse(file: { id: string; owner_id: string }, url: string): Promise<boolean> {
     const byAdmin = await this.ownerIsAdmin(file.owner_id);
@@ -38,7 +38,11 @@ export class FileRepository {
       .union(templates.where('cover', '=', url))
       // Users see a template as last published, which may still show a cover its draft has since replaced.
       .union(templates.where('published_json', 'like', `%"${url}"%`));
-    if (byAdmin) use = use.union(this.db.selectFrom('models').select('id').where('cover', '=', url));
+    if (byAdmin) {
+      use = use
+        .union(this.db.selectFrom('models').select('id').where('cover', '=', url))
+        .union(this.db.selectFrom('loras').select('id').where('cover', '=', url));
+    }
     return (await use.limit(1).executeTakeFirst()) !== undefined;
   }
 }

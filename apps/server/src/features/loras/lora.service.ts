@@ -37,6 +37,7 @@ const toStyle = (row: LoraRow, lock: Lock): LoraStyle => ({
   cover: row.cover,
   description: row.description,
   family: familyOf(row.family),
+  engine: row.engine as LoraStyle['engine'],
   triggerWords: wordsOf(row.trigger_words),
   defaultWeight: Number(row.default_weight),
   minWeight: Number(row.min_weight),
@@ -108,7 +109,6 @@ export class LoraService {
   private toAdmin(row: LoraRow, holders: Map<string, string[]>): LoraAdmin {
     return {
       ...toStyle(row, { locked: false, unlockHint: null }),
-      engine: row.engine as LoraAdmin['engine'],
       enabled: row.enabled === 1,
       sort: row.sort,
       access: accessOf(row.access),

@@ -1,14 +1,14 @@
 import { CloseOutlined, PictureOutlined } from '@ant-design/icons';
-import type { LoraStyle, LoraUse, ModelFamily } from '@huafang/contracts';
+import type { LoraStyle, LoraUse } from '@huafang/contracts';
 import { Button, Slider } from 'antd';
-import { fitsFamily, formatWeight } from './lora-picks';
+import { type ChosenModel, formatWeight, misfit } from './lora-picks';
 
 interface ChosenLorasProps {
   uses: LoraUse[];
   /** The styles the user can see; undefined while loading. */
   styles: LoraStyle[] | undefined;
-  /** The chosen checkpoint's family, to flag a LoRA (preset or recalled) that does not suit it. */
-  family: ModelFamily | undefined;
+  /** The chosen checkpoint, to flag a LoRA (preset or recalled) that does not suit it. */
+  model: ChosenModel | undefined;
   disabled: boolean;
   onWeight: (loraId: string, weight: number) => void;
   onRemove: (loraId: string) => void;
@@ -18,7 +18,7 @@ interface ChosenLorasProps {
 const UNKNOWN_RANGE = { minWeight: -2, maxWeight: 2 };
 
 /** The chosen LoRAs as chips: cover, name and weight, a slider within the LoRA's range, and a remove button. */
-export function ChosenLoras({ uses, styles, family, disabled, onWeight, onRemove }: ChosenLorasProps) {
+export function ChosenLoras({ uses, styles, model, disabled, onWeight, onRemove }: ChosenLorasProps) {
   if (uses.length === 0) return null;
   return (
     <ul className="hf-lora-chips" aria-label="已选风格">
@@ -30,9 +30,7 @@ export function ChosenLoras({ uses, styles, family, disabled, onWeight, onRemove
           ? null
           : lora.locked
             ? (lora.unlockHint ?? '当前账号暂不可用')
-            : fitsFamily(lora, family)
-              ? null
-              : `适用于 ${lora.family} 模型，与当前模型不符`;
+            : misfit(lora, model) && `${misfit(lora, model)}，与当前模型不符`;
         return (
           <li key={use.loraId} className="hf-lora-chip">
             <div className="hf-lora-chip-head">

@@ -8,7 +8,7 @@ import { ChosenLoras } from './ChosenLoras';
 import { LoraPicker } from './LoraPicker';
 import { addLoraUse, allowedLoraIds, MAX_LORAS, readLoraUses, removeLoraUse, setLoraWeight } from './lora-picks';
 import { LoraPromptContext } from './lora-prompt-target';
-import { useModelFamily } from './use-model-family';
+import { useChosenModel } from './use-chosen-model';
 import './lora.css';
 
 interface LoraFieldProps {
@@ -23,7 +23,7 @@ interface LoraFieldProps {
  */
 export function LoraField({ item, values, setValue }: LoraFieldProps) {
   const styles = useQuery(loraQueries.styles());
-  const family = useModelFamily(values.modelId);
+  const model = useChosenModel(values.modelId);
   const prompts = use(LoraPromptContext);
   const [open, setOpen] = useState(false);
   const uses = readLoraUses(values[item.name]);
@@ -55,7 +55,7 @@ export function LoraField({ item, values, setValue }: LoraFieldProps) {
         <ChosenLoras
           uses={uses}
           styles={styles.data}
-          family={family}
+          model={model}
           disabled={item.disabled}
           onWeight={(loraId, weight) => setValue(item.name, setLoraWeight(uses, loraId, weight))}
           onRemove={remove}
@@ -66,7 +66,7 @@ export function LoraField({ item, values, setValue }: LoraFieldProps) {
         onClose={() => setOpen(false)}
         styles={styles}
         allowed={allowed}
-        family={family}
+        model={model}
         chosen={uses}
         onPick={pick}
         onRemove={remove}

@@ -1,12 +1,12 @@
 import { CheckCircleFilled, LockOutlined, PictureOutlined, SearchOutlined } from '@ant-design/icons';
-import type { LoraStyle, LoraUse, ModelFamily } from '@huafang/contracts';
+import type { LoraStyle, LoraUse } from '@huafang/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Button, Drawer, Empty, Input, Modal, Segmented, Skeleton, Switch, Tag } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { LoadFailed } from '../../../common/LoadFailed';
 import { useIsPhone } from '../../../common/use-screen';
 import { openComboStore } from '../../store/combo-store-state';
-import { filterLoras, fitsFamily, formatWeight, MAX_LORAS, styleGroupsOf } from './lora-picks';
+import { type ChosenModel, filterLoras, formatWeight, MAX_LORAS, misfit, styleGroupsOf } from './lora-picks';
 
 interface LoraPickerProps {
   open: boolean;
@@ -14,8 +14,8 @@ interface LoraPickerProps {
   styles: UseQueryResult<LoraStyle[]>;
   /** The LoRAs the step allows; null for any enabled one. */
   allowed: ReadonlySet<string> | null;
-  /** The chosen checkpoint's family; undefined while no model is chosen. */
-  family: ModelFamily | undefined;
+  /** The chosen checkpoint; undefined while no model is chosen. */
+  model: ChosenModel | undefined;
   chosen: LoraUse[];
   onPick: (lora: LoraStyle) => void;
   onRemove: (loraId: string) => void;
@@ -68,7 +68,7 @@ export function LoraPicker({ open, onClose, ...props }: LoraPickerProps) {
   );
 }
 
-function PickerBody({ styles, allowed, family, chosen, onPick, onRemove }: Omit<LoraPickerProps, 'open' | 'onClose'>) {
+function PickerBody({ styles, allowed, model, chosen, onPick, onRemove }: Omit<LoraPickerProps, 'open' | 'onClose'>) {
   const [query, setQuery] = useState('');
   const [group, setGroup] = useState<string>(ALL);
   const [showAllFamilies, setShowAllFamilies] = useState(false);
@@ -81,7 +81,7 @@ function PickerBody({ styles, allowed, family, chosen, onPick, onRemove }: Omit<
   const shown = filterLoras(offered, allowed, {
     query,
     group: activeGroup === ALL ? null : activeGroup,
-    family,
+    model,
     showAllFamilies,
   });
   const full = chosen.length >= MAX_LORAS;
@@ -99,14 +99,14 @@ function PickerBody({ styles, allowed, family, chosen, onPick, onRemove }: Omit<
           autoFocus
           className="hf-lora-search"
         />
-        {family && (
+        {model && (
           <span className="hf-lora-family-switch">
             <Switch id="hf-lora-all-families" size="small" checked={showAllFamilies} onChange={setShowAllFamilies} />
             <label htmlFor="hf-lora-all-families">显示其他基础模型</label>
           </span>
         )}
       </div>
-      {family && <div className="hf-muted hf-lora-family-note">当前模型的基础模型类型：{family}</div>}
+      {model && <div className="hf-muted hf-lora-family-note">当前模型的基础模型类型：{model.family}</div>}
       {groups.length > 1 && (
         <Segmented<string>
           value={activeGroup}
@@ -129,7 +129,7 @@ function PickerBody({ styles, allowed, family, chosen, onPick, onRemove }: Omit<
               key={lora.id}
               lora={lora}
               picked={chosen.some((use) => use.loraId === lora.id)}
-              fits={fitsFamily(lora, family)}
+              misfit={misfit(lora, model)}
               full={full}
               onToggle={(picked) => (picked ? onRemove(lora.id) : onPick(lora))}
             />
@@ -143,22 +143,19 @@ function PickerBody({ styles, allowed, family, chosen, onPick, onRemove }: Omit<
 interface LoraCardProps {
   lora: LoraStyle;
   picked: boolean;
-  fits: boolean;
+  /** Why it does not suit the chosen model, if it does not. */
+  misfit: string | null;
   full: boolean;
   onToggle: (picked: boolean) => void;
 }
 
-function LoraCard({ lora, picked, fits, full, onToggle }: LoraCardProps) {
+function LoraCard({ lora, picked, misfit, full, onToggle }: LoraCardProps) {
   // A chosen LoRA can always be taken out, even one a recall brought that no longer fits.
   const why: ReactNode = picked
     ? null
     : lora.locked
       ? (lora.unlockHint ?? '当前账号暂不可用')
-      : !fits
-        ? `适用于 ${lora.family} 模型`
-        : full
-          ? `最多 ${MAX_LORAS} 个`
-          : null;
+      : (misfit ?? (full ? `最多 ${MAX_LORAS} 个` : null));
   const blocked = why !== null;
   return (
     <li className={`hf-lora-card${picked ? ' hf-lora-card-picked' : ''}${blocked ? ' hf-lora-card-blocked' : ''}`}>

@@ -5,8 +5,8 @@ import {
   allowedLoraIds,
   clampWeight,
   filterLoras,
-  fitsFamily,
   loraSummary,
+  misfit,
   readLoraUses,
   removeLoraUse,
   styleGroupsOf,
@@ -25,6 +25,7 @@ function lora(overrides: Partial<LoraStyle>): LoraStyle {
     cover: null,
     description: '',
     family: 'SD1.5',
+    engine: 'builtin',
     triggerWords: ['ink wash', 'shuimo'],
     defaultWeight: 0.8,
     minWeight: 0,
@@ -69,24 +70,28 @@ describe('readLoraUses', () => {
   });
 });
 
-describe('the allowed set and the family filter', () => {
+describe('the allowed set and the model filter', () => {
   it('reads a field without options as any LoRA, and with options as just those', () => {
     expect(allowedLoraIds({})).toBeNull();
     expect(allowedLoraIds({ option: [] })).toBeNull();
     expect([...(allowedLoraIds({ option: [{ label: '水墨', value: 'ink' }] }) ?? [])]).toEqual(['ink']);
   });
 
-  it('lists only the LoRAs of the checkpoint’s family unless every family is asked for', () => {
-    const base = { query: '', group: null, family: 'SD1.5' as const, showAllFamilies: false };
-    expect(filterLoras([INK, NEON, PASTEL], null, base).map((item) => item.id)).toEqual(['ink', 'pastel']);
-    expect(filterLoras([INK, NEON, PASTEL], null, { ...base, showAllFamilies: true })).toHaveLength(3);
-    expect(filterLoras([INK, NEON], null, { ...base, family: undefined })).toHaveLength(2);
-    expect(fitsFamily(NEON, 'SD1.5')).toBe(false);
-    expect(fitsFamily(NEON, undefined)).toBe(true);
+  it('lists only the LoRAs of the checkpoint’s family and engine unless every one is asked for', () => {
+    const sd15 = { family: 'SD1.5', engine: 'builtin' } as const;
+    const base = { query: '', group: null, model: sd15, showAllFamilies: false };
+    const comfy = lora({ id: 'comfy', engine: 'comfyui' });
+    expect(filterLoras([INK, NEON, PASTEL, comfy], null, base).map((item) => item.id)).toEqual(['ink', 'pastel']);
+    expect(filterLoras([INK, NEON, PASTEL, comfy], null, { ...base, showAllFamilies: true })).toHaveLength(4);
+    expect(filterLoras([INK, NEON], null, { ...base, model: undefined })).toHaveLength(2);
+    expect(misfit(NEON, sd15)).toBe('适用于 SDXL 模型');
+    expect(misfit(comfy, sd15)).toBe('适用于其他推理引擎的模型');
+    expect(misfit(INK, sd15)).toBeNull();
+    expect(misfit(NEON, undefined)).toBeNull();
   });
 
   it('searches names, backend names and trigger words, within the tab and the allowed set', () => {
-    const base = { query: '', group: null, family: undefined, showAllFamilies: false };
+    const base = { query: '', group: null, model: undefined, showAllFamilies: false };
     expect(filterLoras([INK, NEON, PASTEL], null, { ...base, query: 'PASTEL c' }).map((item) => item.id)).toEqual([
       'pastel',
     ]);

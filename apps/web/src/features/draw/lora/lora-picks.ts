@@ -1,9 +1,9 @@
 import {
+  type ArtModel,
   type FormConfigItem,
   type LoraStyle,
   type LoraUse,
   loraUseSchema,
-  type ModelFamily,
   type PromptGroupItem,
 } from '@huafang/contracts';
 
@@ -27,16 +27,24 @@ export function allowedLoraIds(item: Pick<FormConfigItem, 'option'>): ReadonlySe
   return ids.length > 0 ? new Set(ids) : null;
 }
 
-/** Whether a LoRA suits a checkpoint of `family`; with no model chosen (family unknown) every LoRA does. */
-export function fitsFamily(lora: Pick<LoraStyle, 'family'>, family: ModelFamily | undefined): boolean {
-  return family === undefined || lora.family === family;
+/** The chosen checkpoint as far as its LoRAs care. */
+export type ChosenModel = Pick<ArtModel, 'family' | 'engine'>;
+
+/**
+ * Why a LoRA does not suit the chosen checkpoint (another family or inference engine, which the server refuses);
+ * null when it does, or while no model is chosen.
+ */
+export function misfit(lora: Pick<LoraStyle, 'family' | 'engine'>, model: ChosenModel | undefined): string | null {
+  if (!model) return null;
+  if (lora.engine !== model.engine) return '适用于其他推理引擎的模型';
+  return lora.family === model.family ? null : `适用于 ${lora.family} 模型`;
 }
 
 export interface LoraFilter {
   query: string;
   /** The tab: a styleGroup, or null for 全部. */
   group: string | null;
-  family: ModelFamily | undefined;
+  model: ChosenModel | undefined;
   /** 显示全部: LoRAs of other families are listed too (greyed, not pickable). */
   showAllFamilies: boolean;
 }
@@ -47,7 +55,7 @@ export function filterLoras(loras: LoraStyle[], allowed: ReadonlySet<string> | n
   return loras.filter((lora) => {
     if (allowed && !allowed.has(lora.id)) return false;
     if (filter.group !== null && lora.styleGroup !== filter.group) return false;
-    if (!filter.showAllFamilies && !fitsFamily(lora, filter.family)) return false;
+    if (!filter.showAllFamilies && misfit(lora, filter.model)) return false;
     if (!query) return true;
     return [lora.name, lora.loraName, lora.description, ...lora.triggerWords].some((text) =>
       text.toLowerCase().includes(query),

@@ -38,6 +38,7 @@ const lora = (id: string, loraName: string): LoraStyle => ({
   cover: null,
   description: '',
   family: 'SD1.5',
+  engine: 'builtin',
   triggerWords: [],
   defaultWeight: 0.8,
   minWeight: 0,
