@@ -207,6 +207,7 @@ export function createServices(deps: {
       notices,
       compliance,
       repos.models,
+      repos.loras,
     ),
     workModeration: new WorkModerationService(
       moderationRepo,

@@ -174,6 +174,8 @@ export const publicWorkDetailSchema = publicWorkItemSchema.extend({
   parameters: parametersSchema.nullable(),
   /** The model's name: a guest cannot read the model list to name `parameters.modelId`. Null when hidden or gone. */
   modelName: z.string().nullable(),
+  /** The names of the LoRA styles `parameters.loras` names, for the same reason; empty when hidden or none. */
+  loraStyles: z.array(z.object({ id: z.string(), name: z.string() })),
   stepIndex: z.number().int(),
 });
 export type PublicWorkDetail = z.infer<typeof publicWorkDetailSchema>;

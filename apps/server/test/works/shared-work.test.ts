@@ -11,8 +11,10 @@ describeServer('a shared work: one public work for a guest', () => {
   let hidden: string;
   let modelId: string;
   let modelName: string;
+  let lora: { id: string; name: string };
 
   beforeAll(async () => {
+    lora = await ctx.app.db.selectFrom('loras').select(['id', 'name']).executeTakeFirstOrThrow();
     const model = await ctx.app.db.selectFrom('models').select(['id', 'model_name']).executeTakeFirstOrThrow();
     modelId = model.id;
     modelName = model.model_name;
@@ -25,7 +27,13 @@ describeServer('a shared work: one public work for a guest', () => {
     // The author wrote Chinese, the model read English; the work was made from one of the author's uploads.
     await ctx.app.services.workRepo.update(shown, {
       source_prompt: '一只戴围巾的柴犬',
-      parameters: JSON.stringify({ modelId, steps: 20, initImageFileId: 'upload-of-alice', seed: 0 }),
+      parameters: JSON.stringify({
+        modelId,
+        steps: 20,
+        initImageFileId: 'upload-of-alice',
+        seed: 0,
+        loras: [{ loraId: lora.id, weight: 0.6 }],
+      }),
     });
     const hide = await ctx.app.call('POST', '/api/admin/works/hide', {
       token: ctx.admin,
@@ -36,7 +44,7 @@ describeServer('a shared work: one public work for a guest', () => {
 
   const open = (id: string) => ctx.app.call('GET', `/api/works/public/detail?id=${id}`);
 
-  it('shows a guest the public work: picture, author, the words as written, model and counts', async () => {
+  it('shows a guest the public work: picture, author, the words as written, model, LoRA styles and counts', async () => {
     const answer = await open(shown);
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ code: 0 });
@@ -47,6 +55,7 @@ describeServer('a shared work: one public work for a guest', () => {
       prompt: 'a shiba inu in a scarf',
       sourcePrompt: '一只戴围巾的柴犬',
       modelName,
+      loraStyles: [lora],
       likes: 0,
       favorites: 0,
       liked: false,

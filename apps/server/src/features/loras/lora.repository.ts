@@ -17,6 +17,12 @@ export class LoraRepository {
     return this.db.selectFrom('loras').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** The Chinese names of some LoRAs, for a work's detail (a guest cannot read the picker's list). */
+  async namesOf(ids: readonly string[]): Promise<{ id: string; name: string }[]> {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom('loras').select(['id', 'name']).where('id', 'in', ids).execute();
+  }
+
   findByName(engine: string, loraName: string): Promise<LoraRow | undefined> {
     return this.db
       .selectFrom('loras')

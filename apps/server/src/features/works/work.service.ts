@@ -22,6 +22,7 @@ import type { UrlSigner } from '../../platform/url-signer.js';
 import type { AuditOrigin, AuditRecorder } from '../audit/audit-recorder.js';
 import type { ComplianceService } from '../compliance/compliance.service.js';
 import type { FileService } from '../files/file.service.js';
+import type { LoraRepository } from '../loras/lora.repository.js';
 import type { ModelRepository } from '../models/model.repository.js';
 import type { PublicationGate } from '../moderation/publication-gate.js';
 import type { NoticeService } from '../notice/notice.service.js';
@@ -114,6 +115,7 @@ export class WorkService {
     private readonly notices: NoticeService,
     private readonly compliance: ComplianceService,
     private readonly models: Pick<ModelRepository, 'findModel'>,
+    private readonly loras: Pick<LoraRepository, 'namesOf'>,
   ) {}
 
   async profile(userId: string, query: z.output<typeof workProfileQuerySchema>) {
@@ -377,6 +379,10 @@ export class WorkService {
     const parameters = hidden ? null : withoutUploads(parse<Parameters>(row.parameters));
     const modelId = parameters?.modelId;
     const model = typeof modelId === 'string' ? await this.models.findModel(modelId) : undefined;
+    const loraIds = (Array.isArray(parameters?.loras) ? parameters.loras : []).flatMap((use: unknown) => {
+      const id = (use as { loraId?: unknown } | null)?.loraId;
+      return typeof id === 'string' ? [id] : [];
+    });
     return {
       ...this.publicItem({ ...row, views: row.views + (counted ? 1 : 0) }, mine),
       mode: row.mode as GenerateMode,
@@ -389,6 +395,7 @@ export class WorkService {
       negativePromptGroup: hidden ? null : parse<PromptGroupItem[]>(row.negative_prompt_group),
       parameters,
       modelName: model?.model_name ?? null,
+      loraStyles: await this.loras.namesOf(loraIds),
       stepIndex: row.step_index,
     };
   }

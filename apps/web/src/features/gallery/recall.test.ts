@@ -132,6 +132,7 @@ describe('recall sources', () => {
     negativePromptGroup: null,
     parameters: null,
     modelName: null,
+    loraStyles: [],
     stepIndex: 0,
   };
 

@@ -6,10 +6,10 @@ import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { formatDateTime } from '../../common/format-date-time';
 import { LoadFailed } from '../../common/LoadFailed';
+import { loraSummary } from '../../features/draw/lora/lora-picks';
 import { AuthorBadge } from '../../features/gallery/AuthorBadge';
 import { canRecall, recallFromPublic } from '../../features/gallery/recall';
 import { ShareWorkButton } from '../../features/gallery/ShareWorkButton';
-import { useLoraSummary } from '../../features/gallery/use-lora-summary';
 import { useMakeSame } from '../../features/gallery/use-make-same';
 import { useResumedReactions } from '../../features/gallery/use-work-reactions';
 import { WorkOriginal } from '../../features/gallery/WorkOriginal';
@@ -72,7 +72,7 @@ function SharedWork({ work }: { work: PublicWorkDetail }) {
   const { makeSame, recalling } = useMakeSame();
   const recallable = canRecall(recallFromPublic(work));
   const title = titleOf(work);
-  const loras = useLoraSummary(work.parameters?.loras);
+  const loras = loraSummary(work.parameters?.loras, work.loraStyles);
 
   return (
     <article className="hf-panel hf-work-detail" aria-label={`作品：${title}`}>
