@@ -154,33 +154,58 @@ describeServer('generate: a ComfyUI backend that behaves like the real server (t
     const saved = comfy.prompts.at(-1)!;
     expect(saved.extraPngInfo?.workflow).toBeDefined();
   });
+});
 
-  it('keeps the progress a job reached when its backend dies and another paints it', async () => {
-    const spare = await startComfyUiDouble({ stepDelayMs: 15, interruptDelayMs: 50 });
-    const added = await ctx.app.call('POST', '/api/admin/backends', {
-      token: ctx.admin,
-      body: { name: '备用 ComfyUI', kind: 'comfyui', baseUrl: spare.url, models: [], enabled: true },
-    });
-    expect(added.body.data).toMatchObject({ healthy: true });
-    try {
-      const generateId = await submit({ steps: 30, batchSize: 1, seed: 4000 });
-      const reached = await waitForStatus(ctx.app, ctx.user.token, generateId, 'running', 30);
-      // The server painting it goes away mid-run: the job moves to the other one.
-      const painting = comfy.queue().running.length > 0 ? comfy : spare;
-      await painting.close();
-      const { final, seen } = await waitForEnd(ctx.app, ctx.user.token, generateId, 60_000);
-      expect(final.status).toBe('succeeded');
-      const shown = seen.map((s) => s.progress as number);
-      expect(Math.min(...shown)).toBeGreaterThanOrEqual(reached.progress);
-      for (let i = 1; i < shown.length; i++) expect(shown[i]).toBeGreaterThanOrEqual(shown[i - 1]!);
-      const job = await ctx.app.db
-        .selectFrom('generation_jobs')
-        .select('attempts')
-        .where('generation_id', '=', generateId)
-        .executeTakeFirstOrThrow();
-      expect(Number(job.attempts)).toBe(1);
-    } finally {
-      await spare.close();
+describeServer('generate: a ComfyUI backend dying mid-run (test doubles)', () => {
+  const ctx = useTestApp({ admin: true, users: ['user'] });
+  const doubles: ComfyUiDouble[] = [];
+  let modelId: string;
+  beforeAll(async () => {
+    for (const name of ['东 ComfyUI', '西 ComfyUI']) {
+      const double = await startComfyUiDouble({ stepDelayMs: 15, interruptDelayMs: 50 });
+      doubles.push(double);
+      const added = await ctx.app.call('POST', '/api/admin/backends', {
+        token: ctx.admin,
+        body: { name, kind: 'comfyui', baseUrl: double.url, models: [], enabled: true },
+      });
+      expect(added.body.data).toMatchObject({ healthy: true });
     }
+    modelId = await addModel(ctx.app, ctx.admin, {
+      group: 'ComfyUI 双机',
+      modelName: 'DreamShaper 8 双机',
+      engine: 'comfyui',
+      checkpoint: CHECKPOINT,
+    });
+  });
+  afterAll(async () => {
+    await Promise.all(doubles.map((d) => d.close()));
+  });
+
+  it('keeps the progress a job reached while another backend paints it', async () => {
+    const res = await ctx.app.call('POST', '/api/generate/task', {
+      token: ctx.user.token,
+      body: {
+        templateId: null,
+        promptGroup: [{ id: 'a', groupName: '灯塔', promptText: 'lighthouse', custom: '1' }],
+        negativePromptGroup: [],
+        parameters: { modelId, width: 256, height: 256, sampler: 'Euler a', steps: 30, seed: 4000 },
+      },
+    });
+    expect(res.body.code, res.body.msg).toBe(0);
+    const generateId = res.body.data.generateId as string;
+    const reached = await waitForStatus(ctx.app, ctx.user.token, generateId, 'running', 30);
+    // The server painting it goes away mid-run: the job moves to the other one.
+    await doubles.find((d) => d.queue().running.length > 0)!.close();
+    const { final, seen } = await waitForEnd(ctx.app, ctx.user.token, generateId, 60_000);
+    expect(final.status, final.message).toBe('succeeded');
+    const shown = seen.map((s) => s.progress as number);
+    expect(Math.min(...shown)).toBeGreaterThanOrEqual(reached.progress);
+    for (let i = 1; i < shown.length; i++) expect(shown[i]).toBeGreaterThanOrEqual(shown[i - 1]!);
+    const job = await ctx.app.db
+      .selectFrom('generation_jobs')
+      .select('attempts')
+      .where('generation_id', '=', generateId)
+      .executeTakeFirstOrThrow();
+    expect(Number(job.attempts)).toBe(1);
   }, 90_000);
 });
