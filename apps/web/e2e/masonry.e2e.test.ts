@@ -34,8 +34,23 @@ function works(): PublicWorkItem[] {
   }));
 }
 
-/** Both galleries' lists answer with the works above, so the test is about the layout alone. */
-async function servePublicWorks(page: Page): Promise<void> {
+/**
+ * Both galleries' lists answer with the works above, so the test is about the layout alone. The server renders these
+ * pages with its own works; without the data it rendered them with, the browser renders the page afresh and asks
+ * for the lists itself.
+ */
+async function servePublicWorks(page: Page, pageUrl: string): Promise<void> {
+  await page.route(pageUrl, async (route) => {
+    const response = await route.fetch();
+    const body = (await response.text()).replace(
+      /<script type="application\/json" id="hf-rendered-state">.*?<\/script>/s,
+      '',
+    );
+    const headers = Object.fromEntries(
+      Object.entries(response.headers()).filter(([name]) => !['content-encoding', 'content-length'].includes(name)),
+    );
+    await route.fulfill({ status: response.status(), headers, body });
+  });
   const list = works();
   await page.route(/\/api\/works\/public(\/list)?\?/, (route) =>
     route.fulfill({
@@ -67,7 +82,7 @@ describe('work masonry', () => {
   ] as const) {
     it(`lays the works of ${where} out left to right across the top row`, async () => {
       const { context, page } = await newPage(journey.browser);
-      await servePublicWorks(page);
+      await servePublicWorks(page, `${journey.server.baseUrl}${url}`);
       await page.goto(`${journey.server.baseUrl}${url}`);
       await visible(page.getByRole('button', { name: /^查看作品：作品6/ }));
       const corners = await cardCorners(page);

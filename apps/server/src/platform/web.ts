@@ -25,16 +25,20 @@ interface RenderRequest {
   userAgent: string;
   get: (url: string) => Promise<{ status: number; body: { code: number; msg: string; data: unknown } }>;
 }
-type RenderPage = (request: RenderRequest) => Promise<{ status: 200; html: string } | { status: 404 } | null>;
+interface Renderer {
+  render(request: RenderRequest): Promise<{ status: 200; html: string } | { status: 404 } | null>;
+  /** Preload links for the head of a page the browser renders itself ('' for most). */
+  preloads(pathname: string): string;
+}
 
 /**
  * The web build's renderer of public pages, from apps/web/dist-ssr beside dist; null when it was not built (the
  * pages are then the app shell, as every other page is).
  */
-async function loadRenderer(distDir: string): Promise<RenderPage | null> {
+async function loadRenderer(distDir: string): Promise<Renderer | null> {
   const entry = path.join(distDir, '..', 'dist-ssr', 'entry-server.js');
   if (!existsSync(entry)) return null;
-  const module = (await import(pathToFileURL(entry).href)) as { createRenderer: (dir: string) => RenderPage };
+  const module = (await import(pathToFileURL(entry).href)) as { createRenderer: (dir: string) => Renderer };
   return module.createRenderer(distDir);
 }
 
@@ -47,7 +51,7 @@ async function loadRenderer(distDir: string): Promise<RenderPage | null> {
 export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
   const indexFile = path.join(distDir, 'index.html');
   const page = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : null;
-  const render = page === null ? null : await loadRenderer(distDir);
+  const renderer = page === null ? null : await loadRenderer(distDir);
   if (page !== null) {
     await app.register(fastifyStatic, {
       root: distDir,
@@ -62,8 +66,10 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
       // The page itself always goes through sendPage, which gives it this answer's nonce.
       allowedPath: (pathname) => pathname !== '/index.html',
     });
-    if (render) {
-      for (const route of RENDERED_PAGES) app.get(route, (req, reply) => sendRendered(app, render, req, reply, page));
+    if (renderer) {
+      for (const route of RENDERED_PAGES) {
+        app.get(route, (req, reply) => sendRendered(app, renderer, req, reply, page));
+      }
     } else {
       app.get('/', (req, reply) => sendPage(req, reply, page));
     }
@@ -80,7 +86,7 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
         .type('text/plain; charset=utf-8')
         .send('画坊前端尚未构建：请先运行 npm run build（npm start 会自动构建）。');
     }
-    return sendPage(req, reply, page);
+    return sendPage(req, reply, page, renderer?.preloads(pathname));
   });
 }
 
@@ -99,9 +105,9 @@ function acceptedEncodings(req: FastifyRequest): Set<string> {
  * `no-cache` without ETag or Last-Modified: a browser must fetch it again rather than revalidate a copy whose
  * nonce no longer matches the new answer's CSP. It is compressed per answer (a few KB, so a fast setting is enough).
  */
-function sendPage(req: FastifyRequest, reply: FastifyReply, page: string) {
+function sendPage(req: FastifyRequest, reply: FastifyReply, page: string, preloads = '') {
   const meta = `<meta property="csp-nonce" nonce="${styleNonce(reply)}" />`;
-  return sendHtml(req, reply, page.replace('</head>', `  ${meta}\n  </head>`));
+  return sendHtml(req, reply, page.replace('</head>', `  ${preloads}${preloads && '\n    '}${meta}\n  </head>`));
 }
 
 /**
@@ -111,14 +117,14 @@ function sendPage(req: FastifyRequest, reply: FastifyReply, page: string) {
  */
 async function sendRendered(
   app: FastifyInstance,
-  render: RenderPage,
+  renderer: Renderer,
   req: FastifyRequest,
   reply: FastifyReply,
   page: string,
 ) {
   const nonce = styleNonce(reply);
   try {
-    const rendered = await render({
+    const rendered = await renderer.render({
       url: req.url,
       origin: `${req.protocol}://${req.host}`,
       nonce,

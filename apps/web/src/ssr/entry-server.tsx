@@ -59,6 +59,10 @@ interface PageData {
 
 const SITE_DESCRIPTION = '画坊：用一句中文描述你想要的画面，AI 帮你把它画出来。精选模板、灵感广场，手机上也能创作。';
 const MAIN_LAYOUT = 'src/layouts/MainLayout.tsx';
+/** The app's pages that are not rendered here but are often opened first, and the modules their first screen needs. */
+const SHELL_PRELOADS: Record<string, string[]> = {
+  '/draw': ['src/layouts/DrawLayout.tsx', 'src/pages/draw/DrawPage.tsx'],
+};
 /** Most readers come from a link shared in WeChat on a phone; anything that does not say it is one gets the desktop. */
 const PHONE_BROWSER = /Mobi|Android|iPhone|iPod|MicroMessenger/i;
 const PHONE_WIDTH = 390;
@@ -268,7 +272,7 @@ export function createRenderer(distDir: string) {
     };
   };
 
-  return async function render(request: RenderRequest): Promise<RenderedPage | null> {
+  async function render(request: RenderRequest): Promise<RenderedPage | null> {
     const url = new URL(request.url, request.origin);
     const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000 } } });
     let page: PageData | null;
@@ -324,5 +328,19 @@ export function createRenderer(distDir: string) {
       html = html.replace(link, '').replace('</body>', `  ${link}\n  </body>`);
     }
     return { status: 200, html };
-  };
+  }
+
+  /**
+   * For a page the browser renders itself: `<link rel=modulepreload>` of its route's chunks, so they download beside
+   * the entry instead of one after another once it has run.
+   */
+  function preloads(pathname: string): string {
+    const modules = SHELL_PRELOADS[pathname];
+    if (!modules) return '';
+    return pageAssets(modules)
+      .scripts.map((file) => `<link rel="modulepreload" href="/${file}" />`)
+      .join('\n    ');
+  }
+
+  return { render, preloads };
 }

@@ -1,9 +1,8 @@
 import { Empty } from 'antd';
+import { Suspense } from 'react';
 import { useDraw } from '../../stores/draw';
 import { CurrentTemplateCard } from './CurrentTemplateCard';
-import { StepParameters } from './StepParameters';
-import { StepTabs } from './StepTabs';
-import { TaskSelectDialog } from './TaskSelectDialog';
+import { LazyStepParameters, LazyStepTabs, LazyTaskSelectDialog } from './draw-lazy';
 import './draw.css';
 
 /** The draw aside (≈340 px): current task and template, step tabs and the step's parameters. */
@@ -15,16 +14,18 @@ export function DrawAside() {
     <div className="hf-draw-aside-inner">
       <CurrentTemplateCard />
       {templateId ? (
-        <>
-          <StepTabs />
+        <Suspense fallback={null}>
+          <LazyStepTabs />
           <div className="hf-aside-title">参数设置</div>
           {/* A new template or step starts its form afresh (model tab, upload state). */}
-          <StepParameters key={`${templateId}-${stepKey}`} />
-        </>
+          <LazyStepParameters key={`${templateId}-${stepKey}`} />
+        </Suspense>
       ) : (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="选择模板后即可调整参数" />
       )}
-      <TaskSelectDialog />
+      <Suspense fallback={null}>
+        <LazyTaskSelectDialog />
+      </Suspense>
     </div>
   );
 }

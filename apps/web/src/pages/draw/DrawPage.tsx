@@ -1,16 +1,19 @@
 import { Typography } from 'antd';
+import { Suspense } from 'react';
 import { useIsNarrow } from '../../common/use-screen';
-import { DrawTour } from '../../features/draw/DrawTour';
+import {
+  LazyDrawTour,
+  LazyPromptGroupPanel,
+  LazyQuotaNoticeDialog,
+  LazyStackedParameters,
+} from '../../features/draw/draw-lazy';
 import { InitImageHandoverAlert } from '../../features/draw/InitImageHandoverAlert';
 import { NoTemplateState } from '../../features/draw/NoTemplateState';
 import { PngInfoImport } from '../../features/draw/png-info/PngInfoImport';
-import { StackedParameters } from '../../features/draw/StackedParameters';
 import { StackedTemplateCard } from '../../features/draw/StackedTemplateCard';
 import { useDrawGeneration } from '../../features/draw/use-draw-generation';
 import { useInitImageHandover } from '../../features/draw/use-init-image-handover';
 import { GenerationWorkspace } from '../../features/generate/GenerationWorkspace';
-import { QuotaNoticeDialog } from '../../features/generate/QuotaNoticeDialog';
-import { PromptGroupPanel } from '../../features/prompt/PromptGroupPanel';
 import { useDraw } from '../../stores/draw';
 import '../../features/draw/draw.css';
 
@@ -47,16 +50,20 @@ export default function DrawPage() {
               </Typography.Paragraph>
             )}
             <PngInfoImport />
-            <PromptGroupPanel variant="positive" />
-            <PromptGroupPanel variant="negative" />
-            {narrow && <StackedParameters />}
+            <Suspense fallback={null}>
+              <LazyPromptGroupPanel variant="positive" />
+              <LazyPromptGroupPanel variant="negative" />
+              {narrow && <LazyStackedParameters />}
+            </Suspense>
           </>
         ) : (
           <NoTemplateState />
         )}
       </GenerationWorkspace>
-      <QuotaNoticeDialog store={useDraw} />
-      <DrawTour />
+      <Suspense fallback={null}>
+        <LazyQuotaNoticeDialog store={useDraw} />
+        <LazyDrawTour />
+      </Suspense>
     </div>
   );
 }
