@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { BuiltinEngine } from '../src/engines/builtin/builtin-engine.js';
@@ -95,7 +96,11 @@ try {
   const a = median(viaApi);
   console.log(`built-in generation 512×512, 20 steps, median of ${RUNS} (polling every 10 ms):`);
   console.log(
-    `  engine directly ${d.toFixed(0)} ms · through the API ${a.toFixed(0)} ms · overhead ratio ${(a / d).toFixed(2)}`,
+    `  engine directly ${d.toFixed(0)} ms · through the API ${a.toFixed(0)} ms · overhead ratio ${(a / d).toFixed(2)} ` +
+      `(goal ≤ 1.10; load average ${os
+        .loadavg()
+        .map((v) => v.toFixed(1))
+        .join(' ')})`,
   );
 } finally {
   clearInterval(dropLogs);
