@@ -83,7 +83,14 @@ export function createServices(deps: {
   const files = new FileService(repos, deps.storage, deps.signer);
   const invites = new InviteService(repos);
   const planAccess = new PlanAccess(repos.loras);
-  const models = new ModelService(repos, planAccess);
+  const backendRows = repos.backends;
+  const { mode } = deps;
+  const { role } = mode;
+  // The built-in demo engine is always in the pool; admins add the GPU servers.
+  const pool = new BackendPool(backendRows, new BackendAddressRules(config.backendAllowedHosts), mode.leases, {
+    timeoutMs: config.backendTimeoutMs,
+  });
+  const models = new ModelService(repos, planAccess, pool);
   // Workers hear no broadcasts: they would compare the list's revision on each check (they check nothing today).
   const words = new SensitiveWordFilter(repos, deps.bus, deps.mode.role !== 'worker');
   const templates = new TemplateService(repos, models, words);
@@ -93,13 +100,6 @@ export function createServices(deps: {
   const credits = new CreditService(repos, auditRecorder);
   const works = repos.works;
   const moderationRepo = repos.workModeration;
-  const backendRows = repos.backends;
-  const { mode } = deps;
-  const { role } = mode;
-  // The built-in demo engine is always in the pool; admins add the GPU servers.
-  const pool = new BackendPool(backendRows, new BackendAddressRules(config.backendAllowedHosts), mode.leases, {
-    timeoutMs: config.backendTimeoutMs,
-  });
   const backendAdmin = new BackendAdminService(backendRows, pool);
   const backendOptions = new BackendOptions(pool);
   const loras = new LoraService(repos.loras, planAccess, pool);

@@ -22,6 +22,8 @@ export const artModelSchema = z.object({
   /** The user may not use it yet; `unlockHint` says how to get it. Always false in the admin's lists. */
   locked: z.boolean(),
   unlockHint: z.string().nullable(),
+  /** The admin's list only (scope `all`): names of the enabled backends that serve it. */
+  backends: z.array(z.string()).optional(),
 });
 export type ArtModel = z.infer<typeof artModelSchema>;
 

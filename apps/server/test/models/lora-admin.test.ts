@@ -116,6 +116,19 @@ describeServer('models: LoRA styles and sync from the backends', () => {
       .where('id', '=', modelId)
       .executeTakeFirstOrThrow();
     expect(row.hash).toBe('6ce0161689');
+    // The admin's model list names the backends that serve each model; a user's menu names none.
+    const missing = await addFamilyModel(ctx.app, ctx.admin, {
+      modelName: '没有后端的模型',
+      engine: 'sdwebui',
+      checkpoint: 'nowhere.safetensors',
+      family: 'SD1.5',
+    });
+    const models = (await admin.call('GET', '/api/art/model/menu?scope=all')).body.data.flatMap((g: any) => g.models);
+    expect(models.find((m: any) => m.id === modelId).backends).toEqual(['A1111 甲']);
+    expect(models.find((m: any) => m.id === missing).backends).toEqual([]);
+    expect(models.find((m: any) => m.engine === 'builtin').backends).toEqual(['内置演示引擎']);
+    const userMenu = await ctx.app.call('GET', '/api/art/model/menu', { token: ctx.user.token });
+    expect(userMenu.body.data.flatMap((g: any) => g.models).some((m: any) => 'backends' in m)).toBe(false);
   });
 
   it('gives imported models the family their base model names', async () => {

@@ -30,6 +30,11 @@ export class BackendPlacement {
     );
   }
 
+  /** The enabled backends (up or not) that serve a checkpoint: the admin's model list names them. */
+  servers(kind: string, checkpoint: string): Backend[] {
+    return this.roster.all().filter((b) => this.serves(b, kind, checkpoint, []));
+  }
+
   /** Whether any enabled backend (up or not) serves the model and LoRAs: if none does, a job could never run. */
   async hasCandidate(kind: string, checkpoint: string, loras: readonly string[] = []): Promise<boolean> {
     const serves = () => this.roster.all().some((b) => this.serves(b, kind, checkpoint, loras));

@@ -92,6 +92,11 @@ export class BackendPool {
     return this.health.markDown(backend, message);
   }
 
+  /** Names of the enabled backends that serve a checkpoint (by the admin's list and the last sync). */
+  serverNames(kind: string, checkpoint: string): string[] {
+    return this.placement.servers(kind, checkpoint).map((b) => b.name);
+  }
+
   /** Whether any enabled backend (up or not) serves the model: if none does, a job for it could never run. */
   hasCandidate(kind: string, checkpoint: string, loras: readonly string[] = []): Promise<boolean> {
     return this.placement.hasCandidate(kind, checkpoint, loras);

@@ -4,6 +4,7 @@ import type { ModelTable } from '../../platform/db/schema.js';
 import { fail, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Repositories } from '../../repositories.js';
+import type { BackendPool } from '../backends/backend-pool.js';
 import { accessOf, type Lock, type PlanAccess } from '../loras/plan-access.js';
 import type { Viewer } from '../template/template.service.js';
 import type { ModelRepository } from './model.repository.js';
@@ -44,26 +45,33 @@ export class ModelService {
   constructor(
     repos: Repositories,
     private readonly access: PlanAccess,
+    private readonly pool: Pick<BackendPool, 'reload' | 'serverNames'>,
   ) {
     this.models = repos.models;
   }
 
   /**
    * The model menu (spec §7): groups with their models; `enabled` scope hides disabled models. With a viewer, each
-   * model says whether it is locked for them (admins: never).
+   * model says whether it is locked for them (admins: never). An admin's `all` list also names the backends that
+   * serve each model.
    */
   async menu(scope: 'all' | 'enabled', viewer?: Viewer): Promise<ModelGroup[]> {
+    const withBackends = scope === 'all' && viewer?.isAdmin === true;
     const [groups, models, judge] = await Promise.all([
       this.models.groups(),
       this.models.models(),
       viewer ? this.access.judge(viewer) : null,
+      withBackends ? this.pool.reload() : null,
     ]);
     return groups.map((g) => ({
       id: g.id,
       name: g.name,
       models: models
         .filter((m) => m.group_id === g.id && (scope === 'all' || m.enabled === 1))
-        .map((m) => toModel(m, judge ? judge(accessOf(m.access)) : OPEN)),
+        .map((m) => ({
+          ...toModel(m, judge ? judge(accessOf(m.access)) : OPEN),
+          ...(withBackends ? { backends: this.pool.serverNames(m.engine, m.checkpoint) } : {}),
+        })),
     }));
   }
 

@@ -61,6 +61,12 @@ function columns({ switchingId, onToggle, onEdit, onDelete }: Omit<ModelTablePro
       render: (checkpoint: string) => <Typography.Text code>{checkpoint}</Typography.Text>,
     },
     {
+      title: '可用后端',
+      dataIndex: 'backends',
+      render: (backends: ArtModel['backends']) =>
+        backends?.length ? backends.join('、') : <span className="hf-muted">没有后端提供</span>,
+    },
+    {
       title: '提示词',
       dataIndex: 'chinesePrompts',
       width: 110,
