@@ -34,7 +34,8 @@ interface Works {
 }
 
 describe('public pages arrive rendered', () => {
-  const shownWords = `雨后的青石板小巷${randomSuffix(4)}`;
+  // A page put together with string patterns would read `$$` (and `$` before a backtick) as replacement patterns.
+  const shownWords = `雨后的青石板小巷$$\`${randomSuffix(4)}`;
   const hiddenWords = `不可外传的秘方咒语${randomSuffix(4)}`;
   let works: Promise<Works> | undefined;
   /** Made once by the first test that needs them (expect.poll inside generateAndWait waits only inside a test). */

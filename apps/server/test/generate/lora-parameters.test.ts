@@ -1,6 +1,10 @@
 import { loraField } from '@huafang/contracts';
 import { describe, expect, it } from 'vitest';
-import { checkParameters, type ParameterContext } from '../../src/features/generate/parameter-check.js';
+import {
+  checkParameters,
+  checkTypedLoras,
+  type ParameterContext,
+} from '../../src/features/generate/parameter-check.js';
 import { takeLoraTags } from '../../src/features/generate/prompt-loras.js';
 
 /** The form-config convention of the `loras` field and the `<lora:…>` tags, checked without an app. */
@@ -47,6 +51,19 @@ describe('generate: the loras parameter of a form', () => {
     expect(open.loras).toEqual([{ loraId: 'x', weight: 0.3 }]);
     const none = await checkParameters([], { loras: [] }, { loras: [{ loraId: 'x', weight: 0.3 }] }, ctx, false);
     expect(none.loras).toEqual([]);
+  });
+
+  it('holds LoRAs typed in a prompt to the same field: its allowed set, five at most, none without the field', () => {
+    const form = [field([{ loraId: 'ink', weight: 0.8 }], ['neon'])];
+    const typed = [
+      { loraId: 'ink', weight: 0.8 },
+      { loraId: 'neon', weight: 0.5 },
+    ];
+    expect(checkTypedLoras(form, {}, typed)).toEqual(typed);
+    expect(() => checkTypedLoras(form, {}, [{ loraId: 'sepia', weight: 1 }])).toThrow('LoRA 风格的取值不在可选范围内');
+    const six = Array.from({ length: 6 }, (_, i) => ({ loraId: `l${i}`, weight: 1 }));
+    expect(() => checkTypedLoras([loraField()], {}, six)).toThrow('一次最多使用 5 个 LoRA 风格');
+    expect(() => checkTypedLoras([], {}, [{ loraId: 'ink', weight: 1 }])).toThrow('这个模板不能使用 LoRA 风格');
   });
 
   it('draws at the family default size when the form only defaults it', async () => {

@@ -203,7 +203,7 @@ describeServer('templates: drafts, publishing rules, steps, copies and moves', (
     const works = await ctx.app.call('GET', `/api/task/template/related/work?templateId=${id}`, {
       token: ctx.user.token,
     });
-    expect(works.body.data).toEqual({ list: [], current: 1, pageSize: 10, total: 0 });
+    expect(works.body.data).toEqual({ list: [], current: 1, pageSize: 10, total: 0, nextCursor: null });
     expect(
       (await ctx.app.call('GET', '/api/task/template/task/cfg/nope', { token: ctx.user.token })).body,
     ).toMatchObject({

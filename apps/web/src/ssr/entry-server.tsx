@@ -314,18 +314,21 @@ export function createRenderer(distDir: string) {
       `<style nonce="${nonce}">${sheets.map(css).join('\n')}</style>`,
     ].join('\n    ');
     const state = serializeRenderedState({ queries: dehydrate(client), width });
+    // Replacements are functions: in a string, `$&`, `$'` and `$$` that a nickname or a prompt may hold would be
+    // read as patterns and paste parts of the page into the data block.
     let html = template
-      .replace('</head>', `  <meta property="csp-nonce" nonce="${nonce}" />\n  </head>`)
-      .replace('<html lang="zh-CN">', `<html lang="zh-CN" class="${htmlClasses(width)}">`)
-      .replace(/<title>[^<]*<\/title>/, head)
+      .replace('</head>', () => `  <meta property="csp-nonce" nonce="${nonce}" />\n  </head>`)
+      .replace('<html lang="zh-CN">', () => `<html lang="zh-CN" class="${htmlClasses(width)}">`)
+      .replace(/<title>[^<]*<\/title>/, () => head)
       .replace(
         '<div id="root"></div>',
-        `<div id="root">${body}</div>\n    <script type="application/json" id="${RENDERED_STATE_ID}">${state}</script>`,
+        () =>
+          `<div id="root">${body}</div>\n    <script type="application/json" id="${RENDERED_STATE_ID}">${state}</script>`,
       );
     // The sheets are inline; their files still come, after the content, for the pages of the app that follow.
     for (const sheet of entry.sheets) {
       const link = `<link rel="stylesheet" crossorigin href="/${sheet}">`;
-      html = html.replace(link, '').replace('</body>', `  ${link}\n  </body>`);
+      html = html.replace(link, '').replace('</body>', () => `  ${link}\n  </body>`);
     }
     return { status: 200, html };
   }

@@ -11,7 +11,7 @@ import { hasHan } from '../translate/prompt-syntax.js';
 import type { TranslateService } from '../translate/translate.service.js';
 import type { WorkRow } from '../works/work.repository.js';
 import { costOf, type JobPayload } from './job-payload.js';
-import { checkParameters } from './parameter-check.js';
+import { checkParameters, checkTypedLoras } from './parameter-check.js';
 import { takeLoraTags } from './prompt-loras.js';
 
 /** A run checked and fixed, ready to be put in line: what the job runs, what it costs, the prompts it keeps. */
@@ -118,12 +118,13 @@ export class JobPreparation {
     if (!model) throw fail('模型不存在或已停用');
     await models.assertUsable(viewer, model);
     const { loras } = this.deps;
-    for (const tag of loraTags) {
-      const loraId = await loras.idOfName(tag.name, model.engine);
-      parameters.loras = [
-        ...(parameters.loras ?? []).filter((use) => use.loraId !== loraId),
-        { loraId, weight: tag.weight },
-      ];
+    if (loraTags.length > 0) {
+      let typed = parameters.loras ?? [];
+      for (const tag of loraTags) {
+        const loraId = await loras.idOfName(tag.name, model.engine);
+        typed = [...typed.filter((use) => use.loraId !== loraId), { loraId, weight: tag.weight }];
+      }
+      parameters.loras = checkTypedLoras(step?.formConfig ?? FREE_CREATION_FORM, step?.parameters ?? {}, typed);
     }
     const resolved = await loras.resolve(viewer, parameters.loras ?? [], {
       engine: model.engine,

@@ -221,6 +221,16 @@ function checkLoraUses(field: Field | undefined, value: unknown, preset: unknown
   return parsed.data;
 }
 
+/**
+ * LoRAs typed as `<lora:name:w>` in a prompt are the user's choice like the form's: under the same field rules
+ * (the step's allowed set, at most five), and refused where the step offers no LoRA field.
+ */
+export function checkTypedLoras(formConfig: Field[], stepParameters: Parameters, loras: LoraUse[]): LoraUse[] {
+  const field = flatten(formConfig).find((item) => item.name === 'loras');
+  if (!isEditable(field)) throw fail('这个模板不能使用 LoRA 风格，请删除提示词中的 <lora:…>');
+  return checkLoraUses(field, loras, stepParameters.loras);
+}
+
 async function checkControlNets(
   field: Field | undefined,
   userUnits: unknown,
