@@ -123,8 +123,16 @@ describeServer('models: LoRA styles and sync from the backends', () => {
       checkpoint: 'nowhere.safetensors',
       family: 'SD1.5',
     });
+    // A1111 takes a checkpoint without its ` [hash]` too, as an admin may type it.
+    const bare = await addFamilyModel(ctx.app, ctx.admin, {
+      modelName: '不带哈希',
+      engine: 'sdwebui',
+      checkpoint: 'v1-5-pruned-emaonly.safetensors',
+      family: 'SD1.5',
+    });
     const models = (await admin.call('GET', '/api/art/model/menu?scope=all')).body.data.flatMap((g: any) => g.models);
     expect(models.find((m: any) => m.id === modelId).backends).toEqual(['A1111 甲']);
+    expect(models.find((m: any) => m.id === bare).backends).toEqual(['A1111 甲']);
     expect(models.find((m: any) => m.id === missing).backends).toEqual([]);
     expect(models.find((m: any) => m.engine === 'builtin').backends).toEqual(['内置演示引擎']);
     const userMenu = await ctx.app.call('GET', '/api/art/model/menu', { token: ctx.user.token });

@@ -1,7 +1,7 @@
 import type { BackendAvailability } from './backend-availability.js';
 import type { BackendHealth } from './backend-health.js';
 import type { BackendLeases } from './backend-leases.js';
-import type { Backend, BackendRoster } from './backend-roster.js';
+import { type Backend, type BackendRoster, checkpointKey } from './backend-roster.js';
 
 /**
  * Which backend runs a job: a free healthy one serving its model, taken for the job and given back after; in
@@ -25,7 +25,7 @@ export class BackendPlacement {
       backend.enabled &&
       backend.kind === kind &&
       (backend.models.length === 0 || backend.models.includes(checkpoint)) &&
-      (backend.syncedCheckpoints === null || backend.syncedCheckpoints.has(checkpoint)) &&
+      (backend.syncedCheckpoints === null || backend.syncedCheckpoints.has(checkpointKey(checkpoint))) &&
       loras.every((lora) => backend.loras?.has(lora) === true)
     );
   }

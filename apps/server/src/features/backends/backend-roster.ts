@@ -38,13 +38,19 @@ export type Backend = {
   local: boolean;
   /** What it offers, read at each successful health check (null until then). */
   catalog: BackendCatalog | null;
-  /** Checkpoints its last 同步 found; null: never synced, so any checkpoint of `models` is taken on trust. */
+  /** Checkpoints its last 同步 found (as checkpointKey); null: never synced, so any checkpoint of `models` is taken on trust. */
   syncedCheckpoints: Set<string> | null;
   /** LoRAs it has: the last 同步's (the built-in engine: its catalogue); null: unknown, so no LoRA job goes there. */
   loras: Set<string> | null;
 };
 
 /** What the backends reported at their last 同步, by backend id. */
+/**
+ * A checkpoint as placement compares it: A1111 lists `name.safetensors [6ce0161689]` and takes the bare name too, as
+ * an admin may have typed it.
+ */
+export const checkpointKey = (title: string) => title.replace(/\s*\[[0-9a-fA-F]{6,}\]\s*$/, '');
+
 export type SyncedAssets = Map<string, { checkpoints: Set<string>; loras: Set<string> }>;
 
 /**
@@ -161,7 +167,7 @@ export class BackendRoster {
   setAssets(id: string, assets: { checkpoints: Set<string>; loras: Set<string> }): void {
     const backend = this.backends.get(id);
     if (!backend || backend.builtin) return;
-    backend.syncedCheckpoints = assets.checkpoints;
+    backend.syncedCheckpoints = new Set([...assets.checkpoints].map(checkpointKey));
     backend.loras = assets.loras;
   }
 
