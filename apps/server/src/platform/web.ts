@@ -133,7 +133,8 @@ async function sendRendered(
         const answer = await app.inject({
           method: 'GET',
           url,
-          headers: { accept: 'application/json' },
+          // The reader's address and browser: a view counts once per guest, as when the browser asks itself.
+          headers: { accept: 'application/json', 'user-agent': String(req.headers['user-agent'] ?? '') },
           remoteAddress: req.ip,
         });
         return { status: answer.statusCode, body: answer.json() };

@@ -215,4 +215,18 @@ describeServer('models: LoRA styles and sync from the backends', () => {
     const admins = (await ctx.app.call('GET', '/api/art/model/menu?scope=all', { token: ctx.admin })).body.data;
     expect(find(admins)).toMatchObject({ locked: false, unlockHint: null });
   });
+  it('forgets what a backend reported when the backend is removed', async () => {
+    const id = await admin.register('临时后端', 'comfyui', comfy.url);
+    await admin.sync();
+    const rows = () => ctx.app.db.selectFrom('backend_assets').select('title').where('backend_id', '=', id).execute();
+    expect((await rows()).length).toBeGreaterThan(0);
+    expect((await admin.call('DELETE', `/api/admin/backends/${id}`)).body.code).toBe(0);
+    expect(await rows()).toEqual([]);
+    const synced = await ctx.app.db
+      .selectFrom('backend_syncs')
+      .select('backend_id')
+      .where('backend_id', '=', id)
+      .execute();
+    expect(synced).toEqual([]);
+  });
 });

@@ -11,6 +11,15 @@ export class BackendRepository extends IdTableRepository<'backends'> {
     super(db, 'backends');
   }
 
+  /** A backend goes with what its syncs reported: a new one at its address starts unsynced. */
+  override async delete(id: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('backend_assets').where('backend_id', '=', id).execute();
+      await trx.deleteFrom('backend_syncs').where('backend_id', '=', id).execute();
+      await super.delete(id, trx);
+    });
+  }
+
   list(): Promise<BackendRow[]> {
     return this.db.selectFrom('backends').selectAll().orderBy('created_at').orderBy('id').execute();
   }

@@ -1,9 +1,8 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../platform/db/database.js';
-import type { BackendAssetTable, LoraTable } from '../../platform/db/schema.js';
+import type { LoraTable } from '../../platform/db/schema.js';
 
 export type LoraRow = Selectable<LoraTable>;
-export type BackendAssetRow = Selectable<BackendAssetTable>;
 
 /** LoRA styles, what each backend reported at its last sync, and who holds which plan (for access rules). */
 export class LoraRepository {
@@ -61,14 +60,6 @@ export class LoraRepository {
       .execute();
   }
 
-  assets(): Promise<BackendAssetRow[]> {
-    return this.db.selectFrom('backend_assets').selectAll().execute();
-  }
-
-  syncedBackends(): Promise<{ backend_id: string; synced_at: string }[]> {
-    return this.db.selectFrom('backend_syncs').selectAll().execute();
-  }
-
   /**
    * What a backend has now replaces what it had: assets it no longer reports go, the others are upserted, so two
    * syncs at once leave one row per asset.
@@ -100,11 +91,6 @@ export class LoraRepository {
       .values({ backend_id: backendId, synced_at: at })
       .onConflict((oc) => oc.column('backend_id').doUpdateSet({ synced_at: at }))
       .execute();
-  }
-
-  async deleteAssetsOf(backendId: string): Promise<void> {
-    await this.db.deleteFrom('backend_assets').where('backend_id', '=', backendId).execute();
-    await this.db.deleteFrom('backend_syncs').where('backend_id', '=', backendId).execute();
   }
 
   /**
