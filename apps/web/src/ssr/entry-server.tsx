@@ -69,10 +69,13 @@ const PHONE_WIDTH = 390;
 const DESKTOP_WIDTH = 1440;
 
 class NotPublic extends Error {}
+/** The API refused the reader (too many requests, a malformed address): the app shell, nothing to log. */
+class NotRendered extends Error {}
 
 async function data<T>(get: ApiGet, url: string): Promise<T> {
   const answer = await get(url);
   if (answer.status === 404 || answer.body.code === 404) throw new NotPublic(url);
+  if (answer.status >= 400 && answer.status < 500) throw new NotRendered(url);
   if (answer.body.code !== 0) throw new Error(`${url}: ${answer.status} ${answer.body.msg}`);
   return answer.body.data as T;
 }
@@ -119,7 +122,12 @@ async function loadPage(pathname: string, client: QueryClient, request: RenderRe
   }
   const shared = /^\/work\/([^/]+)$/.exec(pathname);
   if (shared?.[1]) {
-    const id = decodeURIComponent(shared[1]);
+    let id: string;
+    try {
+      id = decodeURIComponent(shared[1]);
+    } catch {
+      throw new NotPublic(pathname);
+    }
     const work = await data<PublicWorkDetail>(get, `/api/works/public/detail?id=${encodeURIComponent(id)}`);
     client.setQueryData(worksQueries.shared(id).queryKey, work);
     const name = work.templateName || '自由创作';
@@ -281,6 +289,7 @@ export function createRenderer(distDir: string) {
     } catch (error) {
       // A work that is hidden, private or gone: the plain shell with a 404, whose page says 作品不存在或未公开.
       if (error instanceof NotPublic) return { status: 404 };
+      if (error instanceof NotRendered) return null;
       throw error;
     }
     if (!page) return null;
