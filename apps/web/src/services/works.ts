@@ -115,7 +115,7 @@ export async function setWorkHidden(id: string, hidden: boolean): Promise<string
 /* ---------- Keys and queries ---------- */
 
 /** Spec §9: the omnibus reads page 1 first, 10 a page. */
-const OMNIBUS_PAGE_SIZE = 10;
+export const OMNIBUS_PAGE_SIZE = 10;
 
 /** Every works query sits under ['works'], so one invalidation refreshes the galleries after a change. */
 export const worksKeys = {

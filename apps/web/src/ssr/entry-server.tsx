@@ -15,7 +15,7 @@ import { LATEST_COUNT } from '../pages/home/LatestWorks';
 import { OMNIBUS_FIRST_SCREEN } from '../pages/omnibus/OmnibusPage';
 import { routes } from '../routes';
 import { taskQueries } from '../services/task';
-import { worksQueries } from '../services/works';
+import { OMNIBUS_PAGE_SIZE, worksQueries } from '../services/works';
 import { theme as appTheme, THEME_CLASS } from '../theme';
 import { RENDERED_STATE_ID, serializeRenderedState } from './rendered-state';
 
@@ -108,7 +108,10 @@ async function loadPage(pathname: string, client: QueryClient, request: RenderRe
     await client.prefetchInfiniteQuery({
       ...options,
       queryFn: ({ pageParam }) =>
-        data<Page<PublicWorkItem>>(get, `/api/works/public?current=${pageParam}&pageSize=10&order=latest`),
+        data<Page<PublicWorkItem>>(
+          get,
+          `/api/works/public?current=${pageParam}&pageSize=${OMNIBUS_PAGE_SIZE}&order=latest`,
+        ),
     });
     const first = client.getQueryData(options.queryKey)?.pages[0]?.list.slice(0, OMNIBUS_FIRST_SCREEN) ?? [];
     return {
