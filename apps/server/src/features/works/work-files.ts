@@ -7,7 +7,7 @@ import {
 } from '@huafang/contracts';
 import sharp from 'sharp';
 import { sha256 } from '../../platform/ids.js';
-import { readBytes, type Storage } from '../../platform/storage/storage.js';
+import { isDiskFull, readBytes, type Storage } from '../../platform/storage/storage.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
 import { aigcMetadata, readAigcLabel } from '../compliance/aigc-label.js';
 import type { ComplianceService } from '../compliance/compliance.service.js';
@@ -77,6 +77,16 @@ export async function readWorkThumb(
   return stream && compliance.labelledWebp(await readBytes(stream), work.id);
 }
 
+/**
+ * Keeps a copy made from the original (a thumbnail size, the marked original) for the next request. Keeping it only
+ * saves work: with the storage full the picture is still served, made again next time.
+ */
+async function keepCopy(storage: Storage, key: string, bytes: Buffer): Promise<void> {
+  await storage.put(key, bytes).catch((err: unknown) => {
+    if (!isDiskFull(err)) throw err;
+  });
+}
+
 /** Where the marked copy of a work's original is kept, beside it. */
 export const markedCopyKey = (imageKey: string) => `${imageKey.replace(/\.png$/, '')}.marked.png`;
 
@@ -125,7 +135,7 @@ export async function readWorkThumbOfSize(
   const original = await storage.read(work.image_key);
   if (!original) return null;
   const thumb = await thumbnailOf(await readBytes(original), size);
-  await storage.put(key, thumb);
+  await keepCopy(storage, key, thumb);
   return compliance.labelledWebp(thumb, work.id);
 }
 
@@ -148,7 +158,7 @@ async function markedOriginal(
   const stream = await storage.read(work.image_key);
   if (!stream) return null;
   const marked = await withVisibleMark(await readBytes(stream), settings.markText, settings.markPosition);
-  await storage.put(key, withMarkChunk(marked, fingerprint));
+  await keepCopy(storage, key, withMarkChunk(marked, fingerprint));
   return marked;
 }
 
