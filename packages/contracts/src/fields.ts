@@ -52,6 +52,8 @@ export const FIELD_LABELS: Record<string, string> = {
   maxUses: '可用次数',
   remark: '备注',
   current: '页码',
+  cursor: '分页游标',
+  w: '缩略图宽度',
   pageSize: '每页条数',
   type: '类型',
   file: '文件',
