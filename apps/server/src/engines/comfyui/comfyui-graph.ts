@@ -1,3 +1,4 @@
+import { A1111_SAMPLERS } from '@huafang/contracts';
 import type { EngineJob, EngineLora, PreprocessOptions } from '../engine.js';
 import { isRecord } from './comfyui-messages.js';
 
@@ -120,28 +121,9 @@ function defaultValue(spec: ComfyInputSpec): string | number | boolean | undefin
   return undefined;
 }
 
-// Sampler names: our forms use AUTOMATIC1111's display names; ComfyUI splits them into sampler_name + scheduler.
-const SAMPLER_NAMES: readonly (readonly [display: string, comfy: string])[] = [
-  ['Euler a', 'euler_ancestral'],
-  ['Euler', 'euler'],
-  ['LMS', 'lms'],
-  ['Heun', 'heun'],
-  ['DPM2', 'dpm_2'],
-  ['DPM2 a', 'dpm_2_ancestral'],
-  ['DPM++ 2S a', 'dpmpp_2s_ancestral'],
-  ['DPM++ 2M', 'dpmpp_2m'],
-  ['DPM++ SDE', 'dpmpp_sde'],
-  ['DPM++ 2M SDE', 'dpmpp_2m_sde'],
-  ['DPM++ 3M SDE', 'dpmpp_3m_sde'],
-  ['DPM fast', 'dpm_fast'],
-  ['DPM adaptive', 'dpm_adaptive'],
-  ['LCM', 'lcm'],
-  ['DDPM', 'ddpm'],
-  ['DDIM', 'ddim'],
-  ['UniPC', 'uni_pc'],
-  ['Euler CFG++', 'euler_cfg_pp'],
-  ['Euler a CFG++', 'euler_ancestral_cfg_pp'],
-];
+// Sampler names: our forms use AUTOMATIC1111's display names (A1111_SAMPLERS); ComfyUI splits them into
+// sampler_name + scheduler.
+const SAMPLER_NAMES = A1111_SAMPLERS;
 
 const SCHEDULE_SUFFIXES: readonly (readonly [suffix: string, scheduler: string])[] = [
   [' karras', 'karras'],
