@@ -19,9 +19,12 @@ const ICON_UNLABELLED = {
 };
 
 const REWRITES: { module: string; from: string | RegExp; to: string }[] = [
-  // Our imports draw icons with AntdIcon; antd's own components use the two-tone-free AntdIconLight.
+  // Our imports draw icons with AntdIcon; antd's own components use the two-tone-free AntdIconLight. The server's
+  // bundle of the public pages (vite build --ssr) also reaches the CommonJS copies under lib/.
   { module: '@ant-design/icons/es/components/AntdIcon.js', ...ICON_UNLABELLED },
   { module: '@ant-design/icons/es/components/AntdIconLight.js', ...ICON_UNLABELLED },
+  { module: '@ant-design/icons/lib/components/AntdIcon.js', ...ICON_UNLABELLED },
+  { module: '@ant-design/icons/lib/components/AntdIconLight.js', ...ICON_UNLABELLED },
   { module: '@rc-component/input-number/es/StepHandler.js', from: "'Increase Value'", to: "'增加'" },
   { module: '@rc-component/input-number/es/StepHandler.js', from: "'Decrease Value'", to: "'减少'" },
   {
