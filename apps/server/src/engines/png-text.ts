@@ -40,6 +40,21 @@ function withChunksAfterIhdr(png: Buffer, chunks: Buffer[]): Buffer {
   return Buffer.concat([png.subarray(0, ihdrEnd), ...chunks, png.subarray(ihdrEnd)]);
 }
 
+/** A copy of the PNG with a chunk of `type` (a private one, say) right after IHDR. */
+export function withChunkAfterIhdr(png: Buffer, type: string, data: Buffer): Buffer {
+  return withChunksAfterIhdr(png, [chunk(type, data)]);
+}
+
+/** The PNG without the chunk right after IHDR when that is of `type` and holds `data`; null otherwise. */
+export function withoutChunkAfterIhdr(png: Buffer, type: string, data: Buffer): Buffer | null {
+  if (!png.subarray(0, 8).equals(SIGNATURE)) return null;
+  const at = 8 + 12 + png.readUInt32BE(8);
+  if (at + 12 > png.length || png.toString('latin1', at + 4, at + 8) !== type) return null;
+  const length = png.readUInt32BE(at);
+  if (!png.subarray(at + 8, at + 8 + length).equals(data)) return null;
+  return Buffer.concat([png.subarray(0, at), png.subarray(at + 12 + length)]);
+}
+
 type RawChunk = { type: string; bytes: Buffer; data: Buffer };
 
 /** Every chunk of the PNG up to IEND, whole (length, type, data, CRC) and its data alone. */

@@ -1,4 +1,3 @@
-import { crc32 } from 'node:zlib';
 import {
   type ComplianceSettings,
   DEFAULT_WORK_THUMB_SIZE,
@@ -6,6 +5,7 @@ import {
   WORK_THUMB_SIZES,
 } from '@huafang/contracts';
 import sharp from 'sharp';
+import { withChunkAfterIhdr, withoutChunkAfterIhdr } from '../../engines/png-text.js';
 import { sha256 } from '../../platform/ids.js';
 import { isDiskFull, readBytes, type Storage } from '../../platform/storage/storage.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
@@ -92,30 +92,9 @@ export const markedCopyKey = (imageKey: string) => `${imageKey.replace(/\.png$/,
 
 /** A private, ancillary, safe-to-copy PNG chunk naming the mark a copy was painted with; never leaves the service. */
 const MARK_CHUNK = 'hfMk';
-/** Where the first chunk after IHDR starts: the signature (8) and IHDR (4 + 4 + 13 + 4). */
-const AFTER_IHDR = 33;
 
 const markFingerprint = (settings: ComplianceSettings) =>
   Buffer.from(sha256(JSON.stringify([settings.markText, settings.markPosition])).slice(0, 32), 'latin1');
-
-function withMarkChunk(png: Buffer, fingerprint: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(fingerprint.length, 0);
-  head.write(MARK_CHUNK, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(fingerprint, crc32(head.subarray(4))) >>> 0, 0);
-  return Buffer.concat([png.subarray(0, AFTER_IHDR), head, fingerprint, crc, png.subarray(AFTER_IHDR)]);
-}
-
-/** The copy without its mark chunk, when that chunk names `fingerprint`; null for a copy of another mark. */
-function withoutMarkChunk(copy: Buffer, fingerprint: Buffer): Buffer | null {
-  if (copy.length < AFTER_IHDR + 12 || copy.toString('latin1', AFTER_IHDR + 4, AFTER_IHDR + 8) !== MARK_CHUNK) {
-    return null;
-  }
-  const length = copy.readUInt32BE(AFTER_IHDR);
-  if (!copy.subarray(AFTER_IHDR + 8, AFTER_IHDR + 8 + length).equals(fingerprint)) return null;
-  return Buffer.concat([copy.subarray(0, AFTER_IHDR), copy.subarray(AFTER_IHDR + 12 + length)]);
-}
 
 /**
  * A work's thumbnail of `size` as it leaves the service. Sizes other than the stored one are made from the original
@@ -153,12 +132,12 @@ async function markedOriginal(
   const key = markedCopyKey(work.image_key);
   const fingerprint = markFingerprint(settings);
   const kept = await storage.read(key);
-  const copy = kept && withoutMarkChunk(await readBytes(kept), fingerprint);
+  const copy = kept && withoutChunkAfterIhdr(await readBytes(kept), MARK_CHUNK, fingerprint);
   if (copy) return copy;
   const stream = await storage.read(work.image_key);
   if (!stream) return null;
   const marked = await withVisibleMark(await readBytes(stream), settings.markText, settings.markPosition);
-  await keepCopy(storage, key, withMarkChunk(marked, fingerprint));
+  await keepCopy(storage, key, withChunkAfterIhdr(marked, MARK_CHUNK, fingerprint));
   return marked;
 }
 
