@@ -30,11 +30,13 @@ export function ModerationDecisionDialog({
 }: {
   pending: PendingDecision | null;
   onClose: () => void;
-  onDecided: () => Promise<void>;
+  onDecided: () => void;
 }) {
   const { submitting, submit, error } = useSubmit();
   const label = pending ? MODERATION_DECISION_LABELS[pending.decision] : '';
 
+  // The lists refresh after `submit` ends: the dialog stays mounted for the next row, and a submit button still
+  // loading while the queue reloads would swallow the admin's next 通过 or 下架.
   const onFinish = ({ note }: { note?: string }) =>
     submit(async () => {
       if (!pending) return;
@@ -43,7 +45,7 @@ export function ModerationDecisionDialog({
         'success',
       );
       onClose();
-      await onDecided();
+      onDecided();
     });
 
   return (

@@ -86,12 +86,10 @@ export function ModerationQueueTable() {
     fetchModerationQueue({ ...page, kind }),
   );
 
-  async function decided() {
+  function decided() {
     // The queue, its count, the published list and history change; so may 灵感广场.
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: reviewKeys.all }),
-      queryClient.invalidateQueries({ queryKey: worksKeys.all }),
-    ]);
+    void queryClient.invalidateQueries({ queryKey: reviewKeys.all });
+    void queryClient.invalidateQueries({ queryKey: worksKeys.all });
   }
 
   return (
