@@ -16,6 +16,7 @@ export * from './form-presets.js';
 export * from './generate.js';
 export * from './help.js';
 export * from './infotext.js';
+export * from './lora-tags.js';
 export * from './lora.js';
 export * from './model.js';
 export * from './model-family.js';

@@ -6,6 +6,7 @@ import {
   modelBaseName,
   parseInfotext,
 } from './infotext.js';
+import { type LoraTag, loraTagsIn, withoutLoraTags } from './lora-tags.js';
 
 /**
  * PNG info, read: what a picture made by 画坊, AUTOMATIC1111/Forge or ComfyUI says about how it was made.
@@ -129,22 +130,10 @@ const intOr = (text: string | undefined) => {
   return value === null ? null : Math.round(value);
 };
 
-const LORA_TAG = /<(?:lora|lyco):([^:>]+):([^:>]+)(?::[^>]*)?>/gi;
-
-/** The prompt without its `<lora:name:weight>` tags, and the tags as LoRAs. */
-export function takeLoraTags(prompt: string): { prompt: string; loras: { name: string; weight: number }[] } {
-  const loras: { name: string; weight: number }[] = [];
-  const rest = prompt.replace(LORA_TAG, (_tag, name: string, weight: string) => {
-    const value = Number(weight);
-    loras.push({ name: name.trim(), weight: Number.isFinite(value) ? value : 1 });
-    return '';
-  });
-  const cleaned = rest
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part !== '')
-    .join(', ');
-  return { prompt: cleaned, loras };
+/** The prompt without its `<lora:name:weight>` tags, and the tags as LoRAs (an unreadable weight read as 1). */
+export function takeLoraTags(prompt: string): { prompt: string; loras: LoraTag[] } {
+  const loras = loraTagsIn(prompt).map(({ name, weight }) => ({ name, weight: Number.isFinite(weight) ? weight : 1 }));
+  return { prompt: withoutLoraTags(prompt), loras };
 }
 
 /** `name: hash, name2: hash2` of A1111's `Lora hashes`. */
