@@ -73,6 +73,20 @@ describeServer('generate: from submit to works on the built-in engine', () => {
     expect(JSON.parse(history[0]!.prompt_group)).toEqual(ink.taskStepList[0].promptGroup);
   });
 
+  it('draws a random seed (-1) when the job is submitted, so every image of the batch has seed + i', async () => {
+    const submit = await post('/api/generate/task', generateBody(ink, { ...SMALL, batchSize: 3, seed: -1 }));
+    const { generateId } = submit.body.data;
+    const job = await ctx.app.db
+      .selectFrom('generation_jobs')
+      .select('payload')
+      .where('generation_id', '=', generateId)
+      .executeTakeFirstOrThrow();
+    const drawn = JSON.parse(job.payload).parameters.seed;
+    expect(drawn).toBeGreaterThanOrEqual(0);
+    const { final } = await waitForEnd(ctx.app, ctx.user.token, generateId);
+    expect(final.images.map((i: any) => i.seed)).toEqual([0, 1, 2].map((i) => (drawn + i) % 4294967296));
+  });
+
   it('is the same picture for the same prompt, seed and parameters', async () => {
     const run = async () => {
       const submit = await post('/api/generate/task', generateBody(ink, { ...SMALL, seed: 77 }));

@@ -6,14 +6,15 @@ import type { WorkRepository, WorkRow } from '../works/work.repository.js';
 import type { ImageSource, JobPayload } from './job-payload.js';
 
 /** Seeds wrap like the engines' (A1111 and ComfyUI batches paint image i with seed + i). */
-const SEED_RANGE = 4294967296;
+export const SEED_RANGE = 4294967296;
 
 /** One engine run: `batchSize` images with seeds seed, seed + 1, … */
 export type BatchRun = { seed: number; batchSize: number };
 
 /**
  * Where a batch of `count` images began, from the seeds of images kept when `seed` was -1 (the engine drew
- * it): the smallest kept seed (modulo the seed range) from which every kept seed lies within the batch.
+ * it): the smallest kept seed (modulo the seed range) from which every kept seed lies within the batch. Only jobs
+ * queued before seeds were drawn at submission have -1 here; the guess can be wrong when the first image is missing.
  */
 function inferredStart(keptSeeds: readonly number[], count: number): number | null {
   for (const candidate of [...keptSeeds].sort((a, b) => a - b)) {

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { FAMILY_SIZES, FREE_CREATION_FORM, type PromptGroupItem, type TaskStep } from '@huafang/contracts';
 import { buildPromptText } from '../../engines/engine.js';
 import { fail } from '../../platform/errors.js';
@@ -10,6 +11,7 @@ import type { TemplateService, Viewer } from '../template/template.service.js';
 import { hasHan } from '../translate/prompt-syntax.js';
 import type { TranslateService } from '../translate/translate.service.js';
 import type { WorkRow } from '../works/work.repository.js';
+import { SEED_RANGE } from './job-inputs.js';
 import { costOf, type JobPayload } from './job-payload.js';
 import { checkParameters, checkTypedLoras } from './parameter-check.js';
 import { takeLoraTags } from './prompt-loras.js';
@@ -151,7 +153,8 @@ export class JobPreparation {
       negativePrompt,
       sourcePrompt: sourcePrompt === prompt ? null : sourcePrompt,
       sourceNegativePrompt: sourceNegativePrompt === negativePrompt ? null : sourceNegativePrompt,
-      parameters,
+      // A seed drawn here, not by the engine, lets a batch stopped part-way resume with exactly its missing seeds.
+      parameters: { ...parameters, seed: parameters.seed < 0 ? randomInt(SEED_RANGE) : parameters.seed },
       engineKind: model.engine,
       checkpoint: model.checkpoint,
       ...(resolved.length > 0 ? { loras: resolved.map(({ lora }) => lora) } : {}),
