@@ -110,6 +110,19 @@ describeServer('templates: drafts, publishing rules, steps, copies and moves', (
         '无法发布：步骤 1「生成」：表单项「采样器」的选项来源 /api/options/nothing 不存在',
       ],
       [{ parameters: { modelId: 'no-such-model' } }, '无法发布：步骤 1「生成」：引用的模型不存在（no-such-model）'],
+      [
+        { parameters: { loras: [{ loraId: 'no-such-lora', weight: 0.8 }] } },
+        '无法发布：步骤 1「生成」：引用的 LoRA 风格不存在（no-such-lora）',
+      ],
+      [
+        {
+          formConfig: [
+            selectField('sampler', '采样器', { url: '/api/options/samplers' }),
+            selectField('loras', 'LoRA 风格', { option: [{ label: '不存在', value: 'gone-lora' }] }),
+          ],
+        },
+        '无法发布：步骤 1「生成」：引用的 LoRA 风格不存在（gone-lora）',
+      ],
       [{ useParentImage: true }, '无法发布：步骤 1「生成」：第一步没有上一步的图片可用'],
       [
         { generateMode: 'upscale' },

@@ -14,14 +14,24 @@ type StepToCheck = Pick<
 
 const NEEDS_INPUT_IMAGE = new Set(['img2img', 'upscale', 'inpaint']);
 
-/**
- * Problems that stop a template from being published, each a Chinese sentence naming the step and field.
- * `modelExists` answers whether a model id refers to a model of the model menu.
- */
+/** Whether an id refers to a model of the model menu, or to a LoRA style the admin has added. */
+export type ReferenceCheck = {
+  modelExists: (id: string) => Promise<boolean>;
+  loraExists: (id: string) => Promise<boolean>;
+};
+
+/** The LoRA ids in a list of uses (`[{ loraId, weight }]`), as a step's parameters or a field's default hold them. */
+const loraIdsOf = (uses: unknown): string[] =>
+  (Array.isArray(uses) ? uses : []).flatMap((use: unknown) => {
+    const id = (use as { loraId?: unknown } | null)?.loraId;
+    return typeof id === 'string' ? [id] : [];
+  });
+
+/** Problems that stop a template from being published, each a Chinese sentence naming the step and field. */
 export async function templateProblems(
   steps: StepToCheck[],
   optionUrls: readonly string[],
-  modelExists: (id: string) => Promise<boolean>,
+  { modelExists, loraExists }: ReferenceCheck,
 ): Promise<string[]> {
   const problems: string[] = templateHasPrompts(steps) ? [] : [TEMPLATE_WITHOUT_PROMPTS];
   for (const [index, step] of steps.entries()) {
@@ -42,7 +52,8 @@ export async function templateProblems(
     }
     const modelIds = new Set<string>();
     if (typeof step.parameters.modelId === 'string') modelIds.add(step.parameters.modelId);
-    for (const field of fields) {
+    const everyField = withChildren(fields);
+    for (const field of everyField) {
       if (field.name !== 'modelId') continue;
       if (typeof field.value === 'string') modelIds.add(field.value);
       for (const option of field.option ?? []) modelIds.add(String(option.value));
@@ -50,9 +61,23 @@ export async function templateProblems(
     for (const id of modelIds) {
       if (!(await modelExists(id))) problems.push(`${where}：引用的模型不存在（${id}）`);
     }
+    // Preset styles and a `loras` field's default and choices must name LoRAs that exist.
+    const loraIds = new Set(loraIdsOf(step.parameters.loras));
+    for (const field of everyField) {
+      if (field.name !== 'loras') continue;
+      for (const id of loraIdsOf(field.value)) loraIds.add(id);
+      for (const option of field.option ?? []) loraIds.add(String(option.value));
+    }
+    for (const id of loraIds) {
+      if (!(await loraExists(id))) problems.push(`${where}：引用的 LoRA 风格不存在（${id}）`);
+    }
   }
   return problems;
 }
+
+/** The fields and, inside groups, their children. */
+const withChildren = (fields: readonly FormConfigItem[]): FormConfigItem[] =>
+  fields.flatMap((field) => [field, ...withChildren(field.children ?? [])]);
 
 function fieldProblems(where: string, field: FormConfigItem, optionUrls: readonly string[]): string[] {
   const problems: string[] = [];

@@ -249,9 +249,10 @@ export class TemplateService {
     if (!canWriteOwned(viewer, task.owner_id)) throw forbidden();
     await this.words.assertClean('templateName', body.name);
     if (publish) {
-      const problems = await templateProblems(body.taskStepList, OPTION_URLS, async (id) =>
-        Boolean(await this.models.find(id)),
-      );
+      const problems = await templateProblems(body.taskStepList, OPTION_URLS, {
+        modelExists: async (id) => Boolean(await this.models.find(id)),
+        loraExists: async (id) => Boolean(await this.repos.loras.find(id)),
+      });
       if (problems.length > 0)
         throw fail(`无法发布：${problems[0]}${problems.length > 1 ? `（另有 ${problems.length - 1} 个问题）` : ''}`);
     }
