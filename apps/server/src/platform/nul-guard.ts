@@ -8,7 +8,11 @@ function holdsNul(value: unknown): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (Array.isArray(value)) return value.some(holdsNul);
   if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return false;
-  return Object.entries(value).some(([name, inner]) => name.includes('\u0000') || holdsNul(inner));
+  // Keys, not Object.entries: every request passes here, and entries allocated a pair array per key.
+  for (const name of Object.keys(value)) {
+    if (name.includes('\u0000') || holdsNul((value as Record<string, unknown>)[name])) return true;
+  }
+  return false;
 }
 
 /**

@@ -40,14 +40,14 @@ export class GenerationTracking {
       if (!found) throw notFound('生成任务不存在');
     }
     const { jobId } = found;
-    const snapshot = await this.withoutDeleted(found.snapshot);
+    // Most polls come before any image: they skip the lookup and its await.
+    const snapshot = found.snapshot.images.length === 0 ? found.snapshot : await this.withoutDeleted(found.snapshot);
     if (snapshot.status !== 'queued') return snapshot;
     return { ...snapshot, ...(await queue.standing({ jobId, generateId })) };
   }
 
   /** The progress store keeps the images it was told of; a work the user deleted since is no longer shown. */
   private async withoutDeleted(snapshot: GenerationProgress): Promise<GenerationProgress> {
-    if (snapshot.images.length === 0) return snapshot;
     const kept = new Set(await this.deps.works.existingIds(snapshot.images.map((image) => image.workId)));
     return { ...snapshot, images: snapshot.images.filter((image) => kept.has(image.workId)) };
   }
