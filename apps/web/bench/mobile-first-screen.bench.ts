@@ -18,7 +18,8 @@ const GOALS: Record<string, number> = { '/': 1500, '/omnibus': 1500, '/draw': 25
 
 /**
  * Injected before any of the page's scripts (as text: the compiler would add helpers a function cannot take along): the first frame in which the page shows Chinese text below its
- * header (outside <header>, inside the viewport) while no loading spinner is spinning, in performance.now() time.
+ * header (outside <header>, inside the viewport) while no loading spinner is spinning and the blank first-load screen
+ * is not covering it, in performance.now() time.
  */
 const WATCH_CONTENT = `(() => {
   const CHINESE = /[\\u4e00-\\u9fff]/;
@@ -28,7 +29,8 @@ const WATCH_CONTENT = `(() => {
   }).observe({ type: 'layout-shift', buffered: true });
   const shows = () => {
     if (!document.body) return false;
-    for (const spinner of document.querySelectorAll('.ant-spin-spinning, .hf-page-loading')) {
+    // The blank first-load screen (a stored credential, no stored user yet) covers the page as a spinner would.
+    for (const spinner of document.querySelectorAll('.ant-spin-spinning, .hf-page-loading, .hf-blank-screen')) {
       const rect = spinner.getBoundingClientRect();
       if (rect.height > 0 && rect.top < window.innerHeight && rect.bottom > 0) return false;
     }

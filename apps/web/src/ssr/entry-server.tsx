@@ -346,15 +346,20 @@ export function createRenderer(distDir: string) {
   }
 
   /**
-   * For a page the browser renders itself: `<link rel=modulepreload>` of its route's chunks, so they download beside
-   * the entry instead of one after another once it has run.
+   * For a page the browser renders itself: `<link rel=modulepreload>` of its route's chunks and links to its own
+   * style sheets, so they download beside the entry instead of one after another once it has run (Vite's loader asks
+   * for a chunk's sheets only when the chunk is imported, and skips those the page already links).
    */
   function preloads(pathname: string): string {
     const modules = SHELL_PRELOADS[pathname];
     if (!modules) return '';
-    return pageAssets(modules)
-      .scripts.map((file) => `<link rel="modulepreload" href="/${file}" />`)
-      .join('\n    ');
+    const { scripts, sheets } = pageAssets(modules);
+    return [
+      ...scripts.map((file) => `<link rel="modulepreload" href="/${file}" />`),
+      ...sheets
+        .filter((file) => !entry.sheets.includes(file))
+        .map((file) => `<link rel="stylesheet" crossorigin href="/${file}" />`),
+    ].join('\n    ');
   }
 
   return { render, preloads };
