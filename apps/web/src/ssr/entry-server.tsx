@@ -340,9 +340,11 @@ export function createRenderer(distDir: string) {
         () =>
           `<div id="root">${body}</div>\n    <script type="application/json" id="${RENDERED_STATE_ID}">${state}</script>`,
       );
-    // The sheets are inline and stay in the document for every page the app shows next. Their files as well would
-    // be a second download and parse, a restyle of the whole page, and would hold the app's scripts until loaded.
-    for (const sheet of entry.sheets) html = html.replace(`<link rel="stylesheet" crossorigin href="/${sheet}">`, '');
+    // The sheets are inline; their files still come, after the content, for the pages of the app that follow.
+    for (const sheet of entry.sheets) {
+      const link = `<link rel="stylesheet" crossorigin href="/${sheet}">`;
+      html = html.replace(link, '').replace('</body>', () => `  ${link}\n  </body>`);
+    }
     return { status: 200, html };
   }
 
