@@ -49,7 +49,7 @@ interface PageData {
   /** Open Graph and Twitter card tags beyond title and description. */
   image?: { url: string; width: number; height: number; alt: string };
   type: 'website' | 'article';
-  /** The modules of the page (Vite's manifest keys) whose style sheets and scripts the first screen needs. */
+  /** The modules of the page (Vite's manifest keys) whose style sheets the first screen needs (inlined). */
   modules: string[];
   /** The first screen's pictures, preloaded first: `<link rel=preload>` attributes. */
   images?: { srcset: string; sizes: string }[];
@@ -273,7 +273,8 @@ export function createRenderer(distDir: string) {
     for (const key of modules) visit(key);
     return { scripts: [...scripts], sheets: [...sheets] };
   }
-  // The template loads the entry and preloads what it imports; the page adds its own chunks' scripts and sheets.
+  // The template loads the entry and preloads what it imports; a page adds its own chunks' sheets (and, for a page
+  // the browser renders itself, their scripts).
   const entry = assetsOf(['index.html']);
   const pageAssets = (modules: string[]) => {
     const page = assetsOf(modules);
@@ -313,7 +314,10 @@ export function createRenderer(distDir: string) {
       </StyleProvider>,
     );
     const nonce = escapeHtml(request.nonce);
-    const { scripts, sheets } = pageAssets(page.modules);
+    // No <link rel=modulepreload> of the page's chunks (/omnibus imports ~60): each preload is a request the main
+    // thread issues before the first paint, and on a phone they took longer than parsing the page. The chunks come
+    // in one wave when the entry hydrates the page (loadMatchedRoutes), while the HTML already shows it.
+    const { sheets } = pageAssets(page.modules);
     const antdStyles = styles.extract().replaceAll('<style', `<style nonce="${nonce}"`);
     const head = [
       headTags(page, `${request.origin}${url.pathname}`),
@@ -321,7 +325,6 @@ export function createRenderer(distDir: string) {
         (image) =>
           `<link rel="preload" as="image" imagesrcset="${escapeHtml(image.srcset)}" imagesizes="${escapeHtml(image.sizes)}" fetchpriority="high" />`,
       ),
-      ...scripts.map((file) => `<link rel="modulepreload" href="/${file}" />`),
       antdStyles,
       `<style nonce="${nonce}">${sheets.map(css).join('\n')}</style>`,
     ].join('\n    ');
