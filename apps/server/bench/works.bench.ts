@@ -154,7 +154,9 @@ try {
     return { mb: bytes / 1024 / 1024, seconds: (performance.now() - start) / 1000 };
   };
   const rate = (run: { mb: number; seconds: number }) => run.mb / run.seconds;
-  // The first download of works a generation stored: their marked copies are there already.
+  // The first download of works a generation stored: their marked copies are there already. Node's fetch loads its
+  // client on first use (seconds on a busy machine), which is no cost of the server's: a small request goes first.
+  await (await fetch(`${address}/api/health`)).arrayBuffer();
   const first = await zip();
   const zips: number[] = [];
   const reads: number[] = [];
