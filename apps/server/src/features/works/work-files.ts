@@ -149,6 +149,7 @@ async function markedOriginal(
   return stream && paintMarkedCopy(storage, work.image_key, await readBytes(stream), settings);
 }
 
+/** Paints the marked copy of the original `png` and keeps it beside the original (see markedOriginal). */
 async function paintMarkedCopy(
   storage: Storage,
   imageKey: string,
