@@ -31,14 +31,16 @@ try {
   const owners = [me.userId];
   for (let i = 1; i < USERS; i++) owners.push((await registerUser(app)).userId);
 
-  // 100 real originals (noise PNGs of 512×512, about what a generation stores) for the zip; rows share them.
+  // 100 real originals (noise PNGs of 512×512, about what a generation stores) for the zip; rows share them. Stored
+  // as a generation stores them: with the marked copy when the visible mark is on (as it is by default).
+  const settings = await app.services.compliance.settings();
   const files: StoredWorkFiles[] = [];
   for (let i = 0; i < 100; i++) {
     const raw = randomBytes(512 * 512 * 3);
     const png = await sharp(raw, { raw: { width: 512, height: 512, channels: 3 } })
       .png()
       .toBuffer();
-    files.push(await storeWorkFiles(app.services.storage, newId(), png));
+    files.push(await storeWorkFiles(app.services.storage, newId(), png, settings));
   }
   const started = Date.now() - TOTAL * 1000;
   let inserted = 0;
@@ -152,7 +154,9 @@ try {
     return { mb: bytes / 1024 / 1024, seconds: (performance.now() - start) / 1000 };
   };
   const rate = (run: { mb: number; seconds: number }) => run.mb / run.seconds;
-  // The first download paints and keeps the marked copies (the visible mark is on by default); later ones reuse them.
+  // The first download of works a generation stored: their marked copies are there already. Node's fetch loads its
+  // client on first use (seconds on a busy machine), which is no cost of the server's: a small request goes first.
+  await (await fetch(`${address}/api/health`)).arrayBuffer();
   const first = await zip();
   const zips: number[] = [];
   const reads: number[] = [];
@@ -165,8 +169,8 @@ try {
   console.log(
     `download-zip of 100 works (512×512 noise PNGs, ${first.mb.toFixed(1)} MB, visible mark on), median of 5 ` +
       `alternating runs: ${zipRate.toFixed(0)} MB/s; reading the same files from storage: ${readRate.toFixed(0)} MB/s ` +
-      `→ ${(zipRate / readRate).toFixed(2)} of it (goal ≥ ${ZIP_SHARE_GOAL}); the first download, painting the ` +
-      `marks: ${rate(first).toFixed(0)} MB/s`,
+      `→ ${(zipRate / readRate).toFixed(2)} of it (goal ≥ ${ZIP_SHARE_GOAL}); the first download: ` +
+      `${rate(first).toFixed(0)} MB/s (${(rate(first) / readRate).toFixed(2)} of it)`,
   );
 } finally {
   await app.close();

@@ -22,16 +22,21 @@ const isLatin1 = (text: string) => {
 };
 
 /**
- * A copy of the PNG with a text chunk inserted right after IHDR. `itxt` writes iTXt even for Latin-1 text: XMP
- * must be an iTXt named XML:com.adobe.xmp.
+ * A text chunk: tEXt when the text is Latin-1, else an uncompressed iTXt in UTF-8. `itxt` writes iTXt even for
+ * Latin-1 text: XMP must be an iTXt named XML:com.adobe.xmp.
  */
-export function addPngText(png: Buffer, keyword: string, text: string, { itxt = false } = {}): Buffer {
+export function textChunk(keyword: string, text: string, { itxt = false } = {}): Buffer {
   const latin1 = !itxt && isLatin1(text);
   const key = Buffer.from(keyword, 'latin1');
   const data = latin1
     ? Buffer.concat([key, Buffer.from([0]), Buffer.from(text, 'latin1')])
     : Buffer.concat([key, Buffer.from([0, 0, 0, 0, 0]), Buffer.from(text, 'utf8')]);
-  return withChunksAfterIhdr(png, [chunk(latin1 ? 'tEXt' : 'iTXt', data)]);
+  return chunk(latin1 ? 'tEXt' : 'iTXt', data);
+}
+
+/** A copy of the PNG with a text chunk (see textChunk) inserted right after IHDR. */
+export function addPngText(png: Buffer, keyword: string, text: string, options: { itxt?: boolean } = {}): Buffer {
+  return withChunksAfterIhdr(png, [textChunk(keyword, text, options)]);
 }
 
 function withChunksAfterIhdr(png: Buffer, chunks: Buffer[]): Buffer {
@@ -45,14 +50,13 @@ export function withChunkAfterIhdr(png: Buffer, type: string, data: Buffer): Buf
   return withChunksAfterIhdr(png, [chunk(type, data)]);
 }
 
-/** The PNG without the chunk right after IHDR when that is of `type` and holds `data`; null otherwise. */
-export function withoutChunkAfterIhdr(png: Buffer, type: string, data: Buffer): Buffer | null {
-  if (!png.subarray(0, 8).equals(SIGNATURE)) return null;
+/** Whether the chunk right after IHDR is of `type` and holds `data`. */
+export function chunkAfterIhdrIs(png: Buffer, type: string, data: Buffer): boolean {
+  if (!png.subarray(0, 8).equals(SIGNATURE)) return false;
   const at = 8 + 12 + png.readUInt32BE(8);
-  if (at + 12 > png.length || png.toString('latin1', at + 4, at + 8) !== type) return null;
+  if (at + 12 > png.length || png.toString('latin1', at + 4, at + 8) !== type) return false;
   const length = png.readUInt32BE(at);
-  if (!png.subarray(at + 8, at + 8 + length).equals(data)) return null;
-  return Buffer.concat([png.subarray(0, at), png.subarray(at + 12 + length)]);
+  return length === data.length && png.subarray(at + 8, at + 8 + length).equals(data);
 }
 
 type RawChunk = { type: string; bytes: Buffer; data: Buffer };
@@ -76,6 +80,10 @@ function* chunksOf(png: Buffer): Generator<RawChunk> {
 
 const TEXT_CHUNKS = new Set(['tEXt', 'zTXt', 'iTXt']);
 const keywordOf = (data: Buffer) => data.toString('latin1', 0, Math.max(0, data.indexOf(0)));
+
+/** Whether a chunk is a text chunk (tEXt, zTXt, iTXt) named by one of `keywords`. */
+export const isTextNamed = (type: string, data: Buffer, keywords: readonly string[]) =>
+  TEXT_CHUNKS.has(type) && keywords.includes(keywordOf(data));
 
 /** Every tEXt, zTXt and iTXt of a PNG, keyword → text. */
 export function readPngText(png: Buffer): Record<string, string> {
@@ -125,18 +133,41 @@ const PICTURE_CHUNKS = new Set([
   'pHYs',
 ]);
 
-/** A copy of the PNG with only its picture chunks: no prompt, graph or metadata of any kind. */
-export function withoutPngText(png: Buffer): Buffer {
-  const kept = [...chunksOf(png)].filter((c) => PICTURE_CHUNKS.has(c.type)).map((c) => c.bytes);
-  return Buffer.concat([SIGNATURE, ...kept]);
-}
+/** Whether a chunk holds pixels or how to show them; any other may carry words. */
+export const isPictureChunk = (type: string) => PICTURE_CHUNKS.has(type);
 
 /** A copy of the PNG without the text chunks (tEXt, zTXt, iTXt) named by any of `keywords`. */
 export function withoutPngTextNamed(png: Buffer, keywords: readonly string[]): Buffer {
-  const kept = [...chunksOf(png)]
-    .filter((c) => !(TEXT_CHUNKS.has(c.type) && keywords.includes(keywordOf(c.data))))
-    .map((c) => c.bytes);
+  const kept = [...chunksOf(png)].filter((c) => !isTextNamed(c.type, c.data, keywords)).map((c) => c.bytes);
   return Buffer.concat([SIGNATURE, ...kept]);
+}
+
+/**
+ * A copy of the PNG with `added` right after IHDR and, of the chunks after it, those `keep` accepts, up to IEND;
+ * given as its pieces: slices of `png` (a run of kept chunks is one slice) and the added chunks, so nothing is
+ * copied. Buffer.concat of them is the file; a zip writes them one after another.
+ */
+export function pngParts(png: Buffer, added: Buffer[], keep: (type: string, data: Buffer) => boolean): Buffer[] {
+  const parts: Buffer[] = [];
+  let runStart = -1;
+  let runEnd = -1;
+  for (const c of chunksOf(png)) {
+    const start = c.bytes.byteOffset - png.byteOffset;
+    const end = start + c.bytes.length;
+    if (runStart < 0) {
+      // The signature and IHDR, then what is added.
+      parts.push(png.subarray(0, end), ...added);
+      runStart = runEnd = end;
+    } else if (keep(c.type, c.data)) {
+      if (start !== runEnd) {
+        if (runEnd > runStart) parts.push(png.subarray(runStart, runEnd));
+        runStart = start;
+      }
+      runEnd = end;
+    }
+  }
+  if (runEnd > runStart) parts.push(png.subarray(runStart, runEnd));
+  return parts;
 }
 
 /**

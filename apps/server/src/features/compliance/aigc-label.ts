@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addPngText, readPngText, withoutPngTextNamed } from '../../engines/png-text.js';
+import { isTextNamed, pngParts, readPngText, textChunk } from '../../engines/png-text.js';
 
 /**
  * The implicit label (隐式标识) of GB 45438-2025 Annex E: the metadata field AIGC with seven string elements. In a
@@ -51,14 +51,21 @@ export function aigcXmp(label: AigcLabel): string {
   ].join('');
 }
 
+/** Whether a chunk is one of an implicit label's two: the AIGC text or the XMP packet. */
+export const isAigcChunk = (type: string, data: Buffer) => isTextNamed(type, data, [AIGC_KEYWORD, XMP_KEYWORD]);
+
+/** The chunks of `label`, in the order withAigcLabel puts them right after IHDR: the XMP packet, the AIGC text. */
+export const aigcChunks = (label: AigcLabel) => [
+  textChunk(XMP_KEYWORD, aigcXmp(label), { itxt: true }),
+  textChunk(AIGC_KEYWORD, JSON.stringify({ AIGC: label })),
+];
+
 /**
  * A copy of the PNG carrying `label` and no other: an earlier AIGC text and XMP packet are replaced, since a file
  * should hold one implicit label (engines write no XMP of their own).
  */
 export function withAigcLabel(png: Buffer, label: AigcLabel): Buffer {
-  const bare = withoutPngTextNamed(png, [AIGC_KEYWORD, XMP_KEYWORD]);
-  const texted = addPngText(bare, AIGC_KEYWORD, JSON.stringify({ AIGC: label }));
-  return addPngText(texted, XMP_KEYWORD, aigcXmp(label), { itxt: true });
+  return Buffer.concat(pngParts(png, aigcChunks(label), (type, data) => !isAigcChunk(type, data)));
 }
 
 const aigcTextSchema = z.object({ AIGC: aigcLabelSchema });

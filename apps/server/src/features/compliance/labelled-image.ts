@@ -1,7 +1,7 @@
 import type { ComplianceSettings } from '@huafang/contracts';
 import sharp from 'sharp';
-import { withoutPngText } from '../../engines/png-text.js';
-import { aigcMetadata, producedLabel, readAigcLabel, readXmpLabel, withAigcLabel } from './aigc-label.js';
+import { isPictureChunk, pngParts } from '../../engines/png-text.js';
+import { aigcChunks, aigcMetadata, isAigcChunk, producedLabel, readAigcLabel, readXmpLabel } from './aigc-label.js';
 import { markLayer, withVisibleMark } from './visible-mark.js';
 
 /** Quality of the WebP copies served (the stored thumbnails are encoded at the same). */
@@ -15,15 +15,34 @@ export const WEBP_QUALITY = 82;
  */
 export async function labelledImage(
   png: Buffer,
-  { workId, withoutText, settings }: { workId: string; withoutText: boolean; settings: ComplianceSettings },
+  options: { workId: string; withoutText: boolean; settings: ComplianceSettings },
 ): Promise<Buffer> {
+  const labelled = Buffer.concat(implicitlyLabelledParts(png, options));
+  const { settings } = options;
+  return settings.markEnabled ? withVisibleMark(labelled, settings.markText, settings.markPosition) : labelled;
+}
+
+/**
+ * labelledImage without the visible mark (the caller has painted it, see work-files.ts), as the pieces of the file:
+ * slices of `png` and the two label chunks, nothing copied. `without` names one more chunk type left out.
+ */
+export function implicitlyLabelledParts(
+  png: Buffer,
+  {
+    workId,
+    withoutText,
+    settings,
+    without,
+  }: { workId: string; withoutText: boolean; settings: ComplianceSettings; without?: string },
+): Buffer[] {
   const label = {
     ...(readAigcLabel(png) ?? producedLabel(settings.producer, workId)),
     ContentPropagator: settings.propagator || settings.producer,
     PropagateID: workId,
   };
-  const labelled = withAigcLabel(withoutText ? withoutPngText(png) : png, label);
-  return settings.markEnabled ? withVisibleMark(labelled, settings.markText, settings.markPosition) : labelled;
+  return pngParts(png, aigcChunks(label), (type, data) =>
+    type === without ? false : withoutText ? isPictureChunk(type) : !isAigcChunk(type, data),
+  );
 }
 
 /**

@@ -7,7 +7,7 @@ import type { UrlSigner } from '../../platform/url-signer.js';
 import { producedLabel, withAigcLabel } from '../compliance/aigc-label.js';
 import type { ComplianceService } from '../compliance/compliance.service.js';
 import type { WorkRepository } from '../works/work.repository.js';
-import { generatedImage, storeWorkFiles, workFileKeys } from '../works/work-files.js';
+import { generatedImage, markedCopyKey, storeWorkFiles, workFileKeys } from '../works/work-files.js';
 import type { GenerationRepository, JobRow } from './generation.repository.js';
 import type { JobPayload } from './job-payload.js';
 import type { ProgressStore } from './progress-store.js';
@@ -51,9 +51,9 @@ export class WorkKeeper {
   ): Promise<{ workId: string; sha256: string }> {
     const workId = newId();
     // Every engine's image passes here: the implicit AIGC label goes into the stored original.
-    const { producer } = await this.deps.compliance.settings();
-    const png = withAigcLabel(image.png, producedLabel(producer, workId));
-    const files = await storeWorkFiles(this.deps.storage, workId, png).catch(async (err: unknown) => {
+    const settings = await this.deps.compliance.settings();
+    const png = withAigcLabel(image.png, producedLabel(settings.producer, workId));
+    const files = await storeWorkFiles(this.deps.storage, workId, png, settings).catch(async (err: unknown) => {
       await this.removeFiles(workId);
       throw err;
     });
@@ -102,7 +102,11 @@ export class WorkKeeper {
 
   private async removeFiles(workId: string): Promise<void> {
     const { imageKey, thumbKey } = workFileKeys(workId);
-    await Promise.allSettled([this.deps.storage.remove(imageKey), this.deps.storage.remove(thumbKey)]);
+    await Promise.allSettled([
+      this.deps.storage.remove(imageKey),
+      this.deps.storage.remove(thumbKey),
+      this.deps.storage.remove(markedCopyKey(imageKey)),
+    ]);
   }
 
   /** Every work of the job with its original's hash: those of earlier runs (before a restart) read back from storage. */

@@ -1,8 +1,11 @@
 import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 
-/** One file of the archive: its bytes are asked for only when the archive reaches it. */
-export type ZipSource = { name: string; mtime: Date; bytes: () => Promise<Buffer> };
+/**
+ * One file of the archive: its bytes are asked for only when the archive reaches it, as pieces written one after
+ * another (a labelled original is mostly slices of the stored file, see implicitlyLabelledParts), so none is copied.
+ */
+export type ZipSource = { name: string; mtime: Date; parts: () => Promise<Buffer[]> };
 
 const MAX_32 = 0xffff_ffff;
 const MAX_16 = 0xffff;
@@ -23,7 +26,7 @@ function dosDateTime(date: Date): { time: number; date: number } {
 
 /**
  * A zip of files stored as they are (no deflating: the PNGs are compressed already), streamed one file at a time
- * with backpressure. Each file's CRC-32 is Node's native one over the whole buffer, and sizes and CRC go into the
+ * with backpressure. Each file's CRC-32 is Node's native one over its pieces, and sizes and CRC go into the
  * local header, so no data descriptor follows; yazl computed it in JavaScript through four piped streams, which
  * capped a download of works near 50 MB/s. ZIP64 records are written only when offsets or the count need them.
  */
@@ -35,10 +38,11 @@ async function* entries(sources: ZipSource[]): AsyncGenerator<Buffer> {
   const central: Buffer[] = [];
   let offset = 0;
   for (const source of sources) {
-    const data = await source.bytes();
-    if (data.length >= MAX_32) throw new Error(`zip entry too large: ${source.name}`);
+    const parts = await source.parts();
+    const size = parts.reduce((sum, part) => sum + part.length, 0);
+    if (size >= MAX_32) throw new Error(`zip entry too large: ${source.name}`);
     const name = Buffer.from(source.name, 'utf8');
-    const crc = crc32(data) >>> 0;
+    const crc = parts.reduce((sum, part) => crc32(part, sum), 0) >>> 0;
     const { time, date } = dosDateTime(source.mtime);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
@@ -48,12 +52,12 @@ async function* entries(sources: ZipSource[]): AsyncGenerator<Buffer> {
     local.writeUInt16LE(time, 10);
     local.writeUInt16LE(date, 12);
     local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
+    local.writeUInt32LE(size, 18);
+    local.writeUInt32LE(size, 22);
     local.writeUInt16LE(name.length, 26);
     local.writeUInt16LE(0, 28);
     yield Buffer.concat([local, name]);
-    yield data;
+    yield* parts;
 
     const zip64 = offset >= MAX_32;
     const header = Buffer.alloc(46);
@@ -65,8 +69,8 @@ async function* entries(sources: ZipSource[]): AsyncGenerator<Buffer> {
     header.writeUInt16LE(time, 12);
     header.writeUInt16LE(date, 14);
     header.writeUInt32LE(crc, 16);
-    header.writeUInt32LE(data.length, 20);
-    header.writeUInt32LE(data.length, 24);
+    header.writeUInt32LE(size, 20);
+    header.writeUInt32LE(size, 24);
     header.writeUInt16LE(name.length, 28);
     header.writeUInt16LE(zip64 ? 12 : 0, 30);
     header.writeUInt32LE(FILE_MODE, 38);
@@ -78,7 +82,7 @@ async function* entries(sources: ZipSource[]): AsyncGenerator<Buffer> {
       extra.writeBigUInt64LE(BigInt(offset), 4);
     }
     central.push(header, name, extra);
-    offset += local.length + name.length + data.length;
+    offset += local.length + name.length + size;
   }
   const directory = Buffer.concat(central);
   yield directory;

@@ -5,13 +5,13 @@ import {
   WORK_THUMB_SIZES,
 } from '@huafang/contracts';
 import sharp from 'sharp';
-import { withChunkAfterIhdr, withoutChunkAfterIhdr } from '../../engines/png-text.js';
+import { chunkAfterIhdrIs, withChunkAfterIhdr } from '../../engines/png-text.js';
 import { sha256 } from '../../platform/ids.js';
 import { isDiskFull, readBytes, type Storage } from '../../platform/storage/storage.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
 import { aigcMetadata, readAigcLabel } from '../compliance/aigc-label.js';
 import type { ComplianceService } from '../compliance/compliance.service.js';
-import { labelledImage, WEBP_QUALITY } from '../compliance/labelled-image.js';
+import { implicitlyLabelledParts, WEBP_QUALITY } from '../compliance/labelled-image.js';
 import { withVisibleMark } from '../compliance/visible-mark.js';
 
 /** Longest side of a work's stored thumbnail: galleries and the results grid show these, never the original. */
@@ -58,11 +58,22 @@ async function thumbnailOf(png: Buffer, size: number): Promise<Buffer> {
 /**
  * Keeps a result: the original PNG as painted (with its parameters text) and a WebP thumbnail, which carries the
  * original's AIGC label (and nothing else of its metadata), so the thumbnail served later names the same producer.
+ * With `settings` whose visible mark is on, the marked copy downloads serve is painted now too (see
+ * markedOriginal), so no first download (a zip of 100 works above all) waits for painting.
  */
-export async function storeWorkFiles(storage: Storage, workId: string, png: Buffer): Promise<StoredWorkFiles> {
+export async function storeWorkFiles(
+  storage: Storage,
+  workId: string,
+  png: Buffer,
+  settings?: ComplianceSettings,
+): Promise<StoredWorkFiles> {
   const { imageKey, thumbKey } = workFileKeys(workId);
-  // The original is written while the thumbnail is encoded (in libvips' threads): a generation waits for both.
-  const [thumb] = await Promise.all([thumbnailOf(png, THUMB_SIZE), storage.put(imageKey, png)]);
+  // The original is written while the thumbnail and the marked copy are encoded (in libvips' threads).
+  const [thumb] = await Promise.all([
+    thumbnailOf(png, THUMB_SIZE),
+    storage.put(imageKey, png),
+    settings?.markEnabled ? paintMarkedCopy(storage, imageKey, png, settings) : undefined,
+  ]);
   await storage.put(thumbKey, thumb);
   return { imageKey, thumbKey };
 }
@@ -119,49 +130,69 @@ export async function readWorkThumbOfSize(
 }
 
 /**
- * The original with the visible mark painted on and all its metadata chunks, as withVisibleMark makes it. Painting
- * decodes and re-encodes the picture, which made every download of a work (and a zip of 100) cost that again; the
- * copy is painted on the first download and kept beside the original (deleted with it), and painted again only
- * when an admin changes the mark's text or corner. The stored original itself stays as painted.
+ * The marked copy of a work's original as kept: the visible mark painted on, all the original's metadata chunks,
+ * and first after IHDR a private chunk naming the mark (never served, see readWorkImageParts). Painting decodes
+ * and re-encodes the picture, which made every download of a work (and a zip of 100) cost that again; the copy is
+ * painted when the work is stored (or, for a work stored before or while the mark was off, on its first download)
+ * and kept beside the original (deleted with it), and painted again only when an admin changes the mark's text or
+ * corner. The stored original itself stays as painted.
  */
 async function markedOriginal(
   storage: Storage,
   work: { image_key: string },
   settings: ComplianceSettings,
 ): Promise<Buffer | null> {
-  const key = markedCopyKey(work.image_key);
-  const fingerprint = markFingerprint(settings);
-  const kept = await storage.read(key);
-  const copy = kept && withoutChunkAfterIhdr(await readBytes(kept), MARK_CHUNK, fingerprint);
-  if (copy) return copy;
+  const kept = await storage.read(markedCopyKey(work.image_key));
+  const copy = kept && (await readBytes(kept));
+  if (copy && chunkAfterIhdrIs(copy, MARK_CHUNK, markFingerprint(settings))) return copy;
   const stream = await storage.read(work.image_key);
-  if (!stream) return null;
-  const marked = await withVisibleMark(await readBytes(stream), settings.markText, settings.markPosition);
-  await keepCopy(storage, key, withChunkAfterIhdr(marked, MARK_CHUNK, fingerprint));
-  return marked;
+  return stream && paintMarkedCopy(storage, work.image_key, await readBytes(stream), settings);
+}
+
+/** Paints the marked copy of the original `png` and keeps it beside the original (see markedOriginal). */
+async function paintMarkedCopy(
+  storage: Storage,
+  imageKey: string,
+  png: Buffer,
+  settings: ComplianceSettings,
+): Promise<Buffer> {
+  const marked = await withVisibleMark(png, settings.markText, settings.markPosition);
+  const copy = withChunkAfterIhdr(marked, MARK_CHUNK, markFingerprint(settings));
+  await keepCopy(storage, markedCopyKey(imageKey), copy);
+  return copy;
 }
 
 /**
- * A work's original as it leaves the service, with its AIGC labels (see labelledImage); null when the file is gone.
- * `withoutText` when the author hid the prompt and the viewer came through the public link: no text chunk tells
- * the prompt (the owner's signed link keeps them). With the visible mark on, the labels go onto the kept marked
- * copy: the same bytes as marking the labelled original, since painting keeps every metadata chunk in its place.
+ * A work's original as it leaves the service, with its AIGC labels (see labelledImage), as the pieces of the file
+ * (see implicitlyLabelledParts): the zip writes them as they are; null when the file is gone. `withoutText` when the
+ * author hid the prompt and the viewer came through the public link: no text chunk tells the prompt (the owner's
+ * signed link keeps them). With the visible mark on, the labels go onto the kept marked copy: the same bytes as
+ * marking the labelled original, since painting keeps every metadata chunk in its place.
  */
+export async function readWorkImageParts(
+  storage: Storage,
+  compliance: ComplianceService,
+  work: { id: string; image_key: string },
+  withoutText: boolean,
+): Promise<Buffer[] | null> {
+  const settings = await compliance.settings();
+  if (settings.markEnabled) {
+    const marked = await markedOriginal(storage, work, settings);
+    return marked && implicitlyLabelledParts(marked, { workId: work.id, withoutText, settings, without: MARK_CHUNK });
+  }
+  const stream = await storage.read(work.image_key);
+  return stream && implicitlyLabelledParts(await readBytes(stream), { workId: work.id, withoutText, settings });
+}
+
+/** readWorkImageParts as one buffer: a single download. */
 export async function readWorkImage(
   storage: Storage,
   compliance: ComplianceService,
   work: { id: string; image_key: string },
   withoutText: boolean,
 ): Promise<Buffer | null> {
-  const settings = await compliance.settings();
-  if (settings.markEnabled) {
-    const marked = await markedOriginal(storage, work, settings);
-    return (
-      marked && labelledImage(marked, { workId: work.id, withoutText, settings: { ...settings, markEnabled: false } })
-    );
-  }
-  const stream = await storage.read(work.image_key);
-  return stream && labelledImage(await readBytes(stream), { workId: work.id, withoutText, settings });
+  const parts = await readWorkImageParts(storage, compliance, work, withoutText);
+  return parts && Buffer.concat(parts);
 }
 
 /** A result as the draw page shows it, with signed links (a new work is private). */

@@ -3,7 +3,7 @@ import type { Storage } from '../../platform/storage/storage.js';
 import type { ComplianceService } from '../compliance/compliance.service.js';
 import { storedZip } from './stored-zip.js';
 import type { WorkRow } from './work.repository.js';
-import { readWorkImage } from './work-files.js';
+import { readWorkImageParts } from './work-files.js';
 
 /** A readable file name inside the zip: date, template and a short id, so names never collide. */
 export function zipEntryName(row: Pick<WorkRow, 'id' | 'created_at' | 'template_name'>): string {
@@ -22,8 +22,8 @@ export function worksZip(storage: Storage, compliance: ComplianceService, rows: 
     rows.map((row) => ({
       name: zipEntryName(row),
       mtime: new Date(row.created_at),
-      bytes: async () => {
-        const png = await readWorkImage(storage, compliance, row, false);
+      parts: async () => {
+        const png = await readWorkImageParts(storage, compliance, row, false);
         if (!png) throw new Error(`missing file of work ${row.id}`);
         return png;
       },

@@ -13,6 +13,19 @@ const contains = (text: string) => `%${text.replace(/[%_\\]/g, '\\$&')}%`;
 /** templateId null: works made without a template (自由创作). */
 export type WorkFilters = { templateId?: string | null; from?: string; to?: string; keyword?: string };
 
+/** What 我的作品's list shows of a work (see WorkService.profile): a page reads no more. */
+const OWNED_LIST_COLUMNS = [
+  'id',
+  'width',
+  'height',
+  'created_at',
+  'template_id',
+  'template_name',
+  'public',
+  'hidden',
+] as const;
+export type OwnedWorkListRow = Pick<WorkRow, (typeof OWNED_LIST_COLUMNS)[number]>;
+
 /** A public work with its author, as the galleries list it. */
 export type PublicWorkRow = WorkRow & { nickname: string | null; avatar_file_id: string | null };
 
@@ -94,34 +107,58 @@ export class WorkRepository {
     return query;
   }
 
+  /** How many works the user has: the counter triggers keep with the rows (migration 0024). */
+  async countOwned(userId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('work_counts')
+      .select('works')
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return Number(row?.works ?? 0);
+  }
+
   /**
    * A page of the user's works, newest first: page `current`, or the `pageSize` after `after` (keyset). The page's
-   * ids are picked first from the index (user_id, created_at, id) alone, then only those rows are read: a deep page
-   * then steps over index entries, not over whole rows.
+   * ids are picked first from the index (user_id, created_at, id) alone, then only those rows are read, and only the
+   * columns a list shows. Without filters the total is the user's counter, not a count of every work on every page;
+   * knowing it first, a page past the middle is picked from the oldest end, so the last of 250 pages steps over 0
+   * index entries instead of 9,960.
    */
   async pageOwned(
     userId: string,
     filters: WorkFilters,
     page: PageRequest & { after?: Keyset<string> },
-  ): Promise<{ rows: WorkRow[]; total: number }> {
+  ): Promise<{ rows: OwnedWorkListRow[]; total: number }> {
     const filtered = this.ownQuery(userId, filters);
+    const unfiltered = filters.templateId === undefined && !filters.from && !filters.to && !filters.keyword;
+    const counted = unfiltered ? this.countOwned(userId) : countRows(filtered);
+    const { after, pageSize } = page;
     let ids = filtered.select('id');
-    const { after } = page;
+    let limit = pageSize;
+    let offset = 0;
+    let newestFirst = true;
     if (after) ids = ids.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.at, after.id)));
-    const picked = ids
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.pageSize)
-      .offset(after ? 0 : (page.current - 1) * page.pageSize);
+    else offset = (page.current - 1) * pageSize;
+    if (!after && unfiltered) {
+      const beyond = (await counted) - offset - pageSize;
+      if (beyond < offset) {
+        newestFirst = false;
+        limit = pageSize + Math.min(0, beyond);
+        offset = Math.max(0, beyond);
+      }
+    }
+    if (limit <= 0) return { rows: [], total: await counted };
+    const direction = newestFirst ? 'desc' : 'asc';
+    const picked = ids.orderBy('created_at', direction).orderBy('id', direction).limit(limit).offset(offset);
     const [rows, total] = await Promise.all([
       this.db
         .selectFrom('works')
-        .selectAll()
+        .select(OWNED_LIST_COLUMNS)
         .where('id', 'in', picked)
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .execute(),
-      countRows(filtered),
+      counted,
     ]);
     return { rows, total };
   }

@@ -27,7 +27,7 @@ import type { ModelRepository } from '../models/model.repository.js';
 import type { PublicationGate } from '../moderation/publication-gate.js';
 import type { NoticeService } from '../notice/notice.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
-import type { PublicWorkRow, Reaction, WorkRepository, WorkRow } from './work.repository.js';
+import type { OwnedWorkListRow, PublicWorkRow, Reaction, WorkRepository, WorkRow } from './work.repository.js';
 import {
   markedCopyKey,
   readWorkImage,
@@ -59,7 +59,7 @@ const NO_REACTIONS: ViewerReactions = { liked: new Set(), favorited: new Set() }
 const DAY_MS = 86_400_000;
 
 /** What every gallery shows of a work; `link` makes its image links (signed for private lists). */
-function picture(row: WorkRow, link: (path: string) => string) {
+function picture(row: OwnedWorkListRow, link: (path: string) => string) {
   return {
     id: row.id,
     thumbUrl: link(workThumbUrl(row.id)),
@@ -72,7 +72,7 @@ function picture(row: WorkRow, link: (path: string) => string) {
   };
 }
 
-function item(row: WorkRow, signer: UrlSigner): WorkItem {
+function item(row: OwnedWorkListRow, signer: UrlSigner): WorkItem {
   return {
     ...picture(row, (path) => signedWorkLink(signer, path, row)),
     public: row.public === 1,

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely';
 import { promptHistoryKey } from '../../features/prompt/prompt-history-key.js';
 import { hotScore } from '../../features/works/hot-score.js';
 
@@ -961,6 +961,51 @@ const migrations: Record<string, Migration> = {
         .on('works')
         .columns(['public', 'hidden', 'hot_score', 'id'])
         .execute();
+    },
+  },
+  '0024_work_counts': {
+    async up(db: Kysely<unknown>) {
+      // 我的作品's total without counting the user's works on every page (see WorkRepository.pageOwned). Triggers keep
+      // it in the transaction that adds or deletes a work, whoever writes the row (a generation, a test, a script),
+      // so it cannot drift; on PostgreSQL the upsert holds the user's counter row until that transaction ends, so
+      // racing inserts and deletes each count from what the other left.
+      await db.schema
+        .createTable('work_counts')
+        .addColumn('user_id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('works', 'integer', (c) => c.notNull())
+        .execute();
+      await sql`insert into work_counts (user_id, works) select user_id, count(*) from works group by user_id`.execute(
+        db,
+      );
+      if (db.getExecutor().adapter instanceof PostgresAdapter) {
+        // Per statement, from the rows it changed: a batch insert or a delete of many works moves each counter once.
+        await sql`create function work_counts_added() returns trigger language plpgsql as $$
+begin
+  insert into work_counts (user_id, works)
+    select user_id, count(*) from added group by user_id order by user_id
+    on conflict (user_id) do update set works = work_counts.works + excluded.works;
+  return null;
+end $$`.execute(db);
+        await sql`create function work_counts_removed() returns trigger language plpgsql as $$
+begin
+  update work_counts set works = work_counts.works - gone.n
+    from (select user_id, count(*) as n from removed group by user_id order by user_id) gone
+    where work_counts.user_id = gone.user_id;
+  return null;
+end $$`.execute(db);
+        await sql`create trigger work_counts_insert after insert on works referencing new table as added
+          for each statement execute function work_counts_added()`.execute(db);
+        await sql`create trigger work_counts_delete after delete on works referencing old table as removed
+          for each statement execute function work_counts_removed()`.execute(db);
+      } else {
+        await sql`create trigger work_counts_insert after insert on works begin
+  insert into work_counts (user_id, works) values (new.user_id, 1)
+    on conflict (user_id) do update set works = works + 1;
+end`.execute(db);
+        await sql`create trigger work_counts_delete after delete on works begin
+  update work_counts set works = works - 1 where user_id = old.user_id;
+end`.execute(db);
+      }
     },
   },
 };

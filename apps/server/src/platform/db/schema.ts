@@ -340,6 +340,12 @@ export interface WorkTable {
   hot_score: Generated<number>;
 }
 
+/** How many works a user has, kept by triggers on works (migration 0024): 我的作品's total. */
+export interface WorkCountTable {
+  user_id: string;
+  works: number;
+}
+
 /** One user's 点赞 (work_likes) or 收藏 (work_favorites) of a work. */
 export interface WorkReactionTable {
   work_id: string;
@@ -653,6 +659,7 @@ export interface DB {
   generations: GenerationTable;
   generation_jobs: GenerationJobTable;
   works: WorkTable;
+  work_counts: WorkCountTable;
   work_views: WorkViewTable;
   work_likes: WorkReactionTable;
   work_favorites: WorkReactionTable;
