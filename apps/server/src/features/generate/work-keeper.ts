@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ComplianceSettings } from '@huafang/contracts';
 import type { EngineImage } from '../../engines/engine.js';
 import type { Database } from '../../platform/db/database.js';
 import { newId, nowIso } from '../../platform/ids.js';
@@ -7,7 +8,7 @@ import type { UrlSigner } from '../../platform/url-signer.js';
 import { producedLabel, withAigcLabel } from '../compliance/aigc-label.js';
 import type { ComplianceService } from '../compliance/compliance.service.js';
 import type { WorkRepository } from '../works/work.repository.js';
-import { generatedImage, markedCopyKey, storeWorkFiles, workFileKeys } from '../works/work-files.js';
+import { generatedImage, keepMarkedCopy, markedCopyKey, storeWorkFiles, workFileKeys } from '../works/work-files.js';
 import type { GenerationRepository, JobRow } from './generation.repository.js';
 import type { JobPayload } from './job-payload.js';
 import type { ProgressStore } from './progress-store.js';
@@ -53,7 +54,7 @@ export class WorkKeeper {
     // Every engine's image passes here: the implicit AIGC label goes into the stored original.
     const settings = await this.deps.compliance.settings();
     const png = withAigcLabel(image.png, producedLabel(settings.producer, workId));
-    const files = await storeWorkFiles(this.deps.storage, workId, png, settings).catch(async (err: unknown) => {
+    const files = await storeWorkFiles(this.deps.storage, workId, png).catch(async (err: unknown) => {
       await this.removeFiles(workId);
       throw err;
     });
@@ -96,8 +97,22 @@ export class WorkKeeper {
     await this.deps.board.addImages(row.generation_id, row.id, [
       generatedImage({ id: workId, width: image.width, height: image.height, seed: image.seed }, this.deps.signer),
     ]);
+    this.markLater(workId, files.imageKey, png, settings);
     // The stored original's own hash, AIGC label included: what the audit trail names as this work's file.
     return { workId, sha256: sha256(png) };
+  }
+
+  /**
+   * The marked copy downloads and zips serve is painted once the result is shown, not before: painting takes about
+   * as long as a few sampling steps. A work deleted meanwhile takes the copy with it.
+   */
+  private markLater(workId: string, imageKey: string, png: Buffer, settings: ComplianceSettings): void {
+    const { storage, works } = this.deps;
+    void keepMarkedCopy(storage, imageKey, png, settings)
+      .then(async () => {
+        if (!(await works.find(workId))) await storage.remove(markedCopyKey(imageKey));
+      })
+      .catch(() => undefined);
   }
 
   private async removeFiles(workId: string): Promise<void> {

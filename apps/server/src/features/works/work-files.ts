@@ -89,6 +89,19 @@ export async function readWorkThumb(
 }
 
 /**
+ * Paints and keeps the marked copy of a work stored without it (a generation's result, once it is shown). Only a
+ * saving: should it fail, or a download come first, the download paints it.
+ */
+export async function keepMarkedCopy(
+  storage: Storage,
+  imageKey: string,
+  png: Buffer,
+  settings: ComplianceSettings,
+): Promise<void> {
+  if (settings.markEnabled) await paintMarkedCopy(storage, imageKey, png, settings);
+}
+
+/**
  * Keeps a copy made from the original (a thumbnail size, the marked original) for the next request. Keeping it only
  * saves work: with the storage full the picture is still served, made again next time.
  */
