@@ -80,9 +80,12 @@ export class LocalDiskStorage implements Storage {
   }
 }
 
-/** The whole of a stored file, for the few places that need bytes rather than a stream (engine inputs). */
+/**
+ * The whole of a stored file, for the places that need bytes rather than a stream (engine inputs, labelling). The
+ * chunks are joined once, not copied first: a zip of works reads every original through here.
+ */
 export async function readBytes(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array));
   return Buffer.concat(chunks);
 }
