@@ -969,42 +969,55 @@ const migrations: Record<string, Migration> = {
       // it in the transaction that adds or deletes a work, whoever writes the row (a generation, a test, a script),
       // so it cannot drift; on PostgreSQL the upsert holds the user's counter row until that transaction ends, so
       // racing inserts and deletes each count from what the other left.
-      await db.schema
-        .createTable('work_counts')
-        .addColumn('user_id', 'varchar(32)', (c) => c.primaryKey())
-        .addColumn('works', 'integer', (c) => c.notNull())
-        .execute();
-      await sql`insert into work_counts (user_id, works) select user_id, count(*) from works group by user_id`.execute(
-        db,
-      );
-      if (db.getExecutor().adapter instanceof PostgresAdapter) {
-        // Per statement, from the rows it changed: a batch insert or a delete of many works moves each counter once.
-        await sql`create function work_counts_added() returns trigger language plpgsql as $$
-begin
-  insert into work_counts (user_id, works)
-    select user_id, count(*) from added group by user_id order by user_id
-    on conflict (user_id) do update set works = work_counts.works + excluded.works;
-  return null;
-end $$`.execute(db);
-        await sql`create function work_counts_removed() returns trigger language plpgsql as $$
-begin
-  update work_counts set works = work_counts.works - gone.n
-    from (select user_id, count(*) as n from removed group by user_id order by user_id) gone
-    where work_counts.user_id = gone.user_id;
-  return null;
-end $$`.execute(db);
-        await sql`create trigger work_counts_insert after insert on works referencing new table as added
-          for each statement execute function work_counts_added()`.execute(db);
-        await sql`create trigger work_counts_delete after delete on works referencing old table as removed
-          for each statement execute function work_counts_removed()`.execute(db);
+      const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+      const create = async (trx: Kysely<unknown>) => {
+        await trx.schema
+          .createTable('work_counts')
+          .addColumn('user_id', 'varchar(32)', (c) => c.primaryKey())
+          .addColumn('works', 'integer', (c) => c.notNull())
+          .execute();
+        await sql`insert into work_counts (user_id, works) select user_id, count(*) from works group by user_id`.execute(
+          trx,
+        );
+        if (postgres) {
+          // Per statement, from the rows it changed: a batch insert or a delete of many works moves each counter once.
+          await sql`create function work_counts_added() returns trigger language plpgsql as $$
+  begin
+    insert into work_counts (user_id, works)
+      select user_id, count(*) from added group by user_id order by user_id
+      on conflict (user_id) do update set works = work_counts.works + excluded.works;
+    return null;
+  end $$`.execute(trx);
+          await sql`create function work_counts_removed() returns trigger language plpgsql as $$
+  begin
+    update work_counts set works = work_counts.works - gone.n
+      from (select user_id, count(*) as n from removed group by user_id order by user_id) gone
+      where work_counts.user_id = gone.user_id;
+    return null;
+  end $$`.execute(trx);
+          await sql`create trigger work_counts_insert after insert on works referencing new table as added
+            for each statement execute function work_counts_added()`.execute(trx);
+          await sql`create trigger work_counts_delete after delete on works referencing old table as removed
+            for each statement execute function work_counts_removed()`.execute(trx);
+        } else {
+          await sql`create trigger work_counts_insert after insert on works begin
+    insert into work_counts (user_id, works) values (new.user_id, 1)
+      on conflict (user_id) do update set works = works + 1;
+  end`.execute(trx);
+          await sql`create trigger work_counts_delete after delete on works begin
+    update work_counts set works = works - 1 where user_id = old.user_id;
+  end`.execute(trx);
+        }
+      };
+      if (postgres) {
+        // Kysely runs PostgreSQL's migrations in one transaction; the lock keeps works still from the copy to the
+        // triggers, so a work another process writes meanwhile is counted by one or the other, never by neither.
+        await sql`lock table works in share row exclusive mode`.execute(db);
+        await create(db);
       } else {
-        await sql`create trigger work_counts_insert after insert on works begin
-  insert into work_counts (user_id, works) values (new.user_id, 1)
-    on conflict (user_id) do update set works = works + 1;
-end`.execute(db);
-        await sql`create trigger work_counts_delete after delete on works begin
-  update work_counts set works = works - 1 where user_id = old.user_id;
-end`.execute(db);
+        // SQLite's run outside a transaction: this one is all or nothing, or a crash would leave a table without
+        // its triggers.
+        await db.transaction().execute(create);
       }
     },
   },
