@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import sharp from 'sharp';
-import { type StoredWorkFiles, storeWorkFiles } from '../src/features/works/work-files.js';
+import { keepMarkedCopy, type StoredWorkFiles, storeWorkFiles } from '../src/features/works/work-files.js';
 import { newId } from '../src/platform/ids.js';
 import { readBytes } from '../src/platform/storage/storage.js';
 import { createTestApp, registerUser, TEST_DB } from '../test/helpers/test-app.js';
@@ -32,7 +32,7 @@ try {
   for (let i = 1; i < USERS; i++) owners.push((await registerUser(app)).userId);
 
   // 100 real originals (noise PNGs of 512×512, about what a generation stores) for the zip; rows share them. Stored
-  // as a generation stores them: with the marked copy when the visible mark is on (as it is by default).
+  // as a generation stores them, with the marked copy it paints once the result is shown (the mark is on by default).
   const settings = await app.services.compliance.settings();
   const files: StoredWorkFiles[] = [];
   for (let i = 0; i < 100; i++) {
@@ -40,7 +40,9 @@ try {
     const png = await sharp(raw, { raw: { width: 512, height: 512, channels: 3 } })
       .png()
       .toBuffer();
-    files.push(await storeWorkFiles(app.services.storage, newId(), png, settings));
+    const stored = await storeWorkFiles(app.services.storage, newId(), png);
+    await keepMarkedCopy(app.services.storage, stored.imageKey, png, settings);
+    files.push(stored);
   }
   const started = Date.now() - TOTAL * 1000;
   let inserted = 0;

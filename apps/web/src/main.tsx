@@ -23,11 +23,11 @@ async function start(root: HTMLElement) {
   // A public page the server rendered for a guest (ssr/entry-server.tsx): the same tree is hydrated from the data it
   // was rendered with. A signed-in reader sees their own header and controls, so the page is rendered afresh.
   const rendered = readRenderedState();
-  const { token } = useSession.getState();
+  const { token, userData } = useSession.getState();
   const hydrating = rendered !== null && !token;
-  // The session is asked for now, while the page's chunks load and run, rather than once the page has rendered and
-  // its layout's effects run: until it answers, a stored credential without a stored user shows the blank screen.
-  if (token) void queryClient.prefetchQuery(userQueries.current(token));
+  // A stored credential without a stored user shows the blank screen until the session answers: it is asked for
+  // now, while the page's chunks load and run, rather than once the page has rendered and its layout's effects run.
+  if (token && !userData) void queryClient.prefetchQuery(userQueries.current(token));
   if (hydrating) {
     hydrate(queryClient, rendered.queries);
     await loadMatchedRoutes(window.location.pathname);

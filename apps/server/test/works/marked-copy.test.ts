@@ -2,9 +2,9 @@ import { DEFAULT_COMPLIANCE_SETTINGS } from '@huafang/contracts';
 import { expect, it } from 'vitest';
 import { readPngText } from '../../src/engines/png-text.js';
 import { labelledImage } from '../../src/features/compliance/labelled-image.js';
-import { markedCopyKey, storeWorkFiles } from '../../src/features/works/work-files.js';
-import { newId } from '../../src/platform/ids.js';
+import { markedCopyKey } from '../../src/features/works/work-files.js';
 import { readBytes } from '../../src/platform/storage/storage.js';
+import { demoTemplate, generateBody, waitForEnd } from '../generate/generation-helpers.js';
 import { describeServer } from '../helpers/suite.js';
 import { useTestApp } from '../helpers/use-test-app.js';
 import { readZip } from '../helpers/zip.js';
@@ -75,24 +75,18 @@ describeServer('works: the marked copy behind downloads and zips', () => {
     expect(await stored(copyKey)).toBeNull();
   });
 
-  it('paints the marked copy when a work is stored with the mark on, and its first download serves it', async () => {
-    const [seeded] = await seedWorks(ctx.app, ctx.alice.userId, [{ prompt: '存储时' }]);
-    const original = (await stored(await imageKey(seeded!)))!;
-    const current = await ctx.app.services.compliance.settings();
-    const id = newId();
-    // The same picture stored again as a generation stores it, under a work whose row points at it.
-    const files = await storeWorkFiles(ctx.app.services.storage, id, original, current);
-    const copy = await stored(markedCopyKey(files.imageKey));
-    expect(copy).not.toBeNull();
-    const expected = await labelledWhole(seeded!, current);
-    await ctx.app.db.updateTable('works').set({ image_key: files.imageKey }).where('id', '=', seeded!).execute();
-    // Without the original, only the copy kept at storing can answer.
-    await ctx.app.services.storage.remove(files.imageKey);
-    expect((await download(seeded!)).equals(expected)).toBe(true);
-
-    const off = { ...current, markEnabled: false };
-    const other = newId();
-    const plain = await storeWorkFiles(ctx.app.services.storage, other, original, off);
-    expect(await stored(markedCopyKey(plain.imageKey))).toBeNull();
+  it('paints the marked copy of a generated work once its result is shown, and its first download serves it', async () => {
+    const template = await demoTemplate(ctx.app, ctx.alice.token, '水墨山水');
+    const body = generateBody(template, { width: 256, height: 256, steps: 4, batchSize: 1, seed: 7 });
+    const submit = await ctx.app.call('POST', '/api/generate/task', { token: ctx.alice.token, body });
+    expect(submit.body.code).toBe(0);
+    const { final } = await waitForEnd(ctx.app, ctx.alice.token, submit.body.data.generateId);
+    const id = final.images[0].workId as string;
+    const copyKey = markedCopyKey(await imageKey(id));
+    await expect.poll(() => stored(copyKey), { timeout: 10_000 }).not.toBeNull();
+    const expected = await labelledWhole(id, await ctx.app.services.compliance.settings());
+    // Without the original, only the copy kept after the generation can answer.
+    await ctx.app.services.storage.remove(await imageKey(id));
+    expect((await download(id)).equals(expected)).toBe(true);
   });
 });

@@ -107,10 +107,11 @@ export class WorkKeeper {
    * as long as a few sampling steps. A work deleted meanwhile takes the copy with it.
    */
   private markLater(workId: string, imageKey: string, png: Buffer, settings: ComplianceSettings): void {
+    if (!settings.markEnabled) return;
     const { storage, works } = this.deps;
     void keepMarkedCopy(storage, imageKey, png, settings)
       .then(async () => {
-        if (!(await works.find(workId))) await storage.remove(markedCopyKey(imageKey));
+        if ((await works.existingIds([workId])).length === 0) await storage.remove(markedCopyKey(imageKey));
       })
       .catch(() => undefined);
   }

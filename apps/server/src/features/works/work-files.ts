@@ -58,22 +58,11 @@ async function thumbnailOf(png: Buffer, size: number): Promise<Buffer> {
 /**
  * Keeps a result: the original PNG as painted (with its parameters text) and a WebP thumbnail, which carries the
  * original's AIGC label (and nothing else of its metadata), so the thumbnail served later names the same producer.
- * With `settings` whose visible mark is on, the marked copy downloads serve is painted now too (see
- * markedOriginal), so no first download (a zip of 100 works above all) waits for painting.
  */
-export async function storeWorkFiles(
-  storage: Storage,
-  workId: string,
-  png: Buffer,
-  settings?: ComplianceSettings,
-): Promise<StoredWorkFiles> {
+export async function storeWorkFiles(storage: Storage, workId: string, png: Buffer): Promise<StoredWorkFiles> {
   const { imageKey, thumbKey } = workFileKeys(workId);
-  // The original is written while the thumbnail and the marked copy are encoded (in libvips' threads).
-  const [thumb] = await Promise.all([
-    thumbnailOf(png, THUMB_SIZE),
-    storage.put(imageKey, png),
-    settings?.markEnabled ? paintMarkedCopy(storage, imageKey, png, settings) : undefined,
-  ]);
+  // The original is written while the thumbnail is encoded (in libvips' threads): a generation waits for both.
+  const [thumb] = await Promise.all([thumbnailOf(png, THUMB_SIZE), storage.put(imageKey, png)]);
   await storage.put(thumbKey, thumb);
   return { imageKey, thumbKey };
 }
@@ -89,8 +78,8 @@ export async function readWorkThumb(
 }
 
 /**
- * Paints and keeps the marked copy of a work stored without it (a generation's result, once it is shown). Only a
- * saving: should it fail, or a download come first, the download paints it.
+ * Paints and keeps the marked copy downloads serve (see markedOriginal), so no first download (a zip of 100 works
+ * above all) waits for painting. Only a saving: should it fail, or a download come first, the download paints it.
  */
 export async function keepMarkedCopy(
   storage: Storage,

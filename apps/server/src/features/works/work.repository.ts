@@ -139,7 +139,8 @@ export class WorkRepository {
     let newestFirst = true;
     if (after) ids = ids.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.at, after.id)));
     else offset = (page.current - 1) * pageSize;
-    if (!after && unfiltered) {
+    // The first page needs no count to pick its rows: it is read beside the counter, not after it.
+    if (!after && unfiltered && offset > 0) {
       const beyond = (await counted) - offset - pageSize;
       if (beyond < offset) {
         newestFirst = false;
