@@ -53,10 +53,10 @@ describeServer('files: a user’s uploads and works kept in S3-compatible storag
     const { final } = await waitForEnd(ctx.app, ctx.user.token, submit.body.data.generateId);
     expect(final.status).toBe('succeeded');
     work = final.images[0];
-    expect(await s3.keys(`works/${work.workId}`)).toEqual([
-      `works/${work.workId}.png`,
-      `works/${work.workId}.thumb.webp`,
-    ]);
+    // The original and its thumbnail with the result; the marked copy downloads serve follows once it is shown.
+    await expect
+      .poll(() => s3.keys(`works/${work.workId}`), { timeout: 10_000 })
+      .toEqual([`works/${work.workId}.marked.png`, `works/${work.workId}.png`, `works/${work.workId}.thumb.webp`]);
 
     const original = await get(work.url);
     expect(original.status).toBe(200);

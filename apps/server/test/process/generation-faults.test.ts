@@ -173,8 +173,9 @@ describeFullDisk('generation faults: the data directory fills up', () => {
     const sample = await server.submitAnswer(token, { ...BATCH, steps: 6, batchSize: 1, seed: 400 });
     expect((await server.waitForEnd(token, sample.body.data.generateId)).final.status).toBe('succeeded');
     const { bsize } = await statfs(files);
+    // A work takes its original, thumbnail and (painted once the result is shown) marked copy.
+    await expect.poll(() => filesUnder(path.join(files, 'works')), { timeout: 10_000 }).toHaveLength(3);
     const sampleFiles = await filesUnder(path.join(files, 'works'));
-    expect(sampleFiles).toHaveLength(2);
     let oneWork = 0;
     for (const file of sampleFiles) oneWork += (await stat(file)).size;
     // Room for about one and a half works: the second of the batch cannot be stored.
