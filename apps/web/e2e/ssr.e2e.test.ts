@@ -1,15 +1,18 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   api,
   generateAndWait,
+  loggedInOnDraw,
   newPage,
   randomSuffix,
+  registerInvitedUser,
   registerUserViaApi,
   SCREENS,
   type ScreenName,
   setupJourney,
 } from './harness';
-import { visible } from './ui';
+import { dialog, press, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -23,6 +26,19 @@ async function html(path: string, userAgent = SCREENS.wechat.userAgent): Promise
 function meta(text: string, key: string): string | undefined {
   const escaped = key.replace(/[.:]/g, (char) => `\\${char}`);
   return new RegExp(`<meta (?:property|name)="${escaped}" content="([^"]*)"`).exec(text)?.[1];
+}
+
+/** Holds back the app's scripts (as a slow network would) until the returned function is called. */
+async function holdAppScripts(page: Page): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/.*\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
 }
 
 interface Works {
@@ -145,6 +161,29 @@ describe('public pages arrive rendered', () => {
         });
         expect(kept, path).toBe(true);
         expect(errors, path).toEqual([]);
+        await context.close();
+      }
+    });
+  }
+
+  for (const screen of ['phone', 'desktop'] as ScreenName[]) {
+    it(`keeps a tap made on the rendered page before the app has taken it over (${screen})`, async () => {
+      const { server, browser } = journey;
+      const { nickname } = await authorWorks();
+      const reader = await registerInvitedUser(server);
+      const guest = await newPage(browser, screen);
+      const signedIn = await loggedInOnDraw(journey, reader, screen);
+      // A guest's page is hydrated; a signed-in reader's is rendered afresh over the server's HTML.
+      for (const { page, context } of [guest, signedIn]) {
+        const release = await holdAppScripts(page);
+        await page.goto(`${server.baseUrl}/omnibus`, { waitUntil: 'commit' });
+        await page.waitForFunction(() => '__hfEarlyTaps' in globalThis);
+        const card = page.locator('.hf-public-card').filter({ hasText: nickname }).first();
+        await press(screen, card.getByRole('button', { name: /^查看作品/ }));
+        await page.waitForTimeout(300);
+        expect(await dialog(page, '作品详情').count()).toBe(0);
+        release();
+        await visible(dialog(page, '作品详情').getByRole('button', { name: '做同款' }));
         await context.close();
       }
     });

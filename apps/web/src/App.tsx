@@ -3,12 +3,13 @@ import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App as AntdApp, ConfigProvider } from 'antd';
 // The ES build of the locale: `antd/locale/zh_CN` is the CommonJS one and drags its interop helpers along.
 import zhCN from 'antd/es/locale/zh_CN';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { type DataRouter, RouterProvider } from 'react-router';
 import { NoticeBridge } from './components/NoticeBridge';
 import { cspNonce } from './csp';
 import { queryClient } from './query-client';
 import { bindNavigator, LOGIN_LANDING, LOGIN_PATH } from './services/navigation';
+import { replayEarlyTap } from './ssr/early-taps';
 import { theme } from './theme';
 
 // A session that ends goes straight to the landing that opens the login dialog (not through the /login redirect):
@@ -28,6 +29,7 @@ const csp = { nonce: cspNonce };
 ConfigProvider.config({ holderRender: (children) => <ConfigProvider csp={csp}>{children}</ConfigProvider> });
 
 export function App({ router }: { router: DataRouter }) {
+  useEffect(replayEarlyTap, []);
   return (
     <AppProviders>
       <RouterProvider router={router} />

@@ -9,7 +9,7 @@ import { styleNonce } from './security-headers.js';
 
 /** Vite names every file under assets/ by a hash of its content, so a browser may keep them for good. */
 const HASHED_ASSET_CACHE = 'public, max-age=31536000, immutable';
-/** Everything else (the page, favicon.svg, zod-jitless.js) is checked with the server on every use. */
+/** Everything else (the page, favicon.svg, zod-jitless.js, early-taps.js) is checked with the server on every use. */
 const REVALIDATE = 'no-cache';
 /** Files a page loads by name: a missing one is a 404, never the page (a script tag would run HTML). */
 const STATIC_FILE =

@@ -332,7 +332,11 @@ export function createRenderer(distDir: string) {
     // Replacements are functions: in a string, `$&`, `$'` and `$$` that a nickname or a prompt may hold would be
     // read as patterns and paste parts of the page into the data block.
     let html = template
-      .replace('</head>', () => `  <meta property="csp-nonce" nonce="${nonce}" />\n  </head>`)
+      .replace(
+        '</head>',
+        () =>
+          `  <meta property="csp-nonce" nonce="${nonce}" />\n    <script async src="/early-taps.js"></script>\n  </head>`,
+      )
       .replace('<html lang="zh-CN">', () => `<html lang="zh-CN" class="${htmlClasses(width)}">`)
       .replace(/<title>[^<]*<\/title>/, () => head)
       .replace(

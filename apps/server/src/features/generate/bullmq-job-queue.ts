@@ -326,7 +326,7 @@ export class BullJobQueue implements JobQueue {
     await this.standings.close();
     await this.queue.close();
     this.goneWorkers.close();
-    this.deps.lifecycle.close();
+    await this.deps.lifecycle.close();
   }
 
   stopRunning(): void {

@@ -172,7 +172,7 @@ export class EmbeddedJobQueue implements JobQueue {
     clearTimeout(grace);
     this.stopRunning();
     await Promise.allSettled([...this.settling]);
-    this.deps.lifecycle.close();
+    await this.deps.lifecycle.close();
   }
 
   stopRunning(): void {

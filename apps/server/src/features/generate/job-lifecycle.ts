@@ -34,8 +34,11 @@ export interface JobLifecycle {
   requeueForRestart(item: QueueItem): Promise<void>;
   /** Scale-out: the job's worker died; the user sees `message` while it waits for another. */
   moving(jobId: string, message: string): Promise<void>;
-  /** Stops the settles still being retried (the queue has stopped); their jobs continue at the next start. */
-  close(): void;
+  /**
+   * Stops the settles still being retried (the queue has stopped; their jobs continue at the next start) and waits
+   * for the marked copies being painted.
+   */
+  close(): Promise<void>;
 }
 
 /** The generation job's lifecycle: inputs, run, works, settlement, requeue and recovery, wired once. */
@@ -86,6 +89,9 @@ export function createJobLifecycle(deps: {
     cancelWaiting: (jobId, settles) => settlement.cancelWaiting(jobId, settles),
     requeueForRestart: (item) => requeue.forRestart(item),
     moving: (jobId, message) => requeue.moving(jobId, message),
-    close: () => settlement.close(),
+    close: async () => {
+      settlement.close();
+      await keeper.idle();
+    },
   };
 }

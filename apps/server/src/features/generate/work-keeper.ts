@@ -39,6 +39,9 @@ export class WorkKeeper {
     },
   ) {}
 
+  /** Marked copies still being painted: the process waits for them before it closes its storage and database. */
+  private readonly painting = new Set<Promise<void>>();
+
   /**
    * One finished image becomes a work, while the run that claimed the job at `claimedAt` still holds it; when that
    * fails, its files go too, so nothing half-kept remains.
@@ -109,11 +112,18 @@ export class WorkKeeper {
   private markLater(workId: string, imageKey: string, png: Buffer, settings: ComplianceSettings): void {
     if (!settings.markEnabled) return;
     const { storage, works } = this.deps;
-    void keepMarkedCopy(storage, imageKey, png, settings)
+    const painted = keepMarkedCopy(storage, imageKey, png, settings)
       .then(async () => {
         if ((await works.existingIds([workId])).length === 0) await storage.remove(markedCopyKey(imageKey));
       })
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .finally(() => this.painting.delete(painted));
+    this.painting.add(painted);
+  }
+
+  /** Resolves once every marked copy begun so far is painted (or has failed: a download paints it then). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.painting]);
   }
 
   private async removeFiles(workId: string): Promise<void> {

@@ -1,0 +1,28 @@
+// Loaded by the pages the server rendered (src/ssr/entry-server.tsx). Until the app has taken such a page over, its
+// buttons do nothing: a tap on one is held here, described, and repeated by the app once it runs
+// (src/ssr/early-taps.ts). Links are left alone: they work without the app.
+(() => {
+  const CONTROL = 'button, [role="button"], [role="tab"], [role="checkbox"], [role="switch"], [role="menuitem"]';
+  const nameOf = (control) => control.getAttribute('aria-label') || control.textContent.trim();
+  let held = null;
+  const hold = (event) => {
+    const control = event.target instanceof Element ? event.target.closest(CONTROL) : null;
+    const root = document.getElementById('root');
+    if (!control || !root?.contains(control)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const name = nameOf(control);
+    const role = control.getAttribute('role');
+    const selector = role ? `[role="${role}"]` : control.tagName.toLowerCase();
+    // Which of the page's controls of that kind and name it was, to find it again in a page rendered afresh.
+    const index = [...root.querySelectorAll(selector)].filter((other) => nameOf(other) === name).indexOf(control);
+    held = { control, selector, name, index };
+  };
+  addEventListener('click', hold, true);
+  globalThis.__hfEarlyTaps = {
+    stop() {
+      removeEventListener('click', hold, true);
+      return held;
+    },
+  };
+})();
