@@ -188,4 +188,29 @@ describe('public pages arrive rendered', () => {
       }
     });
   }
+
+  it('holds nothing when the tap script arrives after the app has taken the page over', async () => {
+    const { server, browser } = journey;
+    const { nickname } = await authorWorks();
+    const { page, context } = await newPage(browser, 'desktop');
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/early-taps.js', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(`${server.baseUrl}/omnibus`, { waitUntil: 'commit' });
+    // The app has rendered (it leaves its mark where the script would).
+    await page.waitForFunction(() => '__hfEarlyTaps' in globalThis);
+    const arrived = page.waitForResponse('**/early-taps.js');
+    release();
+    await arrived;
+    await page.waitForTimeout(300);
+    const card = page.locator('.hf-public-card').filter({ hasText: nickname }).first();
+    await card.getByRole('button', { name: /^查看作品/ }).click();
+    await visible(dialog(page, '作品详情').getByRole('button', { name: '做同款' }));
+    await context.close();
+  });
 });

@@ -2,6 +2,8 @@
 // buttons do nothing: a tap on one is held here, described, and repeated by the app once it runs
 // (src/ssr/early-taps.ts). Links are left alone: they work without the app.
 (() => {
+  // Arrived after the app had already taken the page over (its code was cached, this file was revalidated).
+  if (globalThis.__hfEarlyTaps) return;
   const CONTROL = 'button, [role="button"], [role="tab"], [role="checkbox"], [role="switch"], [role="menuitem"]';
   const nameOf = (control) => control.getAttribute('aria-label') || control.textContent.trim();
   let held = null;

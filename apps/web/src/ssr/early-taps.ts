@@ -29,7 +29,10 @@ function findAgain(root: HTMLElement, tap: HeldTap): HTMLElement | null {
  * reader's) has the same control again once its data has come.
  */
 export function replayEarlyTap(): void {
-  const tap = globalThis.__hfEarlyTaps?.stop() ?? null;
+  const held = globalThis.__hfEarlyTaps;
+  // Tells the script, should it still arrive, that the app has the page and nothing is to be held.
+  globalThis.__hfEarlyTaps = { stop: () => null };
+  const tap = held?.stop() ?? null;
   const root = document.getElementById('root');
   if (!tap || !root) return;
   if (tap.control.isConnected) {
