@@ -1,5 +1,5 @@
 import type { Insertable, Selectable, Transaction, Updateable } from 'kysely';
-import { countRows, type PageRequest, pageRows } from '../../platform/db/count.js';
+import { countRows, nearerEnd, type PageRequest, pageRows } from '../../platform/db/count.js';
 import type { Database, Executor } from '../../platform/db/database.js';
 import type { Keyset } from '../../platform/db/keyset.js';
 import type { DB, WorkTable } from '../../platform/db/schema.js';
@@ -134,23 +134,14 @@ export class WorkRepository {
     const counted = unfiltered ? this.countOwned(userId) : countRows(filtered);
     const { after, pageSize } = page;
     let ids = filtered.select('id');
-    let limit = pageSize;
-    let offset = 0;
-    let newestFirst = true;
+    let pick = { reversed: false, offset: 0, limit: pageSize };
     if (after) ids = ids.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.at, after.id)));
-    else offset = (page.current - 1) * pageSize;
+    else pick.offset = (page.current - 1) * pageSize;
     // The first page needs no count to pick its rows: it is read beside the counter, not after it.
-    if (!after && unfiltered && offset > 0) {
-      const beyond = (await counted) - offset - pageSize;
-      if (beyond < offset) {
-        newestFirst = false;
-        limit = pageSize + Math.min(0, beyond);
-        offset = Math.max(0, beyond);
-      }
-    }
-    if (limit <= 0) return { rows: [], total: await counted };
-    const direction = newestFirst ? 'desc' : 'asc';
-    const picked = ids.orderBy('created_at', direction).orderBy('id', direction).limit(limit).offset(offset);
+    if (!after && unfiltered && pick.offset > 0) pick = nearerEnd(await counted, pick.offset, pageSize);
+    if (pick.limit === 0) return { rows: [], total: await counted };
+    const direction = pick.reversed ? 'asc' : 'desc';
+    const picked = ids.orderBy('created_at', direction).orderBy('id', direction).limit(pick.limit).offset(pick.offset);
     const [rows, total] = await Promise.all([
       this.db
         .selectFrom('works')
@@ -356,10 +347,21 @@ export class WorkRepository {
       .where('works.hidden', '=', 0);
   }
 
+  /** How many works 灵感广场 lists: the counter triggers keep with the rows (migration 0025). */
+  async countPublic(): Promise<number> {
+    const row = await this.db
+      .selectFrom('gallery_counts')
+      .select('works')
+      .where('name', '=', 'omnibus')
+      .executeTakeFirst();
+    return Number(row?.works ?? 0);
+  }
+
   /**
    * Published works not hidden by an admin; `templateIds` narrows to a task category's templates. Page `current`, or
    * the `pageSize` after `after` (keyset on the order's column and id). As in pageOwned, the page's ids come first
-   * from the index (public, hidden, published_at or hot_score, id), then only those rows are read with their authors.
+   * from the index (public, hidden, published_at or hot_score, id), then only those rows are read with their authors;
+   * without a category the total is the counter, and a page past the middle is picked from the far end.
    */
   async pagePublic(options: {
     order: 'latest' | 'hot';
@@ -375,15 +377,20 @@ export class WorkRepository {
       if (options.templateIds.length === 0) return { rows: [], total: 0 };
       filtered = filtered.where('works.template_id', 'in', options.templateIds);
     }
+    const unfiltered = !options.templateIds;
+    const counted = unfiltered ? this.countPublic() : countRows(filtered);
     const column = options.order === 'hot' ? 'works.hot_score' : 'works.published_at';
+    const { after, pageSize } = options;
     let ids = filtered.select('works.id');
-    const { after } = options;
+    let pick = { reversed: false, offset: 0, limit: pageSize };
     if (after) ids = ids.where((eb) => eb(eb.refTuple(column, 'works.id'), '<', eb.tuple(after.at, after.id)));
-    const picked = ids
-      .orderBy(column, 'desc')
-      .orderBy('works.id', 'desc')
-      .limit(options.pageSize)
-      .offset(after ? 0 : (options.current - 1) * options.pageSize);
+    else pick.offset = (options.current - 1) * pageSize;
+    if (!after && unfiltered && pick.offset > 0) pick = nearerEnd(await counted, pick.offset, pageSize);
+    if (pick.limit === 0) return { rows: [], total: await counted };
+    // Turned around, the order is exactly reversed on both databases, NULLs included (PostgreSQL puts them first
+    // going down and last going up, SQLite last and first), and the id makes it total.
+    const direction = pick.reversed ? 'asc' : 'desc';
+    const picked = ids.orderBy(column, direction).orderBy('works.id', direction).limit(pick.limit).offset(pick.offset);
     const [rows, total] = await Promise.all([
       this.db
         .selectFrom('works')
@@ -394,7 +401,7 @@ export class WorkRepository {
         .orderBy(column, 'desc')
         .orderBy('works.id', 'desc')
         .execute(),
-      countRows(filtered),
+      counted,
     ]);
     return { rows, total };
   }

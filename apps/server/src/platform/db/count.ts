@@ -27,3 +27,14 @@ export async function pageRows<DB, TB extends keyof DB, O, PickedDB, PickedTB ex
   ]);
   return { rows, total };
 }
+
+/**
+ * How to read rows `offset` to `offset + pageSize` of a list of `total` rows from the end nearer to them: past the
+ * middle, reversed (the list's order turned around) and counted from the far end, so the last of 250 pages steps
+ * over no index entries instead of 9,960. `limit` is 0 for a page beyond the list.
+ */
+export function nearerEnd(total: number, offset: number, pageSize: number) {
+  const beyond = total - offset - pageSize;
+  if (beyond >= offset) return { reversed: false, offset, limit: pageSize };
+  return { reversed: true, offset: Math.max(0, beyond), limit: Math.max(0, pageSize + Math.min(0, beyond)) };
+}

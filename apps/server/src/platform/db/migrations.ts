@@ -1021,6 +1021,78 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  '0025_gallery_counts': {
+    async up(db: Kysely<unknown>) {
+      // 灵感广场's total (public works not hidden) without counting tens of thousands of rows on every page, so a deep
+      // page can also be read from the far end (see WorkRepository.pagePublic). As in 0024, triggers keep it in the
+      // transaction that changes a row, whatever writes it: an insert or delete of a visible work, and an update
+      // that makes a work visible or not (发布, 取消发布, 隐藏, 恢复). The update trigger is per row, and fires only
+      // when visibility really changes: PostgreSQL allows no transition tables on a trigger limited to columns, and
+      // views, likes and scores, the frequent updates, must not touch the one counter row every publication locks.
+      const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+      const create = async (trx: Kysely<unknown>) => {
+        await trx.schema
+          .createTable('gallery_counts')
+          .addColumn('name', 'varchar(16)', (c) => c.primaryKey())
+          .addColumn('works', 'integer', (c) => c.notNull())
+          .execute();
+        await sql`insert into gallery_counts (name, works)
+          select 'omnibus', count(*) from works where public = 1 and hidden = 0`.execute(trx);
+        if (postgres) {
+          await sql`create function gallery_counts_added() returns trigger language plpgsql as $$
+  begin
+    update gallery_counts set works = gallery_counts.works + shown.n
+      from (select count(*) as n from added where public = 1 and hidden = 0) shown
+      where name = 'omnibus' and shown.n > 0;
+    return null;
+  end $$`.execute(trx);
+          await sql`create function gallery_counts_removed() returns trigger language plpgsql as $$
+  begin
+    update gallery_counts set works = gallery_counts.works - shown.n
+      from (select count(*) as n from removed where public = 1 and hidden = 0) shown
+      where name = 'omnibus' and shown.n > 0;
+    return null;
+  end $$`.execute(trx);
+          await sql`create function gallery_counts_moved() returns trigger language plpgsql as $$
+  begin
+    update gallery_counts
+      set works = works + case when new.public = 1 and new.hidden = 0 then 1 else -1 end
+      where name = 'omnibus';
+    return null;
+  end $$`.execute(trx);
+          await sql`create trigger gallery_counts_insert after insert on works referencing new table as added
+            for each statement execute function gallery_counts_added()`.execute(trx);
+          await sql`create trigger gallery_counts_delete after delete on works referencing old table as removed
+            for each statement execute function gallery_counts_removed()`.execute(trx);
+          await sql`create trigger gallery_counts_update after update of public, hidden on works for each row
+            when ((old.public = 1 and old.hidden = 0) is distinct from (new.public = 1 and new.hidden = 0))
+            execute function gallery_counts_moved()`.execute(trx);
+        } else {
+          await sql`create trigger gallery_counts_insert after insert on works
+    when new.public = 1 and new.hidden = 0 begin
+    update gallery_counts set works = works + 1 where name = 'omnibus';
+  end`.execute(trx);
+          await sql`create trigger gallery_counts_delete after delete on works
+    when old.public = 1 and old.hidden = 0 begin
+    update gallery_counts set works = works - 1 where name = 'omnibus';
+  end`.execute(trx);
+          await sql`create trigger gallery_counts_update after update of public, hidden on works
+    when (old.public = 1 and old.hidden = 0) is not (new.public = 1 and new.hidden = 0) begin
+    update gallery_counts
+      set works = works + case when new.public = 1 and new.hidden = 0 then 1 else -1 end
+      where name = 'omnibus';
+  end`.execute(trx);
+        }
+      };
+      if (postgres) {
+        // As 0024: works stay still from the count to the triggers, so a work published meanwhile is counted once.
+        await sql`lock table works in share row exclusive mode`.execute(db);
+        await create(db);
+      } else {
+        await db.transaction().execute(create);
+      }
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -346,6 +346,12 @@ export interface WorkCountTable {
   works: number;
 }
 
+/** How many works a gallery lists, kept by triggers on works (migration 0025): 'omnibus', 灵感广场's total. */
+export interface GalleryCountTable {
+  name: string;
+  works: number;
+}
+
 /** One user's 点赞 (work_likes) or 收藏 (work_favorites) of a work. */
 export interface WorkReactionTable {
   work_id: string;
@@ -660,6 +666,7 @@ export interface DB {
   generation_jobs: GenerationJobTable;
   works: WorkTable;
   work_counts: WorkCountTable;
+  gallery_counts: GalleryCountTable;
   work_views: WorkViewTable;
   work_likes: WorkReactionTable;
   work_favorites: WorkReactionTable;
