@@ -29,6 +29,21 @@ export type OwnedWorkListRow = Pick<WorkRow, (typeof OWNED_LIST_COLUMNS)[number]
 /** A public work with its author, as the galleries list it. */
 export type PublicWorkRow = WorkRow & { nickname: string | null; avatar_file_id: string | null };
 
+/** What 灵感广场's list shows of a work (see WorkService.publicPage), its cursor included: a page reads no more. */
+const PUBLIC_LIST_COLUMNS = [
+  ...OWNED_LIST_COLUMNS.map((column) => `works.${column}` as const),
+  'works.published_at',
+  'works.hot_score',
+  'works.views',
+  'works.likes',
+  'works.favorites',
+  'users.nickname',
+  'users.avatar_file_id',
+] as const;
+export type PublicWorkListRow = OwnedWorkListRow &
+  Pick<WorkRow, 'published_at' | 'hot_score' | 'views' | 'likes' | 'favorites'> &
+  Pick<PublicWorkRow, 'nickname' | 'avatar_file_id'>;
+
 /** 点赞 (work_likes, counted in works.likes) or 收藏 (work_favorites, in works.favorites). */
 export type Reaction = 'like' | 'favorite';
 const REACTION = {
@@ -369,7 +384,7 @@ export class WorkRepository {
     pageSize: number;
     templateIds?: string[];
     after?: Keyset<string | number>;
-  }): Promise<{ rows: PublicWorkRow[]; total: number }> {
+  }): Promise<{ rows: PublicWorkListRow[]; total: number }> {
     // Counted and picked without the authors: every work's user exists (users are never deleted), and joining
     // them for each of the tens of thousands counted cost more than the page itself.
     let filtered = this.db.selectFrom('works').where('works.public', '=', 1).where('works.hidden', '=', 0);
@@ -395,8 +410,7 @@ export class WorkRepository {
       this.db
         .selectFrom('works')
         .innerJoin('users', 'users.id', 'works.user_id')
-        .selectAll('works')
-        .select(['users.nickname', 'users.avatar_file_id'])
+        .select(PUBLIC_LIST_COLUMNS)
         .where('works.id', 'in', picked)
         .orderBy(column, 'desc')
         .orderBy('works.id', 'desc')

@@ -27,7 +27,7 @@ import type { ModelRepository } from '../models/model.repository.js';
 import type { PublicationGate } from '../moderation/publication-gate.js';
 import type { NoticeService } from '../notice/notice.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
-import type { OwnedWorkListRow, PublicWorkRow, Reaction, WorkRepository, WorkRow } from './work.repository.js';
+import type { OwnedWorkListRow, PublicWorkListRow, Reaction, WorkRepository, WorkRow } from './work.repository.js';
 import {
   markedCopyKey,
   readWorkImage,
@@ -242,7 +242,7 @@ export class WorkService {
     };
   }
 
-  private publicItem(row: PublicWorkRow, mine: ViewerReactions = NO_REACTIONS): PublicWorkItem {
+  private publicItem(row: PublicWorkListRow, mine: ViewerReactions = NO_REACTIONS): PublicWorkItem {
     return {
       // Public works are served without a signature: their links are stable and cacheable.
       ...picture(row, (path) => path),
