@@ -385,8 +385,8 @@ export class WorkRepository {
     templateIds?: string[];
     after?: Keyset<string | number>;
   }): Promise<{ rows: PublicWorkListRow[]; total: number }> {
-    // Counted and picked without the authors: every work's user exists (users are never deleted), and joining
-    // them for each of the tens of thousands counted cost more than the page itself.
+    // Picked (and in a category counted) without the authors: every work's user exists (users are never deleted),
+    // and joining them for each of the tens of thousands counted cost more than the page itself.
     let filtered = this.db.selectFrom('works').where('works.public', '=', 1).where('works.hidden', '=', 0);
     if (options.templateIds) {
       if (options.templateIds.length === 0) return { rows: [], total: 0 };
