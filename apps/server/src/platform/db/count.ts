@@ -30,8 +30,8 @@ export async function pageRows<DB, TB extends keyof DB, O, PickedDB, PickedTB ex
 
 /**
  * How to read rows `offset` to `offset + pageSize` of a list of `total` rows from the end nearer to them: past the
- * middle, reversed (the list's order turned around) and counted from the far end, so the last of 250 pages steps
- * over no index entries instead of 9,960. `limit` is 0 for a page beyond the list.
+ * middle, reversed (the list's order turned around) and counted from the far end, so a deep page steps over at most
+ * half the list and the last page over none. `limit` is 0 for a page beyond the list.
  */
 export function nearerEnd(total: number, offset: number, pageSize: number) {
   const beyond = total - offset - pageSize;
