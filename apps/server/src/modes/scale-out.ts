@@ -78,7 +78,8 @@ export async function openScaleOut(
   };
   const all = [redis.client, redis.subscriber, redis.polls, redis.probe];
   if (role === 'api') {
-    const connection = connectRedis(url, 'api-progress-feed', log, { autoResubscribe: false });
+    // Fails fast as the polls' reads do: a poll waits for its PING (RedisFeed.sync).
+    const connection = connectRedis(url, 'api-progress-feed', log, { ...FAIL_FAST, autoResubscribe: false });
     all.push(connection);
     redis.feed = new RedisFeed(
       connection,

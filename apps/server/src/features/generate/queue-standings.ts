@@ -227,7 +227,10 @@ export class QueueStandings {
     }
   }
 
-  /** A waiting job's standing as last written: from the mirror when it is current, else from Redis. */
+  /**
+   * A waiting job's standing as last written: from the mirror when it is current, else from Redis. A poll reads
+   * its progress entry first, whose RedisFeed.sync also brought the mirrored line up to the poll's arrival.
+   */
   private written(generateId: string): Standing | undefined | Promise<Standing | undefined> {
     const feed = this.deps.feed;
     if (!feed?.live) {

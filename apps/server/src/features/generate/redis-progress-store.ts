@@ -107,10 +107,17 @@ export class RedisProgressStore implements ProgressStore {
     }
   }
 
-  /** The entry from the mirror when it is current, else from Redis (kept in the mirror when nothing moved meanwhile). */
-  private current(generateId: string): Entry | null | Promise<Entry | null> {
+  /**
+   * The entry as a read of Redis now would give it: from the mirror once the messages published before this call
+   * are handled (RedisFeed.sync), else from Redis (kept in the mirror when nothing moved meanwhile).
+   */
+  private current(generateId: string): Promise<Entry | null> {
     const feed = this.feed;
-    if (!feed) return this.load(generateId);
+    if (!feed?.live) return this.load(generateId);
+    return feed.sync().then(() => this.mirrored(feed, generateId));
+  }
+
+  private mirrored(feed: RedisFeed, generateId: string): Entry | null | Promise<Entry | null> {
     const now = Date.now();
     const mirrored = this.mirror.get(generateId);
     if (mirrored) {

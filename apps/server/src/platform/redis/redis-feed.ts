@@ -8,12 +8,18 @@ import type { Redis } from 'ioredis';
  * Pub/sub keeps nothing for a disconnected subscriber: while the subscription is not `live` a mirror must read
  * Redis instead, and each loss and each new subscription moves `epoch` on and runs the gap handlers (a mirror
  * drops what it holds). A read made in one epoch may be kept only if the epoch has not moved by its answer.
+ *
+ * `sync` makes a mirror as current as a read of Redis: Redis answers a connection in order, so once it answered a
+ * PING sent after the call, every message published before the call has been handled. A frozen or unreachable
+ * Redis fails it as it fails a read (the connection's command timeout), so requests answer 503 as before.
  */
 export class RedisFeed {
   private readonly handlers = new Map<string, (message: string) => void>();
   private readonly gapHandlers: (() => void)[] = [];
   private subscribed = false;
   private closed = false;
+  /** The PING the calls of this turn of the event loop share, sent once they are all in. */
+  private pending: Promise<void> | null = null;
   /** Moves on at every loss and every new subscription. */
   epoch = 0;
 
@@ -32,6 +38,17 @@ export class RedisFeed {
 
   get live(): boolean {
     return this.subscribed && this.subscriber.status === 'ready';
+  }
+
+  /** Resolves once the messages published before the call are handled (one PING for all calls of a turn). */
+  sync(): Promise<void> {
+    this.pending ??= new Promise<void>((resolve, reject) => {
+      setImmediate(() => {
+        this.pending = null;
+        this.subscriber.ping().then(() => resolve(), reject);
+      });
+    });
+    return this.pending;
   }
 
   /** One handler per channel. */
