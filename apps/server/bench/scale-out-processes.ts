@@ -321,7 +321,13 @@ async function servePlain(): Promise<void> {
   const { default: Fastify } = await import('fastify');
   const answers = JSON.parse(process.env.PLAIN_PROGRESS_ANSWERS ?? '{}') as Record<string, unknown>;
   const app = Fastify({ logger: { level: process.env.LOG_LEVEL ?? 'info' } });
-  app.post<{ Body: { generateId?: string } }>('/progress', async (req) => answers[req.body.generateId ?? ''] ?? {});
+  // BENCH_PLAIN_QUIET=1: no request lines, as the progress route logs none (by default the plain route logs two).
+  const quiet = process.env.BENCH_PLAIN_QUIET === '1' ? { logLevel: 'warn' as const } : {};
+  app.post<{ Body: { generateId?: string } }>(
+    '/progress',
+    quiet,
+    async (req) => answers[req.body.generateId ?? ''] ?? {},
+  );
   await app.listen({ port: Number(process.env.PORT ?? 0), host: process.env.HOST ?? '127.0.0.1' });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {

@@ -3,10 +3,12 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { RedisBackendLeases } from '../features/backends/redis-backend-leases.js';
 import { BullJobQueue } from '../features/generate/bullmq-job-queue.js';
+import { lineFeedChannel } from '../features/generate/queue-standings.js';
 import { RedisInterruptChannel } from '../features/generate/redis-interrupt-channel.js';
-import { RedisProgressStore } from '../features/generate/redis-progress-store.js';
+import { progressFeedChannel, RedisProgressStore } from '../features/generate/redis-progress-store.js';
 import { LocalBroadcast } from '../platform/broadcast/broadcast.js';
 import { connectRedis, FAIL_FAST, untilReady } from '../platform/redis/redis.js';
+import { RedisFeed } from '../platform/redis/redis-feed.js';
 import { connectSharedState, type SharedState } from '../platform/redis/shared-state.js';
 import type { ModeParts, OpenedMode } from './mode-parts.js';
 
@@ -20,6 +22,11 @@ export type RedisConnections = {
   polls: Redis;
   /** Health probes: fails fast whatever the role, so a probe answers while Redis is away. */
   probe: Redis;
+  /**
+   * API processes: the subscription to the published writes of progress and standings, which the polls then read
+   * from memory (see RedisProgressStore); absent, every poll reads Redis.
+   */
+  feed?: RedisFeed;
 };
 
 /**
@@ -31,10 +38,18 @@ export function scaleOutParts(redis: RedisConnections, role: 'api' | 'worker', c
   return {
     role,
     leases: new RedisBackendLeases(redis.client, prefix, config.worker.lockMs, config.backendHealthMs),
-    board: new RedisProgressStore(redis.polls, prefix),
+    board: new RedisProgressStore(redis.polls, prefix, redis.feed),
     interrupts: new RedisInterruptChannel(redis.client, redis.subscriber, prefix, role === 'worker'),
     queue: (deps) =>
-      new BullJobQueue({ ...deps, redis: redis.client, polls: redis.polls, prefix, role, worker: config.worker }),
+      new BullJobQueue({
+        ...deps,
+        redis: redis.client,
+        polls: redis.polls,
+        feed: redis.feed,
+        prefix,
+        role,
+        worker: config.worker,
+      }),
     health: (queue) => ({ probe: redis.probe, queue }),
     // Lasts a little less than the tick, so the next tick is free again whichever worker's timer comes first.
     claimTick: async (task, intervalMs) =>
@@ -62,6 +77,16 @@ export async function openScaleOut(
     probe: connectRedis(url, `${role}-health`, log, FAIL_FAST),
   };
   const all = [redis.client, redis.subscriber, redis.polls, redis.probe];
+  if (role === 'api') {
+    // Fails fast as the polls' reads do: a poll waits for its PING (RedisFeed.sync).
+    const connection = connectRedis(url, 'api-progress-feed', log, { ...FAIL_FAST, autoResubscribe: false });
+    all.push(connection);
+    redis.feed = new RedisFeed(
+      connection,
+      [progressFeedChannel(config.redisPrefix), lineFeedChannel(config.redisPrefix)],
+      log,
+    );
+  }
   let shared: SharedState | null = null;
   try {
     // Revocations, cache invalidations and rate limits concern API processes only.
@@ -81,10 +106,12 @@ export async function openScaleOut(
     bus: shared?.bus ?? new LocalBroadcast(log),
     shared,
     async close() {
+      redis.feed?.close();
       await shared?.close();
       await Promise.allSettled(all.map((connection) => connection.quit()));
     },
     async abandon() {
+      redis.feed?.close();
       await shared?.close();
       for (const connection of all) connection.disconnect();
     },

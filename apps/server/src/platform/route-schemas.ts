@@ -1,5 +1,6 @@
 import { emptyEnvelopeSchema, envelopeSchema } from '@huafang/contracts';
 import fastJson from 'fast-json-stringify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
 /** Response schema of a route: the shared envelope, with HTTP 200 answers validated and stripped by it. */
@@ -39,4 +40,26 @@ function withTypeLists(node: unknown): unknown {
 export function compiledSerializer({ schema }: { schema: unknown }): (data: unknown) => string {
   if (!(schema instanceof z.ZodType)) throw new TypeError('compiledSerializer needs a zod response schema');
   return fastJson(withTypeLists(z.toJSONSchema(schema, { io: 'output', target: 'draft-7' })) as object);
+}
+
+/**
+ * For a route polled by every open page: a body of the usual shape is taken by `accept` (a few typeof and length
+ * checks, answering what zod would) instead of a zod parse; anything else (undefined from `accept`) goes to zod, so
+ * refusals and their messages stay the same.
+ */
+export function withFastPath<T extends object>(accept: (body: unknown) => T | undefined) {
+  return ({ schema }: { schema: unknown }) => {
+    const full = validatorCompiler({ schema } as Parameters<typeof validatorCompiler>[0]);
+    return (data: unknown) => {
+      const value = accept(data);
+      return value === undefined ? full(data) : { value };
+    };
+  };
+}
+
+/** `{ generateId }` as generateIdBodySchema parses it, when no trimming or refusal is needed (else undefined). */
+export function plainGenerateId(body: unknown): { generateId: string } | undefined {
+  const generateId = (body as { generateId?: unknown } | null)?.generateId;
+  if (typeof generateId !== 'string' || generateId.length === 0 || generateId.length > 64) return undefined;
+  return generateId.trim() === generateId ? { generateId } : undefined;
 }

@@ -92,7 +92,10 @@ describe.skipIf(problem !== null)(
         return moving !== undefined || !['queued', 'running'].includes(progress.status);
       });
       expect(moving?.status).toBe('queued');
-      expect(busy.output).toContain('job of a gone worker moved back to the queue');
+      // The message is written before the move, and the poll sees it at once: the move's log line may follow.
+      await until('the busy worker logs the move', async () =>
+        busy.output.includes('job of a gone worker moved back to the queue'),
+      );
 
       const { final } = await api.waitForEnd(token, short, 150_000);
       expect(final.status, final.message ?? '').toBe('succeeded');

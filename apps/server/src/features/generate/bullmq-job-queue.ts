@@ -2,6 +2,7 @@ import { DelayedError, type Job, Queue, WaitingError, Worker } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { newId } from '../../platform/ids.js';
+import type { RedisFeed } from '../../platform/redis/redis-feed.js';
 import type { Backend, BackendPool } from '../backends/backend-pool.js';
 import { BackendWaiters } from './backend-waiters.js';
 import type { GenerationRepository, JobRow } from './generation.repository.js';
@@ -59,6 +60,8 @@ export class BullJobQueue implements JobQueue {
       redis: Redis;
       /** Reads of the progress polls (standings), pipelined. */
       polls: Redis;
+      /** API processes: the published rewrites of the standings, mirrored so polls read them from memory. */
+      feed?: RedisFeed | null;
       prefix: string;
       /** An API process only adds, cancels and reads standings; a worker runs jobs. */
       role: 'api' | 'worker';
@@ -72,11 +75,11 @@ export class BullJobQueue implements JobQueue {
       log: FastifyBaseLogger;
     },
   ) {
-    const { redis, polls, prefix, repo, pool, limits, log } = deps;
+    const { redis, polls, feed, prefix, repo, pool, limits, log } = deps;
     this.queue = new Queue<JobData>(QUEUE_NAME, { connection: redis, prefix: `${prefix}:bull` });
     this.queue.on('error', (err) => log.warn({ err: err.message }, 'BullMQ queue error'));
     this.waiters = new BackendWaiters({ pool, log });
-    this.standings = new QueueStandings({ redis, polls, prefix, repo, pool, limits, log });
+    this.standings = new QueueStandings({ redis, polls, feed, prefix, repo, pool, limits, log });
     this.goneWorkers = new GoneWorkerWatch({
       redis,
       queue: this.queue,

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { currentUser } from '../../platform/auth/auth.plugin.js';
 import { doneAfter, ok } from '../../platform/envelope.js';
 import { notFound } from '../../platform/errors.js';
-import { compiledSerializer, reply, replyEmpty } from '../../platform/route-schemas.js';
+import { compiledSerializer, plainGenerateId, reply, replyEmpty, withFastPath } from '../../platform/route-schemas.js';
 import { originOf } from '../audit/audit-recorder.js';
 import type { ComplianceService } from '../compliance/compliance.service.js';
 import type { ControlnetPreviewService } from './controlnet-preview.service.js';
@@ -90,6 +90,7 @@ export const generateRoutes: FastifyPluginAsyncZod<{
     '/generate/task/progress',
     {
       schema: { tags, summary: '生成进度', body: generateIdBodySchema, response: reply(generationProgressSchema) },
+      validatorCompiler: withFastPath(plainGenerateId),
       serializerCompiler: compiledSerializer,
       onRequest: app.requireUser,
       config: { apiKeyScope: 'generate' },

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
+import type { RedisFeed } from '../../platform/redis/redis-feed.js';
 import type { BackendPool } from '../backends/backend-pool.js';
 import type { GenerationRepository } from './generation.repository.js';
 import { queueItemOf } from './job-payload.js';
@@ -22,6 +23,18 @@ import {
 const LINE_REFRESH_GAP_MS = 200;
 /** Standings are rewritten after every change; this keeps a stale copy from outliving a crashed writer. */
 const LINE_TTL_MS = 10 * 60_000;
+
+/** A standing as written: with the time and the job's own share, a read ages the ETA (see agedEtaSeconds). */
+type Standing = QueueStanding & { jobId: string; ownSeconds?: number; at?: number };
+
+/** Where every rewrite of the line is published: the JSON of all its standings by generateId. */
+export const lineFeedChannel = (prefix: string) => `${prefix}:line-feed`;
+
+/** The mirrored line is answered from memory when a message or a read confirmed it this recently. */
+const LINE_MIRROR_FRESH_MS = 5_000;
+
+const parsedLine = (raw: Record<string, string>) =>
+  new Map(Object.entries(raw).map(([generateId, json]) => [generateId, JSON.parse(json) as Standing]));
 
 type LineRow = Awaited<ReturnType<GenerationRepository['waitingAndRunning']>>[number];
 type LineJob = QueueItem & { handed: boolean; startedAt: string | null; running: boolean };
@@ -50,6 +63,11 @@ export class QueueStandings {
   /** Ends the pending rewrite's wait for the gap early. */
   private wake: (() => void) | null = null;
   private closed = false;
+  /** API processes: the whole line as the last rewrite published it (see RedisProgressStore's mirror). */
+  private mirror: { standings: Map<string, Standing>; at: number } | null = null;
+  /** Moves on at every message and every rewrite of this process: a read answered meanwhile is not kept. */
+  private mirrorSeq = 0;
+  private mirrorLoading: Promise<Map<string, Standing>> | null = null;
 
   constructor(
     private readonly deps: {
@@ -61,8 +79,13 @@ export class QueueStandings {
       pool: BackendPool;
       limits: QueueLimits;
       log: FastifyBaseLogger;
+      /** API processes: the rewrites of the line as they are published. */
+      feed?: RedisFeed | null;
     },
-  ) {}
+  ) {
+    deps.feed?.handle(lineFeedChannel(deps.prefix), (message) => this.received(message));
+    deps.feed?.onGap(() => this.forget());
+  }
 
   private get lineKey(): string {
     return `${this.deps.prefix}:line`;
@@ -165,29 +188,79 @@ export class QueueStandings {
 
   private async write(): Promise<void> {
     const { waiting, position, eta, speed } = await this.line();
-    const standings: Record<string, string> = {};
+    const standings: Record<string, Standing> = {};
+    const fields: Record<string, string> = {};
     const at = Date.now();
     for (const job of waiting) {
       const queuePosition = position(job);
-      // With the time and the job's own share, a read ages the ETA until the next rewrite (see agedEtaSeconds).
-      standings[job.generateId] = JSON.stringify({
+      const standing = {
         jobId: job.jobId,
         queuePosition,
         etaSeconds: eta(job, queuePosition),
         ownSeconds: job.units * speed,
         at,
-      });
+      };
+      standings[job.generateId] = standing;
+      fields[job.generateId] = JSON.stringify(standing);
     }
     const write = this.deps.redis.multi().del(this.lineKey);
-    if (waiting.length > 0) write.hset(this.lineKey, standings).pexpire(this.lineKey, LINE_TTL_MS);
-    await write.exec();
+    if (waiting.length > 0) write.hset(this.lineKey, fields).pexpire(this.lineKey, LINE_TTL_MS);
+    await write.publish(lineFeedChannel(this.deps.prefix), JSON.stringify(standings)).exec();
+    // Read again: a message of an earlier rewrite may still be on its way, and the next poll must see this one.
+    this.forget();
+  }
+
+  private forget(): void {
+    this.mirror = null;
+    this.mirrorSeq += 1;
+  }
+
+  private received(message: string): void {
+    this.mirrorSeq += 1;
+    try {
+      this.mirror = {
+        standings: new Map(Object.entries(JSON.parse(message) as Record<string, Standing>)),
+        at: Date.now(),
+      };
+    } catch {
+      this.mirror = null;
+    }
+  }
+
+  /**
+   * A waiting job's standing as last written: from the mirror when it is current, else from Redis. A poll reads
+   * its progress entry first, whose RedisFeed.sync also brought the mirrored line up to the poll's arrival.
+   */
+  private written(generateId: string): Standing | undefined | Promise<Standing | undefined> {
+    const feed = this.deps.feed;
+    if (!feed?.live) {
+      return this.deps.polls
+        .hget(this.lineKey, generateId)
+        .then((raw) => (raw ? (JSON.parse(raw) as Standing) : undefined));
+    }
+    if (this.mirror && Date.now() - this.mirror.at < LINE_MIRROR_FRESH_MS) return this.mirror.standings.get(generateId);
+    this.mirrorLoading ??= this.reloadLine(feed);
+    return this.mirrorLoading.then((standings) => standings.get(generateId));
+  }
+
+  /** The whole line in one read, kept when no message or rewrite came meanwhile. */
+  private reloadLine(feed: RedisFeed): Promise<Map<string, Standing>> {
+    const { epoch } = feed;
+    const seq = this.mirrorSeq;
+    return this.deps.polls
+      .hgetall(this.lineKey)
+      .then((raw) => {
+        const standings = parsedLine(raw);
+        if (epoch === feed.epoch && seq === this.mirrorSeq) this.mirror = { standings, at: Date.now() };
+        return standings;
+      })
+      .finally(() => {
+        this.mirrorLoading = null;
+      });
   }
 
   async standing({ jobId, generateId }: { jobId: string; generateId: string }): Promise<QueueStanding> {
-    const raw = await this.deps.polls.hget(this.lineKey, generateId);
-    const standing = raw
-      ? (JSON.parse(raw) as QueueStanding & { jobId: string; ownSeconds?: number; at?: number })
-      : null;
+    const standing = await this.written(generateId);
     if (standing?.jobId !== jobId) return { queuePosition: 0, etaSeconds: 0 };
     const etaSeconds =
       standing.at === undefined

@@ -1,6 +1,7 @@
 import type { GeneratedImage, GenerationProgress, GenerationStatus } from '@huafang/contracts';
 import type { Redis } from 'ioredis';
 import { newSecret } from '../../platform/ids.js';
+import type { RedisFeed } from '../../platform/redis/redis-feed.js';
 import {
   advanced,
   finishedSnapshot,
@@ -18,6 +19,15 @@ import {
 const FINISHED_TTL_MS = 30 * 60_000;
 const ACTIVE_TTL_MS = 24 * 3600_000;
 
+/** A mirrored entry confirmed this recently is answered from memory; an older one is read again. */
+export const MIRROR_FRESH_MS = 5_000;
+/** An entry no poll of this process asked for this long leaves the mirror. */
+const MIRROR_IDLE_MS = 60_000;
+/** A finished generation's entry stays this long for the page's last polls; later ones read Redis. */
+const MIRROR_FINISHED_MS = 10_000;
+const MIRROR_SWEEP_MS = 10_000;
+const MIRROR_MAX_ENTRIES = 50_000;
+
 type Entry = {
   userId: string;
   jobId: string;
@@ -25,18 +35,47 @@ type Entry = {
   preview: { key: string; version: number } | null;
 };
 
+/** A generation this process's polls ask for, as the feed last told it. */
+type Mirrored = {
+  entry: Entry | null;
+  /** When a message or a read last confirmed `entry`; 0: read Redis first. */
+  at: number;
+  readAt: number;
+  finishedAt: number;
+  /** Moves on at every message and every write of this process: a read answered meanwhile is not kept. */
+  seq: number;
+  loading: Promise<Entry | null> | null;
+};
+
+/** Where every write of an entry is published: `<generateId>\n<the entry's JSON>`. */
+export const progressFeedChannel = (prefix: string) => `${prefix}:progress-feed`;
+
+const isFinished = (entry: Entry | null) =>
+  entry !== null && entry.snapshot.status !== 'queued' && entry.snapshot.status !== 'running';
+
 /**
- * Scale-out mode: progress in Redis, written by the worker running the job and read by any API process with
- * one GET. An entry is one JSON value; the live preview's bytes sit beside it under their unguessable key.
- * Writes to one generation are chained in this process so a progress report never overtakes an earlier one.
+ * Scale-out mode: progress in Redis, written by the worker running the job and read by any API process. An entry
+ * is one JSON value; the live preview's bytes sit beside it under their unguessable key. Writes to one generation
+ * are chained in this process so a progress report never overtakes an earlier one.
+ *
+ * Every write is published in the same MULTI. With a `feed` (API processes) the entries its polls ask for are
+ * mirrored in memory and kept current by those messages, so a poll costs no Redis round trip; an entry is read
+ * again (one GET, shared by concurrent polls) when it is new here, older than MIRROR_FRESH_MS, written by this
+ * process, or while the feed is down (then nothing is kept).
  */
 export class RedisProgressStore implements ProgressStore {
   private readonly chains = new Map<string, Promise<void>>();
+  private readonly mirror = new Map<string, Mirrored>();
+  private sweepTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-  ) {}
+    private readonly feed: RedisFeed | null = null,
+  ) {
+    feed?.handle(progressFeedChannel(prefix), (message) => this.received(message));
+    feed?.onGap(() => this.mirror.clear());
+  }
 
   private entryKey(generateId: string): string {
     return `${this.prefix}:progress:${generateId}`;
@@ -52,12 +91,89 @@ export class RedisProgressStore implements ProgressStore {
   }
 
   private async save(generateId: string, entry: Entry, finished: boolean): Promise<void> {
-    await this.redis.set(
-      this.entryKey(generateId),
-      JSON.stringify(entry),
-      'PX',
-      finished ? FINISHED_TTL_MS : ACTIVE_TTL_MS,
-    );
+    const json = JSON.stringify(entry);
+    const results = await this.redis
+      .multi()
+      .set(this.entryKey(generateId), json, 'PX', finished ? FINISHED_TTL_MS : ACTIVE_TTL_MS)
+      .publish(progressFeedChannel(this.prefix), `${generateId}\n${json}`)
+      .exec();
+    const failed = results?.find(([err]) => err)?.[0];
+    if (failed) throw failed;
+    // Read again: a message of an earlier write may still be on its way, and the next poll must see this one.
+    const mirrored = this.mirror.get(generateId);
+    if (mirrored) {
+      mirrored.at = 0;
+      mirrored.seq += 1;
+    }
+  }
+
+  /**
+   * The entry as a read of Redis now would give it: from the mirror once the messages published before this call
+   * are handled (RedisFeed.sync), else from Redis (kept in the mirror when nothing moved meanwhile).
+   */
+  private current(generateId: string): Promise<Entry | null> {
+    const feed = this.feed;
+    if (!feed?.live) return this.load(generateId);
+    return feed.sync().then(() => this.mirrored(feed, generateId));
+  }
+
+  private mirrored(feed: RedisFeed, generateId: string): Entry | null | Promise<Entry | null> {
+    const now = Date.now();
+    const mirrored = this.mirror.get(generateId);
+    if (mirrored) {
+      mirrored.readAt = now;
+      if (mirrored.at !== 0 && now - mirrored.at < MIRROR_FRESH_MS && feed.live) return mirrored.entry;
+      return mirrored.loading ?? this.reload(generateId, mirrored);
+    }
+    if (!feed.live || this.mirror.size >= MIRROR_MAX_ENTRIES) return this.load(generateId);
+    const added: Mirrored = { entry: null, at: 0, readAt: now, finishedAt: 0, seq: 0, loading: null };
+    this.mirror.set(generateId, added);
+    return this.reload(generateId, added);
+  }
+
+  private reload(generateId: string, mirrored: Mirrored): Promise<Entry | null> {
+    const feed = this.feed!;
+    const { seq } = mirrored;
+    const { epoch, live } = feed;
+    const loading = this.load(generateId).finally(() => {
+      if (mirrored.loading === loading) mirrored.loading = null;
+    });
+    mirrored.loading = loading;
+    return loading.then((entry) => {
+      // Absent (expired): not kept, so the entry written back from the database is read then.
+      const unmoved = live && epoch === feed.epoch && seq === mirrored.seq && this.mirror.get(generateId) === mirrored;
+      if (entry && unmoved) this.keep(mirrored, entry, Date.now());
+      return entry;
+    });
+  }
+
+  private keep(mirrored: Mirrored, entry: Entry, now: number): void {
+    mirrored.entry = entry;
+    mirrored.at = now;
+    mirrored.finishedAt = isFinished(entry) ? now : 0;
+  }
+
+  /** A write published by any process: kept when a poll of this process follows that generation. */
+  private received(message: string): void {
+    const cut = message.indexOf('\n');
+    const generateId = message.slice(0, cut);
+    const mirrored = this.mirror.get(generateId);
+    if (!mirrored) return;
+    mirrored.seq += 1;
+    try {
+      this.keep(mirrored, JSON.parse(message.slice(cut + 1)) as Entry, Date.now());
+    } catch {
+      this.mirror.delete(generateId);
+    }
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [generateId, mirrored] of this.mirror) {
+      const idle = now - mirrored.readAt > MIRROR_IDLE_MS;
+      const done = mirrored.finishedAt !== 0 && now - mirrored.finishedAt > MIRROR_FINISHED_MS;
+      if (idle || done) this.mirror.delete(generateId);
+    }
   }
 
   /** Read-modify-write of the generation's current job, after the writes this process already started. */
@@ -139,7 +255,7 @@ export class RedisProgressStore implements ProgressStore {
   }
 
   async read(userId: string, generateId: string): Promise<ProgressRead | null | undefined> {
-    const entry = await this.load(generateId);
+    const entry = await this.current(generateId);
     if (!entry) return undefined;
     if (entry.userId !== userId) return null;
     return { snapshot: entry.snapshot, jobId: entry.jobId };
@@ -151,9 +267,14 @@ export class RedisProgressStore implements ProgressStore {
     return bytes && mime ? { bytes, mime: mime.toString(), generateId: generateId?.toString() ?? key } : null;
   }
 
-  async start(): Promise<void> {}
+  async start(): Promise<void> {
+    if (!this.feed) return;
+    this.sweepTimer = setInterval(() => this.sweep(), MIRROR_SWEEP_MS);
+    this.sweepTimer.unref();
+  }
 
   async close(): Promise<void> {
+    clearInterval(this.sweepTimer);
     await Promise.allSettled(this.chains.values());
   }
 }
