@@ -213,4 +213,31 @@ describe('public pages arrive rendered', () => {
     await visible(dialog(page, '作品详情').getByRole('button', { name: '做同款' }));
     await context.close();
   });
+
+  it('presses no other control than the one tapped when the page is rendered afresh', async () => {
+    const { server } = journey;
+    const { shown, hidden } = await authorWorks();
+    const reader = await registerInvitedUser(server);
+    const fan = await registerUserViaApi(server);
+    // The guest's page the server renders reads 点赞（1 个赞） on both cards; the reader's own reads 取消点赞 on one.
+    for (const [who, id] of [
+      [reader, hidden],
+      [fan, shown],
+    ] as const) {
+      const liked = await api(server, 'POST', '/api/works/like', { token: who.token, body: { id, like: true } });
+      expect(liked.code, liked.msg).toBe(0);
+    }
+    const { page, context } = await loggedInOnDraw(journey, reader, 'desktop');
+    const release = await holdAppScripts(page);
+    await page.goto(`${server.baseUrl}/omnibus`, { waitUntil: 'commit' });
+    await page.waitForFunction(() => '__hfEarlyTaps' in globalThis);
+    const card = (id: string) => page.locator(`.hf-public-card[data-tap-scope="${id}"]`);
+    await card(hidden).getByRole('button', { name: '点赞（1 个赞）' }).click();
+    release();
+    await visible(card(hidden).getByRole('button', { name: '取消点赞（1 个赞）', pressed: true }));
+    await page.waitForTimeout(1500);
+    await visible(card(shown).getByRole('button', { name: '点赞（1 个赞）', pressed: false }));
+    await visible(card(hidden).getByRole('button', { name: '取消点赞（1 个赞）', pressed: true }));
+    await context.close();
+  });
 });

@@ -16,9 +16,18 @@
     const name = nameOf(control);
     const role = control.getAttribute('role');
     const selector = role ? `[role="${role}"]` : control.tagName.toLowerCase();
-    // Which of the page's controls of that kind and name it was, to find it again in a page rendered afresh.
-    const index = [...root.querySelectorAll(selector)].filter((other) => nameOf(other) === name).indexOf(control);
-    held = { control, selector, name, index };
+    // Which control of that kind and name it was, within its card (data-tap-scope: a work's id) or the page, to find
+    // it again in a page rendered afresh.
+    const scope = control.closest('[data-tap-scope]');
+    const same = [...(scope ?? root).querySelectorAll(selector)].filter((other) => nameOf(other) === name);
+    held = {
+      control,
+      scope: scope ? scope.getAttribute('data-tap-scope') : null,
+      selector,
+      name,
+      index: same.indexOf(control),
+      count: same.length,
+    };
   };
   addEventListener('click', hold, true);
   globalThis.__hfEarlyTaps = {

@@ -1,12 +1,15 @@
 /** A tap public/early-taps.js held on the server's HTML of a page before the app had taken it over. */
 interface HeldTap {
   control: HTMLElement;
+  /** The `data-tap-scope` of the card it is in (a work's id), or null for the page. */
+  scope: string | null;
   /** The control's kind: its role as a selector, or its tag name. */
   selector: string;
   /** Its accessible name as the script read it: aria-label, or its text. */
   name: string;
-  /** Its place among the page's controls of that kind and name. */
+  /** Its place among the controls of that kind and name in its card or the page, and how many there were. */
   index: number;
+  count: number;
 }
 
 declare global {
@@ -18,9 +21,16 @@ const FIND_AGAIN_MS = 10_000;
 
 const nameOf = (control: Element) => control.getAttribute('aria-label') || (control.textContent ?? '').trim();
 
+/**
+ * The same control in a page rendered afresh: in the same card, of the same kind and name (a like the reader had
+ * given reads 取消点赞 and is not pressed again), and only where as many such controls are there as before, so
+ * that a list that changed meanwhile is not guessed at.
+ */
 function findAgain(root: HTMLElement, tap: HeldTap): HTMLElement | null {
-  const same = [...root.querySelectorAll<HTMLElement>(tap.selector)].filter((other) => nameOf(other) === tap.name);
-  return same[tap.index] ?? null;
+  const scope = tap.scope === null ? root : root.querySelector(`[data-tap-scope="${CSS.escape(tap.scope)}"]`);
+  if (!scope) return null;
+  const same = [...scope.querySelectorAll<HTMLElement>(tap.selector)].filter((other) => nameOf(other) === tap.name);
+  return same.length === tap.count ? (same[tap.index] ?? null) : null;
 }
 
 /**
@@ -44,7 +54,13 @@ export function replayEarlyTap(): void {
     found.click();
     return;
   }
+  // Waits for the page's data; given up when the reader does something else or leaves the page meanwhile.
+  const page = window.location.href;
   const watcher = new MutationObserver(() => {
+    if (window.location.href !== page) {
+      stop();
+      return;
+    }
     const control = findAgain(root, tap);
     if (!control) return;
     stop();
@@ -54,6 +70,10 @@ export function replayEarlyTap(): void {
   const stop = () => {
     watcher.disconnect();
     clearTimeout(timer);
+    removeEventListener('pointerdown', stop, true);
+    removeEventListener('keydown', stop, true);
   };
+  addEventListener('pointerdown', stop, true);
+  addEventListener('keydown', stop, true);
   watcher.observe(root, { childList: true, subtree: true });
 }

@@ -41,6 +41,9 @@ export interface JobLifecycle {
   close(): Promise<void>;
 }
 
+/** How long a stopping process waits for the marked copies still being painted (a few seconds each at most). */
+const MARKED_COPY_WAIT_MS = 10_000;
+
 /** The generation job's lifecycle: inputs, run, works, settlement, requeue and recovery, wired once. */
 export function createJobLifecycle(deps: {
   db: Database;
@@ -91,7 +94,7 @@ export function createJobLifecycle(deps: {
     moving: (jobId, message) => requeue.moving(jobId, message),
     close: async () => {
       settlement.close();
-      await keeper.idle();
+      await keeper.idle(MARKED_COPY_WAIT_MS);
     },
   };
 }

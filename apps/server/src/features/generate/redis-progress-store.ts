@@ -114,7 +114,12 @@ export class RedisProgressStore implements ProgressStore {
   private current(generateId: string): Promise<Entry | null> {
     const feed = this.feed;
     if (!feed?.live) return this.load(generateId);
-    return feed.sync().then(() => this.mirrored(feed, generateId));
+    // A failed PING of the subscription alone (Redis dropped that client) is no outage: the poll reads Redis, whose
+    // own failure is the 503.
+    return feed.sync().then(
+      () => this.mirrored(feed, generateId),
+      () => this.load(generateId),
+    );
   }
 
   private mirrored(feed: RedisFeed, generateId: string): Entry | null | Promise<Entry | null> {
@@ -143,6 +148,8 @@ export class RedisProgressStore implements ProgressStore {
       // Absent (expired): not kept, so the entry written back from the database is read then.
       const unmoved = live && epoch === feed.epoch && seq === mirrored.seq && this.mirror.get(generateId) === mirrored;
       if (entry && unmoved) this.keep(mirrored, entry, Date.now());
+      // Nothing in Redis under that id (unknown, or long expired): no mirror slot is held for it.
+      else if (!entry && mirrored.at === 0 && this.mirror.get(generateId) === mirrored) this.mirror.delete(generateId);
       return entry;
     });
   }

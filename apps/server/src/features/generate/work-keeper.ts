@@ -121,9 +121,19 @@ export class WorkKeeper {
     this.painting.add(painted);
   }
 
-  /** Resolves once every marked copy begun so far is painted (or has failed: a download paints it then). */
-  async idle(): Promise<void> {
-    await Promise.all([...this.painting]);
+  /**
+   * Resolves once every marked copy begun so far is painted (or has failed: a download paints it then), or after
+   * `limitMs` (a storage that never answers must not hold the process).
+   */
+  async idle(limitMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all([...this.painting]),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, limitMs);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   private async removeFiles(workId: string): Promise<void> {
