@@ -445,7 +445,9 @@ describe('ComfyUI engine against the double', () => {
   });
 
   it('interrupts a running prompt and keeps the images already finished', async () => {
-    const double = await start({ stepDelayMs: 5, interruptDelayMs: 20 });
+    // Steps long enough that the second image cannot finish while the adapter checks /queue and sends /interrupt
+    // on a loaded machine (at 5 ms a step it sometimes did, and was kept).
+    const double = await start({ stepDelayMs: 50, interruptDelayMs: 20 });
     const controller = new AbortController();
     // The server paints the batch in an order of its own: stop once the second image has begun.
     const begun: number[] = [];
