@@ -7,6 +7,7 @@ import { RenderedWidthContext } from './common/use-screen';
 import { queryClient } from './query-client';
 import { createRouter, loadMatchedRoutes } from './routes';
 import { userQueries } from './services/user';
+import { dropEarlyTaps } from './ssr/early-taps';
 import { readRenderedState } from './ssr/rendered-state';
 import { useSession } from './stores/session';
 import { THEME_CLASS } from './theme';
@@ -28,6 +29,7 @@ async function start(root: HTMLElement) {
   // A stored credential without a stored user shows the blank screen until the session answers: it is asked for
   // now, while the page's chunks load and run, rather than once the page has rendered and its layout's effects run.
   if (token && !userData) void queryClient.prefetchQuery(userQueries.current(token));
+  if (!hydrating) dropEarlyTaps();
   if (hydrating) {
     hydrate(queryClient, rendered.queries);
     await loadMatchedRoutes(window.location.pathname);

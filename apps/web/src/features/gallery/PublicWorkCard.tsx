@@ -19,8 +19,7 @@ interface PublicWorkCardProps {
 export function PublicWorkCard({ work, onOpen, priority = false }: PublicWorkCardProps) {
   const title = work.templateName || '自由创作';
   return (
-    // The key a tap held before the app took the page over is found again by (ssr/early-taps.ts).
-    <article className="hf-public-card" data-tap-scope={work.id}>
+    <article className="hf-public-card">
       <div className="hf-aigc-frame">
         <button
           type="button"
