@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { pickTemplate } from './draw-ui';
 import {
   api,
   generateAndWait,
@@ -12,7 +13,7 @@ import {
   type ScreenName,
   setupJourney,
 } from './harness';
-import { dialog, press, visible } from './ui';
+import { dialog, loginDialog, press, visible } from './ui';
 
 const journey = setupJourney();
 
@@ -21,6 +22,10 @@ async function html(path: string, userAgent = SCREENS.wechat.userAgent): Promise
   const response = await fetch(`${journey.server.baseUrl}${path}`, { headers: { 'user-agent': userAgent } });
   return { status: response.status, text: await response.text() };
 }
+
+/** What headless Chromium calls itself: the server lays the page out for a desktop. */
+const DESKTOP_USER_AGENT =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/130.0.0.0 Safari/537.36';
 
 /** The content of `<meta property|name="key">`. */
 function meta(text: string, key: string): string | undefined {
@@ -227,5 +232,72 @@ describe('public pages arrive rendered', () => {
     await card.getByRole('button', { name: /^查看作品/ }).click();
     await visible(dialog(page, '作品详情').getByRole('button', { name: '做同款' }));
     await context.close();
+  });
+});
+
+describe("/draw arrives as the frame of a signed-in reader's page", () => {
+  it('holds the first screen with nothing of any reader in it, its buttons waiting for the app', async () => {
+    for (const userAgent of [SCREENS.wechat.userAgent, DESKTOP_USER_AGENT]) {
+      const page = await html('/draw', userAgent);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('<title>创作 - 画坊</title>');
+      expect(meta(page.text, 'robots')).toBe('noindex');
+      expect(page.text).toContain('还没有选择模板');
+      expect(page.text).toContain('<script src="/draw-frame.js"></script>');
+      // Rendered afresh by the browser: no data to hydrate, no taps held for a hydration.
+      expect(page.text).not.toContain('hf-rendered-state');
+      expect(page.text).not.toContain('early-taps.js');
+      const root = page.text.slice(page.text.indexOf('<div id="root">'));
+      const buttons = root.match(/<button[^>]*>/g) ?? [];
+      expect(buttons.length).toBeGreaterThan(0);
+      for (const button of buttons) expect(button).toContain('aria-disabled="true"');
+    }
+  });
+
+  for (const screen of ['wechat', 'desktop'] as ScreenName[]) {
+    it(`shows a reader with no template the frame before the app, then their own page in its place (${screen})`, async () => {
+      const { server } = journey;
+      const reader = await registerInvitedUser(server);
+      const { page, context } = await loggedInOnDraw(journey, reader, screen);
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      const release = await holdAppScripts(page);
+      await page.goto(`${server.baseUrl}/draw`, { waitUntil: 'commit' });
+      await visible(page.getByText('还没有选择模板'));
+      await visible(page.locator('.hf-credits').getByText('剩余 — 点'));
+      const choose = page.locator('.hf-empty-panel').getByRole('button', { name: '选择模板' });
+      expect(await choose.isDisabled()).toBe(true);
+      release();
+      await visible(page.locator('.hf-credits').getByText(/剩余 \d+ 点/));
+      await choose.click();
+      await visible(dialog(page, '选择任务模板'));
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+
+  it('keeps the frame hidden from a reader with a chosen template and from a guest', async () => {
+    const { server, browser } = journey;
+    const reader = await registerInvitedUser(server);
+    const { page, context } = await loggedInOnDraw(journey, reader, 'desktop');
+    await pickTemplate(page, '国风插画', '国潮插画');
+    const release = await holdAppScripts(page);
+    await page.goto(`${server.baseUrl}/draw`, { waitUntil: 'commit' });
+    await page.getByText('还没有选择模板').waitFor({ state: 'attached' });
+    expect(await page.locator('html').getAttribute('class')).toContain('hf-frame-stale');
+    expect(await page.getByText('还没有选择模板').isVisible()).toBe(false);
+    release();
+    await visible(page.locator('.hf-draw-aside').getByText('模板：国潮插画'));
+    expect(await page.getByText('还没有选择模板').count()).toBe(0);
+    await context.close();
+
+    const guest = await newPage(browser, 'wechat');
+    const releaseGuest = await holdAppScripts(guest.page);
+    await guest.page.goto(`${server.baseUrl}/draw`, { waitUntil: 'commit' });
+    await guest.page.getByText('还没有选择模板').waitFor({ state: 'attached' });
+    expect(await guest.page.getByText('还没有选择模板').isVisible()).toBe(false);
+    releaseGuest();
+    await visible(loginDialog(guest.page));
+    await guest.context.close();
   });
 });

@@ -9,6 +9,7 @@ import { createRouter, loadMatchedRoutes } from './routes';
 import { userQueries } from './services/user';
 import { dropEarlyTaps } from './ssr/early-taps';
 import { readRenderedState } from './ssr/rendered-state';
+import { STALE_FRAME_CLASS } from './ssr/signed-in-frame';
 import { useSession } from './stores/session';
 import { THEME_CLASS } from './theme';
 import './styles.css';
@@ -26,13 +27,22 @@ async function start(root: HTMLElement) {
   const rendered = readRenderedState();
   const { token, userData } = useSession.getState();
   const hydrating = rendered !== null && !token;
+  // The server's frame of a signed-in page (/draw) that its guard found is not this reader's: never shown, cleared.
+  if (document.documentElement.classList.contains(STALE_FRAME_CLASS)) {
+    root.replaceChildren();
+    document.documentElement.classList.remove(STALE_FRAME_CLASS);
+  }
+  // A frame still on screen stays there until the page can replace it whole: not the blank screen nor a spinner.
+  const overFrame = !hydrating && root.hasChildNodes();
   // A stored credential without a stored user shows the blank screen until the session answers: it is asked for
   // now, while the page's chunks load and run, rather than once the page has rendered and its layout's effects run.
-  if (token && !userData) void queryClient.prefetchQuery(userQueries.current(token));
+  const session = token && !userData ? queryClient.prefetchQuery(userQueries.current(token)) : null;
   if (!hydrating) dropEarlyTaps();
   if (hydrating) {
     hydrate(queryClient, rendered.queries);
     await loadMatchedRoutes(window.location.pathname);
+  } else if (overFrame) {
+    await Promise.all([session, loadMatchedRoutes(window.location.pathname)]);
   }
   const router = createRouter();
   bindRouter(router);

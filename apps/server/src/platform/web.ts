@@ -16,7 +16,7 @@ const STATIC_FILE =
   /^\/assets\/|\.(?:m?js|css|map|json|txt|xml|webmanifest|wasm|png|jpe?g|gif|webp|avif|svg|ico|woff2?|ttf|otf|br|gz)$/i;
 
 /** The public pages the web build renders on the server (apps/web/src/ssr/entry-server.tsx). */
-const RENDERED_PAGES = ['/', '/omnibus', '/work/:id'];
+const RENDERED_PAGES = ['/', '/omnibus', '/work/:id', '/draw'];
 
 interface RenderRequest {
   url: string;
@@ -27,8 +27,6 @@ interface RenderRequest {
 }
 interface Renderer {
   render(request: RenderRequest): Promise<{ status: 200; html: string } | { status: 404 } | null>;
-  /** Preload links for the head of a page the browser renders itself ('' for most). */
-  preloads(pathname: string): string;
 }
 
 /**
@@ -45,7 +43,8 @@ async function loadRenderer(distDir: string): Promise<Renderer | null> {
 /**
  * Serves the built web app beside /api. Unknown /api paths and missing static files answer a 404 envelope;
  * any other GET answers index.html so the SPA's router handles deep links. `/`, `/omnibus` and `/work/:id` arrive
- * rendered for a guest, with their first screen's data (a work that is not public answers 404).
+ * rendered for a guest, with their first screen's data (a work that is not public answers 404); `/draw` arrives as
+ * the frame of a signed-in reader's page, which the browser renders over (apps/web/src/ssr/signed-in-frame.ts).
  * Text assets go out as the brotli or gzip files the web build wrote beside them (apps/web/build/plugins.ts).
  */
 export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
@@ -86,7 +85,7 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
         .type('text/plain; charset=utf-8')
         .send('画坊前端尚未构建：请先运行 npm run build（npm start 会自动构建）。');
     }
-    return sendPage(req, reply, page, renderer?.preloads(pathname));
+    return sendPage(req, reply, page);
   });
 }
 
@@ -105,9 +104,9 @@ function acceptedEncodings(req: FastifyRequest): Set<string> {
  * `no-cache` without ETag or Last-Modified: a browser must fetch it again rather than revalidate a copy whose
  * nonce no longer matches the new answer's CSP. It is compressed per answer (a few KB, so a fast setting is enough).
  */
-function sendPage(req: FastifyRequest, reply: FastifyReply, page: string, preloads = '') {
+function sendPage(req: FastifyRequest, reply: FastifyReply, page: string) {
   const meta = `<meta property="csp-nonce" nonce="${styleNonce(reply)}" />`;
-  return sendHtml(req, reply, page.replace('</head>', `  ${preloads}${preloads && '\n    '}${meta}\n  </head>`));
+  return sendHtml(req, reply, page.replace('</head>', `  ${meta}\n  </head>`));
 }
 
 /**

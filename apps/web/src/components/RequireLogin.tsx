@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { rememberVisit } from '../features/account/require-login';
 import { LOGIN_LANDING } from '../services/navigation';
+import { useSignedInFrame } from '../ssr/signed-in-frame';
 import { useSession } from '../stores/session';
 
 /**
@@ -9,7 +10,8 @@ import { useSession } from '../stores/session';
  * and login brings them back to the address they opened (a shared link, the Photoshop plugin's /draw?initImage=).
  */
 export function RequireLogin() {
-  const loggedIn = useSession((state) => Boolean(state.token));
+  const frame = useSignedInFrame();
+  const loggedIn = useSession((state) => Boolean(state.token)) || frame;
   const { pathname, search } = useLocation();
   useEffect(() => {
     // Only an address opened as a guest: a logout or an expired session on this page is no wish to come back.

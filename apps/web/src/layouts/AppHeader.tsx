@@ -1,11 +1,12 @@
-import { MenuOutlined, ThunderboltOutlined } from '@ant-design/icons';
-import { Button, Layout, Menu, type MenuProps } from 'antd';
+import { MenuOutlined, ThunderboltOutlined, UserOutlined } from '@ant-design/icons';
+import { Avatar, Button, Layout, Menu, type MenuProps } from 'antd';
 import { Suspense, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useAccess } from '../access';
 import { useIsNarrow } from '../common/use-screen';
 import { lazyNamed, MountWhenOpened } from '../components/MountWhenOpened';
 import { openComboStore } from '../features/store/combo-store-state';
+import { useSignedInFrame } from '../ssr/signed-in-frame';
 import { useSession } from '../stores/session';
 
 // Only signed-in visitors see the account menu; anonymous first visits do not load it.
@@ -37,7 +38,9 @@ interface AppHeaderProps {
 export function AppHeader({ transparent = false }: AppHeaderProps) {
   const { pathname } = useLocation();
   const { canReadDashboard } = useAccess();
-  const loggedIn = useSession((state) => Boolean(state.token));
+  // The server's frame of a signed-in page has a reader but not who: their avatar comes with the app.
+  const frame = useSignedInFrame();
+  const loggedIn = useSession((state) => Boolean(state.token)) || frame;
   const credits = useSession((state) => state.userData?.credits);
   const openDialog = useSession((state) => state.openDialog);
   const narrow = useIsNarrow();
@@ -74,9 +77,15 @@ export function AppHeader({ transparent = false }: AppHeaderProps) {
             <Button className="hf-credits" shape="round" icon={<ThunderboltOutlined />} onClick={openComboStore}>
               剩余 {credits ?? '—'} 点
             </Button>
-            <Suspense fallback={null}>
-              <UserMenu />
-            </Suspense>
+            {frame ? (
+              <span className="hf-user-trigger">
+                <Avatar size={32} icon={<UserOutlined />} />
+              </span>
+            ) : (
+              <Suspense fallback={null}>
+                <UserMenu />
+              </Suspense>
+            )}
           </>
         ) : (
           <Button type="primary" shape="round" onClick={() => openDialog('login')}>

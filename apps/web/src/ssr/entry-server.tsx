@@ -18,6 +18,7 @@ import { taskQueries } from '../services/task';
 import { OMNIBUS_PAGE_SIZE, worksQueries } from '../services/works';
 import { theme as appTheme, THEME_CLASS } from '../theme';
 import { RENDERED_STATE_ID, serializeRenderedState } from './rendered-state';
+import { SignedInFrameContext, STALE_FRAME_CLASS } from './signed-in-frame';
 
 /**
  * The public pages rendered on the server (docs: "How pages are rendered"): `/`, `/omnibus` and `/work/:id`, for a
@@ -54,15 +55,17 @@ interface PageData {
   /** The first screen's pictures, preloaded first: `<link rel=preload>` attributes. */
   images?: { srcset: string; sizes: string }[];
   /** Which page it is, for the style cache. */
-  kind: 'home' | 'omnibus' | 'work';
+  kind: 'home' | 'omnibus' | 'work' | 'draw';
+  /**
+   * The frame of a signed-in page: drawn for any signed-in reader (signed-in-frame.ts), rendered afresh by the
+   * browser rather than hydrated, and hidden before it is painted where it would not be this reader's page.
+   */
+  frame?: { guard: string };
 }
 
 const SITE_DESCRIPTION = '画坊：用一句中文描述你想要的画面，AI 帮你把它画出来。精选模板、灵感广场，手机上也能创作。';
 const MAIN_LAYOUT = 'src/layouts/MainLayout.tsx';
-/** The app's pages that are not rendered here but are often opened first, and the modules their first screen needs. */
-const SHELL_PRELOADS: Record<string, string[]> = {
-  '/draw': ['src/layouts/DrawLayout.tsx', 'src/pages/draw/DrawPage.tsx'],
-};
+const DRAW_MODULES = ['src/layouts/DrawLayout.tsx', 'src/pages/draw/DrawPage.tsx'];
 /** Most readers come from a link shared in WeChat on a phone; anything that does not say it is one gets the desktop. */
 const PHONE_BROWSER = /Mobi|Android|iPhone|iPod|MicroMessenger/i;
 const PHONE_WIDTH = 390;
@@ -121,6 +124,16 @@ async function loadPage(pathname: string, client: QueryClient, request: RenderRe
       kind: 'omnibus',
       images: first.map((work) => ({ srcset: thumbSrcSet(work), sizes: CARD_SIZES })),
       modules: [MAIN_LAYOUT, 'src/pages/omnibus/OmnibusPage.tsx'],
+    };
+  }
+  if (pathname === '/draw') {
+    return {
+      title: '创作 - 画坊',
+      description: SITE_DESCRIPTION,
+      type: 'website',
+      kind: 'draw',
+      modules: DRAW_MODULES,
+      frame: { guard: '/draw-frame.js' },
     };
   }
   const shared = /^\/work\/([^/]+)$/.exec(pathname);
@@ -188,6 +201,18 @@ function headTags(page: PageData, url: string): string {
     );
   }
   return tags.join('\n    ');
+}
+
+/**
+ * What a frame's head adds: its guard, a blocking script that decides before the first paint whether the frame is
+ * this reader's page (public/draw-frame.js), the rule that hides it when not, and no place in search results.
+ */
+function frameHead(frame: NonNullable<PageData['frame']>, nonce: string): string[] {
+  return [
+    `<script src="${frame.guard}"></script>`,
+    `<style nonce="${nonce}">html.${STALE_FRAME_CLASS} #root { visibility: hidden; }</style>`,
+    '<meta name="robots" content="noindex" />',
+  ];
 }
 
 function renderToHtml(element: React.ReactNode): Promise<string> {
@@ -273,8 +298,8 @@ export function createRenderer(distDir: string) {
     for (const key of modules) visit(key);
     return { scripts: [...scripts], sheets: [...sheets] };
   }
-  // The template loads the entry and preloads what it imports; a page adds its own chunks' sheets (and, for a page
-  // the browser renders itself, their scripts).
+  // The template loads the entry and preloads what it imports; a page adds its own chunks' sheets (and, for a
+  // frame, their scripts).
   const entry = assetsOf(['index.html']);
   const pageAssets = (modules: string[]) => {
     const page = assetsOf(modules);
@@ -304,22 +329,28 @@ export function createRenderer(distDir: string) {
     const router = createStaticRouter(handler.dataRoutes, context);
     const width = PHONE_BROWSER.test(request.userAgent) ? PHONE_WIDTH : DESKTOP_WIDTH;
     const styles = styleCache(`${page.kind}:${width}`);
-    const body = await renderToHtml(
+    const rendered = await renderToHtml(
       <StyleProvider cache={styles.cache}>
         <RenderedWidthContext value={width}>
-          <AppProviders client={client}>
-            <StaticRouterProvider router={router} context={context} hydrate={false} />
-          </AppProviders>
+          <SignedInFrameContext value={page.frame !== undefined}>
+            <AppProviders client={client}>
+              <StaticRouterProvider router={router} context={context} hydrate={false} />
+            </AppProviders>
+          </SignedInFrameContext>
         </RenderedWidthContext>
       </StyleProvider>,
     );
+    // A frame's buttons do nothing until the app replaces them: said so to assistive technology (and to a test
+    // driver, which waits for the live control rather than tapping the frame's).
+    const body = page.frame ? rendered.replaceAll('<button', '<button aria-disabled="true"') : rendered;
     const nonce = escapeHtml(request.nonce);
     // No <link rel=modulepreload> of the page's chunks (/omnibus imports ~60): each preload is a request the main
     // thread issues before the first paint, and on a phone they took longer than parsing the page. The chunks come
     // in one wave when the entry hydrates the page (loadMatchedRoutes), while the HTML already shows it.
-    const { sheets } = pageAssets(page.modules);
+    const { sheets, scripts } = pageAssets(page.modules);
     const antdStyles = styles.extract().replaceAll('<style', `<style nonce="${nonce}"`);
     const head = [
+      ...(page.frame ? frameHead(page.frame, nonce) : []),
       headTags(page, `${request.origin}${url.pathname}`),
       ...(page.images ?? []).map(
         (image) =>
@@ -327,23 +358,21 @@ export function createRenderer(distDir: string) {
       ),
       antdStyles,
       `<style nonce="${nonce}">${sheets.map(css).join('\n')}</style>`,
+      // A frame's page is rendered afresh by the browser, which needs its chunks before it can replace the frame.
+      ...(page.frame ? scripts.map((file) => `<link rel="modulepreload" href="/${file}" />`) : []),
     ].join('\n    ');
-    const state = serializeRenderedState({ queries: dehydrate(client), width });
+    // A frame is rendered afresh, not hydrated: no data to hydrate from, and no taps to hold for a hydration.
+    const state = page.frame
+      ? ''
+      : `\n    <script type="application/json" id="${RENDERED_STATE_ID}">${serializeRenderedState({ queries: dehydrate(client), width })}</script>`;
+    const earlyTaps = page.frame ? '' : '\n    <script async src="/early-taps.js"></script>';
     // Replacements are functions: in a string, `$&`, `$'` and `$$` that a nickname or a prompt may hold would be
     // read as patterns and paste parts of the page into the data block.
     let html = template
-      .replace(
-        '</head>',
-        () =>
-          `  <meta property="csp-nonce" nonce="${nonce}" />\n    <script async src="/early-taps.js"></script>\n  </head>`,
-      )
+      .replace('</head>', () => `  <meta property="csp-nonce" nonce="${nonce}" />${earlyTaps}\n  </head>`)
       .replace('<html lang="zh-CN">', () => `<html lang="zh-CN" class="${htmlClasses(width)}">`)
       .replace(/<title>[^<]*<\/title>/, () => head)
-      .replace(
-        '<div id="root"></div>',
-        () =>
-          `<div id="root">${body}</div>\n    <script type="application/json" id="${RENDERED_STATE_ID}">${state}</script>`,
-      );
+      .replace('<div id="root"></div>', () => `<div id="root">${body}</div>${state}`);
     // The sheets are inline; their files still come, after the content, for the pages of the app that follow.
     for (const sheet of entry.sheets) {
       const link = `<link rel="stylesheet" crossorigin href="/${sheet}">`;
@@ -352,22 +381,5 @@ export function createRenderer(distDir: string) {
     return { status: 200, html };
   }
 
-  /**
-   * For a page the browser renders itself: `<link rel=modulepreload>` of its route's chunks and links to its own
-   * style sheets, so they download beside the entry instead of one after another once it has run (Vite's loader asks
-   * for a chunk's sheets only when the chunk is imported, and skips those the page already links).
-   */
-  function preloads(pathname: string): string {
-    const modules = SHELL_PRELOADS[pathname];
-    if (!modules) return '';
-    const { scripts, sheets } = pageAssets(modules);
-    return [
-      ...scripts.map((file) => `<link rel="modulepreload" href="/${file}" />`),
-      ...sheets
-        .filter((file) => !entry.sheets.includes(file))
-        .map((file) => `<link rel="stylesheet" crossorigin href="/${file}" />`),
-    ].join('\n    ');
-  }
-
-  return { render, preloads };
+  return { render };
 }
