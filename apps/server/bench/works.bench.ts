@@ -95,12 +95,23 @@ try {
   }
   // What autovacuum does soon after such a load in a deployment: statistics, and the visibility map that lets
   // PostgreSQL answer counts and page picks from the index alone.
-  if (TEST_DB === 'postgres') await sql`vacuum analyze works`.execute(app.db);
-  else await sql`analyze`.execute(app.db);
+  let visible = '';
+  if (TEST_DB === 'postgres') {
+    // A vacuum straight after the load has left a tenth of the pages, the newest, not all-visible (so omnibus page
+    // 250 read 4,000 rows from the table); autovacuum would come back for them, and so does the bench.
+    for (let round = 0; round < 5; round++) {
+      await sql`vacuum analyze works`.execute(app.db);
+      const { rows } = await sql<{ pages: number; visible: number }>`
+        select relpages as pages, relallvisible as visible from pg_class where relname = 'works'`.execute(app.db);
+      visible = ` (${rows[0]!.visible} of ${rows[0]!.pages} pages all-visible after ${round + 1} vacuum)`;
+      if (rows[0]!.visible >= rows[0]!.pages) break;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  } else await sql`analyze`.execute(app.db);
   const mine = await app.call('GET', '/api/works/profile?pageSize=1', { token: me.token });
   console.log(
     `deep pages on ${TEST_DB}: ${mine.body.data.total} works of the user among ${TOTAL} (half of them published), ` +
-      `${ROUNDS} requests each (in process, app.inject); goal: page 250 p99 < ${PAGE_P99_GOAL_MS} ms`,
+      `${ROUNDS} requests each (in process, app.inject)${visible}; goal: page 250 p99 < ${PAGE_P99_GOAL_MS} ms`,
   );
   const timed = async (label: string, url: () => string, goal: boolean) => {
     const times: number[] = [];
