@@ -292,6 +292,8 @@ describeServer('works: my gallery, the public gallery, downloads and review', ()
     expect(res.headers['content-disposition']).toMatch(/attachment; filename="huafang-works-.*\.zip"/);
     const entries = await readZip(res.rawPayload);
     expect(entries.size).toBe(200);
+    // Files are read ahead of the one being sent: the entries still come in the order asked.
+    expect([...entries.keys()].every((name, i) => name.endsWith(`_${ids[i]}.png`))).toBe(true);
     const signed = (await get(`/api/works/profile/detail?id=${ids[7]}`, ctx.alice.token)).body.data.url;
     const original = await ctx.app.app.inject({ method: 'GET', url: signed });
     const entry = [...entries].find(([name]) => name.endsWith(`_${ids[7]}.png`));

@@ -14,6 +14,11 @@ const UTF8_NAMES = 0x0800;
 /** Made by Unix (3), spec 4.5; regular file, rw-r--r--. */
 const MADE_BY = (3 << 8) | 45;
 const FILE_MODE = (0o100644 << 16) >>> 0;
+/**
+ * Files read while the one before them is sent: reading one after the other, the download waited on the storage
+ * for each file and then on the client, about half of reading alone; this many files (a few MB) are in memory at once.
+ */
+const READ_AHEAD = 2;
 
 /** MS-DOS date and time of `date` in local time, as zip readers show them. */
 function dosDateTime(date: Date): { time: number; date: number } {
@@ -25,10 +30,10 @@ function dosDateTime(date: Date): { time: number; date: number } {
 }
 
 /**
- * A zip of files stored as they are (no deflating: the PNGs are compressed already), streamed one file at a time
- * with backpressure. Each file's CRC-32 is Node's native one over its pieces, and sizes and CRC go into the
- * local header, so no data descriptor follows; yazl computed it in JavaScript through four piped streams, which
- * capped a download of works near 50 MB/s. ZIP64 records are written only when offsets or the count need them.
+ * A zip of files stored as they are (no deflating: the PNGs are compressed already), streamed with backpressure.
+ * Each file's CRC-32 is Node's native one over its pieces, and sizes and CRC go into the local header, so no data
+ * descriptor follows; yazl computed it in JavaScript through four piped streams, which capped a download of works
+ * near 50 MB/s. ZIP64 records are written only when offsets or the count need them.
  */
 export function storedZip(sources: ZipSource[]): Readable {
   return Readable.from(entries(sources), { objectMode: false, highWaterMark: 1024 * 1024 });
@@ -37,8 +42,19 @@ export function storedZip(sources: ZipSource[]): Readable {
 async function* entries(sources: ZipSource[]): AsyncGenerator<Buffer> {
   const central: Buffer[] = [];
   let offset = 0;
+  const reading: Promise<Buffer[]>[] = [];
+  let next = 0;
+  const readAhead = () => {
+    while (next < sources.length && reading.length <= READ_AHEAD) {
+      const parts = sources[next++]!.parts();
+      // Awaited in its turn; a download stopped before then (the client left) must not leave it unhandled.
+      parts.catch(() => {});
+      reading.push(parts);
+    }
+  };
   for (const source of sources) {
-    const parts = await source.parts();
+    readAhead();
+    const parts = await reading.shift()!;
     const size = parts.reduce((sum, part) => sum + part.length, 0);
     if (size >= MAX_32) throw new Error(`zip entry too large: ${source.name}`);
     const name = Buffer.from(source.name, 'utf8');
