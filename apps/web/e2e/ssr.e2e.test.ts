@@ -18,7 +18,10 @@ import { dialog, loginDialog, press, visible } from './ui';
 const journey = setupJourney();
 
 /** The page as a crawler or WeChat's card reader gets it: plain HTTP, no script run. */
-async function html(path: string, userAgent: string = SCREENS.wechat.userAgent): Promise<{ status: number; text: string }> {
+async function html(
+  path: string,
+  userAgent: string = SCREENS.wechat.userAgent,
+): Promise<{ status: number; text: string }> {
   const response = await fetch(`${journey.server.baseUrl}${path}`, { headers: { 'user-agent': userAgent } });
   return { status: response.status, text: await response.text() };
 }
