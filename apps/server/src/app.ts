@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -46,6 +45,7 @@ import { tooManyRequests } from './platform/errors.js';
 import { registerJsonDepthLimit } from './platform/json-depth.js';
 import { LocalRateLimitStore } from './platform/local-rate-limit-store.js';
 import { registerNulGuard } from './platform/nul-guard.js';
+import { registerRequestLoggers } from './platform/request-logger.js';
 import { API_DOCS_CSP, registerSecurityHeaders } from './platform/security-headers.js';
 import { registerWebApp } from './platform/web.js';
 import { openRuntime, roleOf } from './runtime.js';
@@ -90,6 +90,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clientErrorHandler: answerClientError,
   });
   app.decorate('displayTimeZone', config.displayTimeZone);
+  registerRequestLoggers(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app, config.uploadMaxBytes);
@@ -120,9 +121,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Scale-out: the counters live in Redis, so a limit counts the requests of all API processes together.
     ...(runtime.shared?.rateLimit ?? { store: LocalRateLimitStore }),
   });
-  await app.register(multipart, {
-    limits: { fileSize: config.uploadMaxBytes, files: 9, fields: 10 },
-  });
   await app.register(authPlugin, {
     tokens: services.sessions,
     apiKeys: services.apiKeys,
@@ -143,7 +141,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         webhooks: services.webhooks,
         testsPerMinute: config.webhookTests.perUserPerMinute,
       });
-      await api.register(fileRoutes, { files: services.files });
+      await api.register(fileRoutes, { files: services.files, uploadMaxBytes: config.uploadMaxBytes });
       await api.register(helpRoutes, { help: services.help });
       await api.register(appConfigRoutes, { appConfig: services.appConfig });
       await api.register(complianceRoutes, { compliance: services.compliance });

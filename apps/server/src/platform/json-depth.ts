@@ -7,6 +7,7 @@ export const JSON_DEPTH_MESSAGE = `请求内容的嵌套层级过深（最多 ${
 
 /** Whether arrays and objects nest deeper than `max`; walked with a list, so no depth can overflow the stack. */
 export function nestsDeeperThan(value: unknown, max: number): boolean {
+  if (max > 0 && isFlat(value)) return false;
   const pending: [unknown, number][] = [[value, 0]];
   for (let next = pending.pop(); next; next = pending.pop()) {
     const [inner, depth] = next;
@@ -15,6 +16,16 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
     for (const child of Object.values(inner)) pending.push([child, depth + 1]);
   }
   return false;
+}
+
+/** One object or array of plain values, as most bodies are (a poll's `{ generateId }`): no walk needed. */
+function isFlat(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  for (const key in value) {
+    const inner = (value as Record<string, unknown>)[key];
+    if (inner !== null && typeof inner === 'object') return false;
+  }
+  return true;
 }
 
 /**

@@ -47,24 +47,32 @@ function headersOf(
 }
 
 /**
- * Headers that only a document acts on: the browsing context it opens (COOP), its agent cluster, the DNS prefetching
- * of its links, IE's opening of a downloaded page, the old XSS filter of rendered HTML. A JSON answer, sent with
- * nosniff, is never rendered as a document, so it goes without them; everything else keeps them.
+ * A JSON answer is data for the app's own scripts, never a page: sent with nosniff it is not rendered, and opened
+ * directly it is shown as text. It keeps what guards data: nosniff; CORP same-origin, so no other site can load it
+ * as a no-cors resource; refusal to be framed (frame-ancestors and X-Frame-Options for older browsers); HSTS (a
+ * browser learns it from any answer, and the poll is the most frequent one). Its CSP is the shortest, strictest
+ * one, `default-src 'none'`: the page's directives name where scripts, styles and images may come from, which a
+ * document that loads nothing does not need. Left to pages (and other answers: images, files, downloads): the
+ * referrer policy and the cross-domain policy flag (they govern requests a document or a plug-in makes, and a
+ * JSON answer makes none), COOP, the agent cluster, DNS prefetching of links, IE's opening of downloads and the
+ * old XSS filter. Fewer and shorter headers are less for Node to check and write on every poll
+ * (bench/progress.bench.ts).
  */
-const DOCUMENT_ONLY = new Set([
-  'cross-origin-opener-policy',
-  'origin-agent-cluster',
-  'x-dns-prefetch-control',
-  'x-download-options',
-  'x-xss-protection',
+export const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
+const ON_JSON = new Set([
+  'x-content-type-options',
+  'cross-origin-resource-policy',
+  'x-frame-options',
+  'strict-transport-security',
 ]);
 
 /**
  * Security headers on every answer; HSTS only behind a trusted proxy, which is where TLS ends. Helmet is run once
  * here and its headers copied onto each answer: running its middleware for every request (a dozen functions and
- * header validations) cost a tenth of the CPU of the progress poll (bench/progress.bench.ts). They go into the
- * reply's own headers, so a route may still replace one (the API docs' CSP, a page's nonce). JSON answers carry
- * all but the document-only ones, including the strict CSP, nosniff, frame and cross-origin resource policies.
+ * header validations) cost a tenth of the CPU of the progress poll (bench/progress.bench.ts). Every answer starts
+ * with the JSON set; one that turns out not to be JSON gets the rest, and the page's CSP unless its route set one
+ * of its own (a page's style nonce, the API docs). They go into the reply's own headers, so a route may still
+ * replace one.
  */
 export async function registerSecurityHeaders(app: FastifyInstance, behindProxy: boolean): Promise<void> {
   const all = Object.entries(
@@ -76,15 +84,22 @@ export async function registerSecurityHeaders(app: FastifyInstance, behindProxy:
       }),
     ),
   );
-  const everyAnswer = Object.fromEntries(all.filter(([name]) => !DOCUMENT_ONLY.has(name)));
-  const documents = Object.fromEntries(all.filter(([name]) => DOCUMENT_ONLY.has(name)));
+  const json = Object.fromEntries([
+    ...all.filter(([name]) => ON_JSON.has(name)),
+    ['content-security-policy', JSON_CSP],
+  ]);
+  const rest = Object.fromEntries(all.filter(([name]) => !ON_JSON.has(name) && name !== 'content-security-policy'));
+  const pageCsp = all.find(([name]) => name === 'content-security-policy')?.[1] ?? '';
   app.addHook('onRequest', (_req, reply, done) => {
-    reply.headers(everyAnswer);
+    reply.headers(json);
     done();
   });
   app.addHook('onSend', (_req, reply, payload, done) => {
     const type = reply.getHeader('content-type');
-    if (typeof type !== 'string' || !type.startsWith('application/json')) reply.headers(documents);
+    if (typeof type !== 'string' || !type.startsWith('application/json')) {
+      reply.headers(rest);
+      if (reply.getHeader('content-security-policy') === JSON_CSP) reply.header('content-security-policy', pageCsp);
+    }
     done(null, payload);
   });
 }

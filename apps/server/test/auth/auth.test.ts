@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { sha256 } from '../../src/platform/ids.js';
 import { describeServer } from '../helpers/suite.js';
 import { ADMIN, mentionsCode, PASSWORD, registerUser, uniqueMobile } from '../helpers/test-app.js';
 import { useTestApp } from '../helpers/use-test-app.js';
@@ -188,6 +189,42 @@ describeServer('auth: codes, login, registration, tokens', () => {
 
     expect((await ctx.app.call('GET', '/api/user/currentUser', { token: 'made-up' })).status).toBe(401);
     expect((await ctx.app.call('GET', '/api/user/currentUser')).status).toBe(401);
+  });
+
+  it('refuses the very next poll once the password is changed, though its token was checked moments before', async () => {
+    const user = await registerUser(ctx.app);
+    const login = await ctx.app.call('POST', '/api/auth/account', {
+      body: { account: user.account, password: user.password },
+    });
+    const other = login.body.data.token as string;
+    // A poll for an unknown generation: let in (404 from the route), the token now among the recently checked.
+    const poll = (token: string) =>
+      ctx.app.call('POST', '/api/generate/task/progress', { token, body: { generateId: 'no-such-generation' } });
+    expect((await poll(other)).status).toBe(404);
+    expect((await poll(user.token)).status).toBe(404);
+    // Revoked in the database alone (nothing in the product does that): the poll is still let in, so the check
+    // above really answered from the recently checked tokens.
+    const control = (
+      await ctx.app.call('POST', '/api/auth/account', { body: { account: user.account, password: user.password } })
+    ).body.data.token as string;
+    expect((await poll(control)).status).toBe(404);
+    await ctx.app.db
+      .updateTable('sessions')
+      .set({ revoked_at: new Date().toISOString() })
+      .where('token_hash', '=', sha256(control))
+      .execute();
+    expect((await poll(control)).status).toBe(404);
+
+    const changed = await ctx.app.call('POST', '/api/user/update/pwd', {
+      token: user.token,
+      body: { oldPassword: user.password, newPassword: 'NewPass123' },
+    });
+    expect(changed.body.code).toBe(0);
+    for (const token of [user.token, other, control]) {
+      const refused = await poll(token);
+      expect(refused.status).toBe(401);
+      expect(refused.body.code).toBe(401);
+    }
   });
 
   it('resets a forgotten password: reVerify → rePassword, old tokens revoked, reset token single use', async () => {

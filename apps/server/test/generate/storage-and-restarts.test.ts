@@ -60,8 +60,9 @@ describeServer('generate: a full disk, stops and crashes', () => {
 
   it('ends a job at once when the storage fills up: stored images kept, the rest refunded', async () => {
     const before = await creditsOf(ctx.app, ctx.user.token);
-    // Room for one work: its image and its thumbnail.
-    fillStorage(2);
+    // Room for one work's original; its thumbnail, encoded after it, finds the disk full whenever it comes, and
+    // would be made from the original when asked for.
+    fillStorage(1);
     const generateId = await submit({ width: 256, height: 256, steps: 6, batchSize: 4, seed: 40 });
     const { final } = await waitForEnd(ctx.app, ctx.user.token, generateId);
     expect(final).toMatchObject({

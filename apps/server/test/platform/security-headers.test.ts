@@ -34,6 +34,7 @@ describeServer('platform: security headers, CSP and API docs', () => {
   beforeAll(async () => {
     webDir = await mkdtemp(path.join(os.tmpdir(), 'huafang-web-'));
     await writeFile(path.join(webDir, 'index.html'), PAGE);
+    await writeFile(path.join(webDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     app = await createTestApp({ webDistDir: webDir, apiDocs: true, trustProxy: false });
     production = await createTestApp({ webDistDir: webDir, apiDocs: false, trustProxy: true });
   });
@@ -43,16 +44,28 @@ describeServer('platform: security headers, CSP and API docs', () => {
     await rm(webDir, { recursive: true, force: true });
   });
 
-  it('sends nosniff, a referrer policy and a strict CSP with every API answer', async () => {
+  it('sends nosniff and the strictest CSP with every JSON answer: it loads nothing and may not be framed', async () => {
     const res = await app.app.inject({ method: 'GET', url: '/api/help/types' });
+    expect(res.headers['content-type']).toContain('application/json');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
     const csp = policy(res.headers['content-security-policy']);
+    expect(Object.fromEntries(csp)).toEqual({ 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] });
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('serves pages with the full CSP', async () => {
+    const page = await app.app.inject({ method: 'GET', url: '/draw' });
+    expect(page.headers['content-type']).toContain('text/html');
+    const csp = policy(page.headers['content-security-policy']);
     expect(csp.get('default-src')).toEqual(["'self'"]);
     expect(csp.get('script-src')).toEqual(["'self'"]);
-    expect(csp.get('style-src')).toEqual(["'self'"]);
+    expect(csp.get('style-src')?.[0]).toBe("'self'");
+    expect(csp.get('style-src-attr')).toEqual(["'unsafe-inline'"]);
     expect(csp.get('script-src-attr')).toEqual(["'none'"]);
     expect(csp.get('img-src')).toEqual(["'self'", 'data:', 'blob:']);
+    expect(csp.get('font-src')).toEqual(["'self'", 'data:']);
     expect(csp.get('connect-src')).toEqual(["'self'"]);
     expect(csp.get('object-src')).toEqual(["'none'"]);
     expect(csp.get('base-uri')).toEqual(["'self'"]);
@@ -60,18 +73,25 @@ describeServer('platform: security headers, CSP and API docs', () => {
     expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
     // Plain-HTTP deployments must keep working: nothing may upgrade their requests to HTTPS.
     expect(csp.has('upgrade-insecure-requests')).toBe(false);
-    expect(res.headers['strict-transport-security']).toBeUndefined();
   });
 
-  it('keeps every header on pages; JSON answers go without only those a document alone acts on', async () => {
-    const everyAnswer = {
+  it('gives answers that are neither JSON nor a page (files, images) the full header set and CSP', async () => {
+    const res = await app.app.inject({ method: 'GET', url: '/favicon.svg' });
+    expect(res.headers['content-type']).toContain('image/svg+xml');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(policy(res.headers['content-security-policy']).get('script-src')).toEqual(["'self'"]);
+  });
+
+  it('keeps every header on pages; JSON answers keep those that guard data', async () => {
+    const onJson = {
       'x-content-type-options': 'nosniff',
       'x-frame-options': 'DENY',
       'cross-origin-resource-policy': 'same-origin',
+    };
+    const pageOnly = {
       'x-permitted-cross-domain-policies': 'none',
       'referrer-policy': 'no-referrer',
-    };
-    const documentOnly = {
       'cross-origin-opener-policy': 'same-origin',
       'origin-agent-cluster': '?1',
       'x-dns-prefetch-control': 'off',
@@ -79,17 +99,17 @@ describeServer('platform: security headers, CSP and API docs', () => {
       'x-xss-protection': '0',
     };
     const page = await app.app.inject({ method: 'GET', url: '/draw' });
-    expect(page.headers).toMatchObject({ ...everyAnswer, ...documentOnly });
+    expect(page.headers).toMatchObject({ ...onJson, ...pageOnly });
     const docs = await app.app.inject({ method: 'GET', url: '/api/docs/' });
     expect(docs.headers['content-type']).toContain('text/html');
-    expect(docs.headers).toMatchObject({ ...everyAnswer, ...documentOnly });
+    expect(docs.headers).toMatchObject({ ...onJson, ...pageOnly });
     for (const url of ['/api/help/types', '/api/no-such-route']) {
       const json = await production.app.inject({ method: 'GET', url });
       expect(json.headers['content-type']).toContain('application/json');
-      expect(json.headers).toMatchObject(everyAnswer);
-      expect(json.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(json.headers).toMatchObject(onJson);
+      expect(json.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
       expect(json.headers['strict-transport-security']).toMatch(/max-age=\d+/);
-      for (const name of Object.keys(documentOnly)) expect(json.headers[name]).toBeUndefined();
+      for (const name of Object.keys(pageOnly)) expect(json.headers[name]).toBeUndefined();
     }
   });
 

@@ -39,4 +39,18 @@ describeServer('thumbnails in the sizes the layouts use', () => {
     expect((await thumb('?w=640')).statusCode).toBe(404);
     expect(await storage.read(kept)).toBeNull();
   });
+
+  it('makes the stored thumbnail from the original when it is asked for before it is kept', async () => {
+    const [workId] = await seedWorks(ctx.app, ctx.alice.userId, [{ prompt: '尚未', public: true }]);
+    const storage = ctx.app.services.storage;
+    const key = `works/${workId}.thumb.webp`;
+    // As a work just kept whose thumbnail is still being encoded (see storeWorkFiles).
+    await storage.remove(key);
+    const answer = await ctx.app.app.inject({ method: 'GET', url: `/api/works/thumb/${workId}` });
+    expect(answer.statusCode).toBe(200);
+    const meta = await sharp(answer.rawPayload).metadata();
+    expect(meta.format).toBe('webp');
+    expect(meta.xmp?.toString('utf8')).toContain('AIGC');
+    expect(await storage.read(key)).not.toBeNull();
+  });
 });

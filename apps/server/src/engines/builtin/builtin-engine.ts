@@ -307,6 +307,9 @@ export class BuiltinEngine implements InferenceEngine {
     const images: EngineImage[] = [];
     let interrupted = false;
 
+    // A preview is encoded (in libvips' threads) while the next step paints, instead of holding it up; its report
+    // still goes out before that step's, so reports keep their order.
+    let previewing: Promise<void> | undefined;
     const report = async (canvas: Raster, imageIndex: number, withPreview: boolean) => {
       if (!onProgress) return;
       const elapsed = (performance.now() - started) / 1000;
@@ -318,13 +321,20 @@ export class BuiltinEngine implements InferenceEngine {
         etaSeconds,
         imageIndex,
       };
-      if (!withPreview) return onProgress(progress);
-      const small = shrunk(canvas, Math.floor(Math.max(width, height) / this.previewSize));
-      const preview = await sharp(toRgbBytes(small), { raw: { width: small.width, height: small.height, channels: 3 } })
+      // This step's pixels, taken before the canvas moves on.
+      const small = withPreview ? shrunk(canvas, Math.floor(Math.max(width, height) / this.previewSize)) : null;
+      await previewing;
+      if (!small) return onProgress(progress);
+      previewing = sharp(toRgbBytes(small), { raw: { width: small.width, height: small.height, channels: 3 } })
         .resize(this.previewSize, this.previewSize, { fit: 'inside' })
-        .webp({ quality: 60 })
-        .toBuffer();
-      onProgress({ ...progress, preview, previewMime: 'image/webp' });
+        // A passing glimpse, replaced within a second: the fastest encoding (effort 0) is good enough.
+        .webp({ quality: 60, effort: 0 })
+        .toBuffer()
+        .then(
+          (preview) => onProgress({ ...progress, preview, previewMime: 'image/webp' }),
+          // A glimpse that could not be made is skipped, not the step's report.
+          () => onProgress(progress),
+        );
     };
 
     for (let b = 0; b < batch && !interrupted; b++) {
@@ -408,6 +418,8 @@ export class BuiltinEngine implements InferenceEngine {
         done++;
         await report(canvas, b, false);
       }
+      // The image's last preview is reported before the image is done.
+      await previewing;
       const infotext = formatInfotext(job, imageSeed, namedSamplerFacts(job, nameHash(job.checkpoint)));
       const png = addPngText(await encodePng(canvas), 'parameters', infotext);
       images.push({ png, seed: imageSeed, width, height, infotext, interrupted });

@@ -62,6 +62,10 @@ export class SessionService implements TokenResolver {
     return token;
   }
 
+  recentAccessToken(token: string): AuthUser | undefined {
+    return this.resolved.get(token);
+  }
+
   async resolveAccessToken(token: string): Promise<AuthUser | null> {
     const cached = this.resolved.get(token);
     if (cached) return cached;

@@ -1,4 +1,4 @@
-import type { MultipartFile } from '@fastify/multipart';
+import multipart, { type MultipartFile } from '@fastify/multipart';
 import { uploadResultSchema, uploadsResultSchema } from '@huafang/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -23,7 +23,13 @@ function requireFileField(part: MultipartFile | undefined): MultipartFile {
   return part;
 }
 
-export const fileRoutes: FastifyPluginAsyncZod<{ files: FileService }> = async (app, { files }) => {
+export const fileRoutes: FastifyPluginAsyncZod<{ files: FileService; uploadMaxBytes: number }> = async (
+  app,
+  { files, uploadMaxBytes },
+) => {
+  // Only the upload routes take multipart bodies: registered here, its two hooks (one async, one adding a close
+  // listener) run on uploads alone instead of on every request, the progress poll included (bench/progress.bench.ts).
+  await app.register(multipart, { limits: { fileSize: uploadMaxBytes, files: MAX_FILES_PER_UPLOAD, fields: 10 } });
   app.post(
     '/files/upload',
     {

@@ -39,7 +39,10 @@ export class WorkKeeper {
     },
   ) {}
 
-  /** Marked copies still being painted: the process waits for them before it closes its storage and database. */
+  /**
+   * Thumbnails and marked copies still being made: the process waits for them before it closes its storage and
+   * database.
+   */
   private readonly painting = new Set<Promise<void>>();
 
   /**
@@ -94,9 +97,11 @@ export class WorkKeeper {
         await this.deps.works.insert(work, trx);
       });
     } catch (err) {
+      await files.thumbnail;
       await this.removeFiles(workId);
       throw err;
     }
+    this.afterwards(workId, files.thumbnail, files.thumbKey);
     await this.deps.board.addImages(row.generation_id, row.id, [
       generatedImage({ id: workId, width: image.width, height: image.height, seed: image.seed }, this.deps.signer),
     ]);
@@ -107,23 +112,28 @@ export class WorkKeeper {
 
   /**
    * The marked copy downloads and zips serve is painted once the result is shown, not before: painting takes about
-   * as long as a few sampling steps. A work deleted meanwhile takes the copy with it.
+   * as long as a few sampling steps.
    */
   private markLater(workId: string, imageKey: string, png: Buffer, settings: ComplianceSettings): void {
     if (!settings.markEnabled) return;
+    this.afterwards(workId, keepMarkedCopy(this.deps.storage, imageKey, png, settings), markedCopyKey(imageKey));
+  }
+
+  /** A file made after the work was kept (`making`, stored at `key`): a work deleted meanwhile takes it with it. */
+  private afterwards(workId: string, making: Promise<void>, key: string): void {
     const { storage, works } = this.deps;
-    const painted = keepMarkedCopy(storage, imageKey, png, settings)
+    const done = making
       .then(async () => {
-        if ((await works.existingIds([workId])).length === 0) await storage.remove(markedCopyKey(imageKey));
+        if ((await works.existingIds([workId])).length === 0) await storage.remove(key);
       })
       .catch(() => undefined)
-      .finally(() => this.painting.delete(painted));
-    this.painting.add(painted);
+      .finally(() => this.painting.delete(done));
+    this.painting.add(done);
   }
 
   /**
-   * Resolves once every marked copy begun so far is painted (or has failed: a download paints it then), or after
-   * `limitMs` (a storage that never answers must not hold the process).
+   * Resolves once every thumbnail and marked copy begun so far is kept (or has failed: a request makes it then),
+   * or after `limitMs` (a storage that never answers must not hold the process).
    */
   async idle(limitMs: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;

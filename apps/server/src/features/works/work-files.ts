@@ -56,25 +56,23 @@ async function thumbnailOf(png: Buffer, size: number): Promise<Buffer> {
 }
 
 /**
- * Keeps a result: the original PNG as painted (with its parameters text) and a WebP thumbnail, which carries the
- * original's AIGC label (and nothing else of its metadata), so the thumbnail served later names the same producer.
+ * Keeps a result: the original PNG as painted (with its parameters text) at once, and a WebP thumbnail, which
+ * carries the original's AIGC label (and nothing else of its metadata), so the thumbnail served later names the
+ * same producer. The thumbnail is encoded after the original is kept, off the generation's path (a twentieth of a
+ * 512² generation, bench/generation.bench.ts): `thumbnail` resolves once it is kept or has failed, and a thumbnail
+ * asked for before that is made from the original then (readWorkThumbOfSize).
  */
-export async function storeWorkFiles(storage: Storage, workId: string, png: Buffer): Promise<StoredWorkFiles> {
-  const { imageKey, thumbKey } = workFileKeys(workId);
-  // The original is written while the thumbnail is encoded (in libvips' threads): a generation waits for both.
-  const [thumb] = await Promise.all([thumbnailOf(png, THUMB_SIZE), storage.put(imageKey, png)]);
-  await storage.put(thumbKey, thumb);
-  return { imageKey, thumbKey };
-}
-
-/** A work's thumbnail as it leaves the service, labelled and marked like the original; null when the file is gone. */
-export async function readWorkThumb(
+export async function storeWorkFiles(
   storage: Storage,
-  compliance: ComplianceService,
-  work: { id: string; thumb_key: string },
-): Promise<Buffer | null> {
-  const stream = await storage.read(work.thumb_key);
-  return stream && compliance.labelledWebp(await readBytes(stream), work.id);
+  workId: string,
+  png: Buffer,
+): Promise<StoredWorkFiles & { thumbnail: Promise<void> }> {
+  const keys = workFileKeys(workId);
+  await storage.put(keys.imageKey, png);
+  const thumbnail = thumbnailOf(png, THUMB_SIZE)
+    .then((thumb) => keepCopy(storage, keys.thumbKey, thumb))
+    .catch(() => undefined);
+  return { ...keys, thumbnail };
 }
 
 /**
@@ -110,9 +108,10 @@ const markFingerprint = (settings: ComplianceSettings) =>
   Buffer.from(sha256(JSON.stringify([settings.markText, settings.markPosition])).slice(0, 32), 'latin1');
 
 /**
- * A work's thumbnail of `size` as it leaves the service. Sizes other than the stored one are made from the original
- * the first time they are asked for and kept beside it, so works stored before there were sizes get them too,
- * without a migration. Null when the files are gone.
+ * A work's thumbnail of `size` as it leaves the service, labelled and marked like the original. Sizes other than
+ * the stored one are made from the original the first time they are asked for and kept beside it, so works stored
+ * before there were sizes get them too, without a migration; so is the stored size when it is asked for before
+ * storeWorkFiles kept it. Null when the files are gone.
  */
 export async function readWorkThumbOfSize(
   storage: Storage,
@@ -120,8 +119,7 @@ export async function readWorkThumbOfSize(
   work: { id: string; thumb_key: string; image_key: string },
   size: number,
 ): Promise<Buffer | null> {
-  if (size === THUMB_SIZE) return readWorkThumb(storage, compliance, work);
-  const key = sizedThumbKey(work.thumb_key, size);
+  const key = size === THUMB_SIZE ? work.thumb_key : sizedThumbKey(work.thumb_key, size);
   const kept = await storage.read(key);
   if (kept) return compliance.labelledWebp(await readBytes(kept), work.id);
   const original = await storage.read(work.image_key);
