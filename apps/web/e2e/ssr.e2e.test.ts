@@ -247,6 +247,7 @@ describe("/draw arrives as the frame of a signed-in reader's page", () => {
       expect(meta(page.text, 'robots')).toBe('noindex');
       expect(page.text).toContain('还没有选择模板');
       expect(page.text).toContain('<script src="/draw-frame.js"></script>');
+      expect(page.text).toContain('<div id="root" data-hf-frame aria-busy="true">');
       // Rendered afresh by the browser: no data to hydrate, no taps held for a hydration.
       expect(page.text).not.toContain('hf-rendered-state');
       expect(page.text).not.toContain('early-taps.js');
@@ -279,15 +280,25 @@ describe("/draw arrives as the frame of a signed-in reader's page", () => {
     });
   }
 
-  it('keeps the frame hidden from a reader with a chosen template and from a guest', async () => {
+  it('keeps the frame hidden from a reader with a chosen template, at a width it was not drawn for, and from a guest', async () => {
     const { server, browser } = journey;
     const reader = await registerInvitedUser(server);
     const { page, context } = await loggedInOnDraw(journey, reader, 'desktop');
+    // Between the phone's layout and the desktop's (the result canvas stands beside the form from 1200 px).
+    await page.setViewportSize({ width: 1100, height: 900 });
+    const releaseNarrower = await holdAppScripts(page);
+    await page.goto(`${server.baseUrl}/draw`, { waitUntil: 'commit' });
+    await page.getByText('还没有选择模板').waitFor({ state: 'attached' });
+    expect(await page.getByText('还没有选择模板').isVisible()).toBe(false);
+    releaseNarrower();
+    await visible(page.locator('.hf-credits').getByText(/剩余 \d+ 点/));
+    await page.unrouteAll();
+    await page.setViewportSize({ width: 1440, height: 900 });
     await pickTemplate(page, '国风插画', '国潮插画');
     const release = await holdAppScripts(page);
     await page.goto(`${server.baseUrl}/draw`, { waitUntil: 'commit' });
     await page.getByText('还没有选择模板').waitFor({ state: 'attached' });
-    expect(await page.locator('html').getAttribute('class')).toContain('hf-frame-stale');
+    expect(await page.locator('html').getAttribute('class')).not.toContain('hf-frame-fits');
     expect(await page.getByText('还没有选择模板').isVisible()).toBe(false);
     release();
     await visible(page.locator('.hf-draw-aside').getByText('模板：国潮插画'));

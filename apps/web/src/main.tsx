@@ -9,7 +9,7 @@ import { createRouter, loadMatchedRoutes } from './routes';
 import { userQueries } from './services/user';
 import { dropEarlyTaps } from './ssr/early-taps';
 import { readRenderedState } from './ssr/rendered-state';
-import { STALE_FRAME_CLASS } from './ssr/signed-in-frame';
+import { takeFrame } from './ssr/signed-in-frame';
 import { useSession } from './stores/session';
 import { THEME_CLASS } from './theme';
 import './styles.css';
@@ -27,13 +27,9 @@ async function start(root: HTMLElement) {
   const rendered = readRenderedState();
   const { token, userData } = useSession.getState();
   const hydrating = rendered !== null && !token;
-  // The server's frame of a signed-in page (/draw) that its guard found is not this reader's: never shown, cleared.
-  if (document.documentElement.classList.contains(STALE_FRAME_CLASS)) {
-    root.replaceChildren();
-    document.documentElement.classList.remove(STALE_FRAME_CLASS);
-  }
-  // A frame still on screen stays there until the page can replace it whole: not the blank screen nor a spinner.
-  const overFrame = !hydrating && root.hasChildNodes();
+  // The server's frame of a signed-in page (/draw), if it is on screen, stays there until the page can replace it
+  // whole: not the blank screen nor a spinner in between.
+  const overFrame = takeFrame(root);
   // A stored credential without a stored user shows the blank screen until the session answers: it is asked for
   // now, while the page's chunks load and run, rather than once the page has rendered and its layout's effects run.
   const session = token && !userData ? queryClient.prefetchQuery(userQueries.current(token)) : null;
@@ -54,7 +50,10 @@ async function start(root: HTMLElement) {
     </StrictMode>
   );
   if (hydrating) hydrateRoot(root, app);
-  else createRoot(root).render(app);
+  else {
+    root.removeAttribute('aria-busy');
+    createRoot(root).render(app);
+  }
 }
 
 void start(container);

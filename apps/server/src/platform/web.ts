@@ -110,8 +110,9 @@ function sendPage(req: FastifyRequest, reply: FastifyReply, page: string) {
 }
 
 /**
- * A public page rendered for a guest. Its data comes from the public API through the app itself, as the browser
- * would ask for it (same rules, same rate limit for the reader's address), so nothing a guest may not read gets in.
+ * A public page rendered for a guest, or the frame of /draw (the same for every signed-in reader). Its data comes
+ * from the public API through the app itself, as the browser would ask for it (same rules, same rate limit for the
+ * reader's address), so nothing a guest may not read gets in.
  * Should rendering fail, the reader still gets the app shell, which loads the page itself.
  */
 async function sendRendered(

@@ -13,6 +13,13 @@ import { useSession } from '../stores/session';
 const UserMenu = lazyNamed(() => import('./UserMenu'), 'UserMenu');
 const NavDrawer = lazyNamed(() => import('./NavDrawer'), 'NavDrawer');
 
+/** Where the account menu will be, while its code loads (and in the server's frame, which knows no reader). */
+const AVATAR_PLACEHOLDER = (
+  <span className="hf-user-trigger">
+    <Avatar size={32} icon={<UserOutlined />} />
+  </span>
+);
+
 const NAV: { path: string; label: string }[] = [
   { path: '/', label: '首页' },
   { path: '/omnibus', label: '灵感广场' },
@@ -38,7 +45,7 @@ interface AppHeaderProps {
 export function AppHeader({ transparent = false }: AppHeaderProps) {
   const { pathname } = useLocation();
   const { canReadDashboard } = useAccess();
-  // The server's frame of a signed-in page has a reader but not who: their avatar comes with the app.
+  // The server's frame of a signed-in page has a reader but not who.
   const frame = useSignedInFrame();
   const loggedIn = useSession((state) => Boolean(state.token)) || frame;
   const credits = useSession((state) => state.userData?.credits);
@@ -78,11 +85,9 @@ export function AppHeader({ transparent = false }: AppHeaderProps) {
               剩余 {credits ?? '—'} 点
             </Button>
             {frame ? (
-              <span className="hf-user-trigger">
-                <Avatar size={32} icon={<UserOutlined />} />
-              </span>
+              AVATAR_PLACEHOLDER
             ) : (
-              <Suspense fallback={null}>
+              <Suspense fallback={AVATAR_PLACEHOLDER}>
                 <UserMenu />
               </Suspense>
             )}

@@ -18,12 +18,13 @@ import { taskQueries } from '../services/task';
 import { OMNIBUS_PAGE_SIZE, worksQueries } from '../services/works';
 import { theme as appTheme, THEME_CLASS } from '../theme';
 import { RENDERED_STATE_ID, serializeRenderedState } from './rendered-state';
-import { SignedInFrameContext, STALE_FRAME_CLASS } from './signed-in-frame';
+import { FRAME_ATTRIBUTE, FRAME_FITS_CLASS, SignedInFrameContext } from './signed-in-frame';
 
 /**
- * The public pages rendered on the server (docs: "How pages are rendered"): `/`, `/omnibus` and `/work/:id`, for a
- * guest. Built by `vite build --ssr` into apps/web/dist-ssr and loaded by the server (apps/server/src/platform/web.ts),
- * which asks it for every GET of these paths and serves the plain app shell for every other one.
+ * The pages rendered on the server (docs/web.md § 首屏): `/`, `/omnibus` and `/work/:id` for a guest, and the frame of
+ * `/draw` that any signed-in reader's page starts from (signed-in-frame.ts). Built by `vite build --ssr` into
+ * apps/web/dist-ssr and loaded by the server (apps/server/src/platform/web.ts), which asks it for every GET of these
+ * paths and serves the plain app shell for every other one.
  */
 
 /** What the server answers a GET of a public API path, as a guest would get it. */
@@ -205,12 +206,12 @@ function headTags(page: PageData, url: string): string {
 
 /**
  * What a frame's head adds: its guard, a blocking script that decides before the first paint whether the frame is
- * this reader's page (public/draw-frame.js), the rule that hides it when not, and no place in search results.
+ * this reader's page (public/draw-frame.js), the rule that keeps it hidden unless so, and no place in search results.
  */
 function frameHead(frame: NonNullable<PageData['frame']>, nonce: string): string[] {
   return [
     `<script src="${frame.guard}"></script>`,
-    `<style nonce="${nonce}">html.${STALE_FRAME_CLASS} #root { visibility: hidden; }</style>`,
+    `<style nonce="${nonce}">html:not(.${FRAME_FITS_CLASS}) #root[${FRAME_ATTRIBUTE}] { visibility: hidden; }</style>`,
     '<meta name="robots" content="noindex" />',
   ];
 }
@@ -309,6 +310,9 @@ export function createRenderer(distDir: string) {
     };
   };
 
+  /** Each frame's body by page and layout width. */
+  const frames = new Map<string, string>();
+
   async function render(request: RenderRequest): Promise<RenderedPage | null> {
     const url = new URL(request.url, request.origin);
     const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000 } } });
@@ -323,30 +327,36 @@ export function createRenderer(distDir: string) {
     }
     if (!page) return null;
 
-    const handler = createStaticHandler(routes);
-    const context = await handler.query(new Request(url.href));
-    if (context instanceof Response) return null;
-    const router = createStaticRouter(handler.dataRoutes, context);
     const width = PHONE_BROWSER.test(request.userAgent) ? PHONE_WIDTH : DESKTOP_WIDTH;
-    const styles = styleCache(`${page.kind}:${width}`);
-    const rendered = await renderToHtml(
-      <StyleProvider cache={styles.cache}>
-        <RenderedWidthContext value={width}>
-          <SignedInFrameContext value={page.frame !== undefined}>
-            <AppProviders client={client}>
-              <StaticRouterProvider router={router} context={context} hydrate={false} />
-            </AppProviders>
-          </SignedInFrameContext>
-        </RenderedWidthContext>
-      </StyleProvider>,
-    );
-    // A frame's buttons do nothing until the app replaces them: said so to assistive technology (and to a test
-    // driver, which waits for the live control rather than tapping the frame's).
-    const body = page.frame ? rendered.replaceAll('<button', '<button aria-disabled="true"') : rendered;
+    const layout = `${page.kind}:${width}`;
+    const styles = styleCache(layout);
+    let body = page.frame ? frames.get(layout) : undefined;
+    if (body === undefined) {
+      const handler = createStaticHandler(routes);
+      const context = await handler.query(new Request(url.href));
+      if (context instanceof Response) return null;
+      const router = createStaticRouter(handler.dataRoutes, context);
+      const rendered = await renderToHtml(
+        <StyleProvider cache={styles.cache}>
+          <RenderedWidthContext value={width}>
+            <SignedInFrameContext value={page.frame !== undefined}>
+              <AppProviders client={client}>
+                <StaticRouterProvider router={router} context={context} hydrate={false} />
+              </AppProviders>
+            </SignedInFrameContext>
+          </RenderedWidthContext>
+        </StyleProvider>,
+      );
+      // A frame's buttons do nothing until the app replaces them: said so to assistive technology (and to a test
+      // driver, which waits for the live control rather than tapping the frame's).
+      body = page.frame ? rendered.replaceAll('<button', '<button aria-disabled="true"') : rendered;
+      // The same for every reader of a layout: rendered once.
+      if (page.frame) frames.set(layout, body);
+    }
     const nonce = escapeHtml(request.nonce);
-    // No <link rel=modulepreload> of the page's chunks (/omnibus imports ~60): each preload is a request the main
-    // thread issues before the first paint, and on a phone they took longer than parsing the page. The chunks come
-    // in one wave when the entry hydrates the page (loadMatchedRoutes), while the HTML already shows it.
+    // No <link rel=modulepreload> of a hydrated page's chunks (/omnibus imports ~60): each preload is a request the
+    // main thread issues before the first paint, and on a phone they took longer than parsing the page. The chunks
+    // come in one wave when the entry hydrates the page (loadMatchedRoutes), while the HTML already shows it.
     const { sheets, scripts } = pageAssets(page.modules);
     const antdStyles = styles.extract().replaceAll('<style', `<style nonce="${nonce}"`);
     const head = [
@@ -372,9 +382,15 @@ export function createRenderer(distDir: string) {
       .replace('</head>', () => `  <meta property="csp-nonce" nonce="${nonce}" />${earlyTaps}\n  </head>`)
       .replace('<html lang="zh-CN">', () => `<html lang="zh-CN" class="${htmlClasses(width)}">`)
       .replace(/<title>[^<]*<\/title>/, () => head)
-      .replace('<div id="root"></div>', () => `<div id="root">${body}</div>${state}`);
-    // The sheets are inline; their files still come, after the content, for the pages of the app that follow.
-    for (const sheet of entry.sheets) {
+      .replace('<div id="root"></div>', () =>
+        page.frame
+          ? `<div id="root" ${FRAME_ATTRIBUTE} aria-busy="true">${body}</div>`
+          : `<div id="root">${body}</div>${state}`,
+      );
+    // The sheets are inline; their files still come, after the content, for the pages of the app that follow (and,
+    // for a frame, for its own page: Vite's loader waits for a chunk's sheets unless the page links them).
+    const linked = page.frame ? sheets : entry.sheets;
+    for (const sheet of linked) {
       const link = `<link rel="stylesheet" crossorigin href="/${sheet}">`;
       html = html.replace(link, '').replace('</body>', () => `  ${link}\n  </body>`);
     }

@@ -16,7 +16,8 @@ const MADE_BY = (3 << 8) | 45;
 const FILE_MODE = (0o100644 << 16) >>> 0;
 /**
  * Files read while the one before them is sent: reading one after the other, the download waited on the storage
- * for each file and then on the client, about half of reading alone; this many files (a few MB) are in memory at once.
+ * for each file and then on the client, about half of reading alone. With the one being sent, READ_AHEAD + 1 files
+ * (a few MB) are in memory at once.
  */
 const READ_AHEAD = 2;
 
