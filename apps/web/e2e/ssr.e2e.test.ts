@@ -251,7 +251,7 @@ describe("/draw arrives as the frame of a signed-in reader's page", () => {
       // Rendered afresh by the browser: no data to hydrate, no taps held for a hydration.
       expect(page.text).not.toContain('hf-rendered-state');
       expect(page.text).not.toContain('early-taps.js');
-      const root = page.text.slice(page.text.indexOf('<div id="root">'));
+      const root = page.text.slice(page.text.indexOf('<div id="root"'));
       const buttons = root.match(/<button[^>]*>/g) ?? [];
       expect(buttons.length).toBeGreaterThan(0);
       for (const button of buttons) expect(button).toContain('aria-disabled="true"');
