@@ -34,6 +34,9 @@ export async function seedWorks(app: TestApp, userId: string, works: SeedWork[])
       `${prompt}\nSteps: 20, Seed: ${index}, Size: 64x48`,
     );
     const files = await storeWorkFiles(storage, id, png);
+    // A seeded work is one whose keeping has finished, thumbnail included (WorkKeeper makes it just after the
+    // original); on s3rver a read during that write can see half a file.
+    await files.thumbnail;
     const createdAt = work.createdAt ?? new Date(Date.UTC(2026, 10, 1) + index * 60_000).toISOString();
     await app.services.workRepo.insert({
       id,
