@@ -14,7 +14,8 @@ export function registerRequestLoggers(app: FastifyInstance): void {
     const made = byLevel.get(parent)?.get(level);
     if (made) return made;
     const child = parent.child({}, { level });
-    byLevel.set(parent, new Map(byLevel.get(parent)).set(level, child));
+    const children = byLevel.get(parent) ?? new Map<string, FastifyBaseLogger>();
+    byLevel.set(parent, children.set(level, child));
     return child;
   };
   app.setChildLoggerFactory((parent, bindings, options) =>
